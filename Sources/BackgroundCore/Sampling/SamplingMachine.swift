@@ -1,0 +1,136 @@
+/// Decides which location fixes become samples: one accepted fix per sampling slot.
+///
+/// Time is cut into slots of `interval` starting at the first `start`. A fix is checked (position
+/// ranges, 0,0, accuracy, staleness) and, when it is good and its slot has no sample yet, it is
+/// accepted. Keep-alive strategies ask `nextSlot(after:)` when to wake for the next fix; the
+/// shell stores what `.accept` carries and logs what `.reject` says.
+///
+/// ```swift
+/// var sampling = SamplingMachine(configuration: .init(interval: .seconds(120)))
+/// for action in sampling.handle(.fix(fix, trigger: .timer, state: .background), at: now) { … }
+/// ```
+public struct SamplingMachine: Sendable {
+    public struct Configuration: Hashable, Sendable {
+        /// Time between samples; 30 s…1 h.
+        public var interval: Duration
+        /// Fixes with a worse horizontal accuracy (metres) are rejected.
+        public var maximumAccuracy: Double
+
+        /// The smallest and largest allowed sampling interval.
+        public static let allowedIntervals: ClosedRange<Duration> = .seconds(30) ... .seconds(3600)
+
+        public init(interval: Duration = .seconds(120), maximumAccuracy: Double = 200) {
+            self.interval = interval
+            self.maximumAccuracy = maximumAccuracy
+        }
+
+        /// Checks the values; the message names the setting, the value and the allowed range.
+        public func validate() throws(ConfigurationError) {
+            guard Self.allowedIntervals.contains(interval) else {
+                throw ConfigurationError(
+                    "sampling interval \(Int(interval.seconds)) s is outside the allowed 30…3600 s")
+            }
+            guard maximumAccuracy.isFinite, maximumAccuracy > 0 else {
+                throw ConfigurationError(
+                    "maximum accuracy \(maximumAccuracy) m must be a positive number of metres")
+            }
+        }
+
+        /// Fixes older than this when they arrive are stale.
+        public var staleness: Duration { interval * 2 }
+    }
+
+    public enum Event: Hashable, Sendable {
+        /// Sampling begins; the first slot starts now.
+        case start
+        /// A provider delivered a fix.
+        case fix(LocationFix, trigger: SampleTrigger, state: SampleAppState)
+    }
+
+    public enum Action: Hashable, Sendable {
+        /// Store this fix as a sample.
+        case accept(LocationFix, trigger: SampleTrigger, state: SampleAppState, slot: Int64)
+        /// The fix is unusable; log the reason.
+        case reject(LocationFix, FixRejection)
+    }
+
+    public let configuration: Configuration
+    private var origin: Instant?
+    private var lastFilledSlot: Int64?
+    /// Fixes that were fine but arrived in a slot that already had a sample.
+    public private(set) var surplusFixes = 0
+
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// The index of the slot that contains `instant` (slots start at the first `start`).
+    public func slot(containing instant: Instant) -> Int64? {
+        guard let origin else { return nil }
+        let width = configuration.interval.wholeMilliseconds
+        let offset = instant.milliseconds - origin.milliseconds
+        return offset >= 0 ? offset / width : (offset - width + 1) / width
+    }
+
+    /// When the slot after the one containing `now` begins: the next time a fix is wanted.
+    public func nextSlot(after now: Instant) -> Instant {
+        guard let origin, let current = slot(containing: now) else { return now }
+        return Instant(milliseconds: origin.milliseconds + (current + 1) * configuration.interval.wholeMilliseconds)
+    }
+
+    /// Whether the slot containing `now` still waits for its sample.
+    public func needsFix(at now: Instant) -> Bool {
+        guard let current = slot(containing: now) else { return false }
+        return lastFilledSlot.map { $0 < current } ?? true
+    }
+
+    public mutating func handle(_ event: Event, at now: Instant) -> [Action] {
+        switch event {
+        case .start:
+            if origin == nil { origin = now }
+            return []
+        case .fix(let fix, let trigger, let state):
+            if let rejection = check(fix, at: now) {
+                return [.reject(fix, rejection)]
+            }
+            if origin == nil { origin = fix.timestamp }
+            guard let slot = slot(containing: fix.timestamp) else { return [] }
+            if let lastFilledSlot, slot <= lastFilledSlot {
+                surplusFixes += 1
+                return []
+            }
+            lastFilledSlot = slot
+            return [.accept(fix, trigger: trigger, state: state, slot: slot)]
+        }
+    }
+
+    /// The first rule the fix breaks, or `nil` when it may become a sample.
+    public func check(_ fix: LocationFix, at now: Instant) -> FixRejection? {
+        for (name, value) in [
+            ("latitude", fix.latitude), ("longitude", fix.longitude), ("horizontal accuracy", fix.horizontalAccuracy),
+        ]
+        where !value.isFinite {
+            return .notFinite(field: name)
+        }
+        for (name, value) in [("altitude", fix.altitude), ("speed", fix.speed), ("course", fix.course)] {
+            if let value, !value.isFinite { return .notFinite(field: name) }
+        }
+        if fix.latitude == 0 && fix.longitude == 0 { return .nullIsland }
+        if !(-90...90).contains(fix.latitude) { return .latitudeOutOfRange(fix.latitude) }
+        if !(-180...180).contains(fix.longitude) { return .longitudeOutOfRange(fix.longitude) }
+        if fix.horizontalAccuracy <= 0 { return .accuracyInvalid(fix.horizontalAccuracy) }
+        if fix.horizontalAccuracy > configuration.maximumAccuracy {
+            return .tooInaccurate(accuracy: fix.horizontalAccuracy, limit: configuration.maximumAccuracy)
+        }
+        let age = now - fix.timestamp
+        if age > configuration.staleness { return .stale(age: age, limit: configuration.staleness) }
+        if age < .seconds(-60) { return .inTheFuture(ahead: .zero - age) }
+        return nil
+    }
+}
+
+/// A configuration value is outside what the library supports.
+public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct BGTrack: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bgtrack",
+        abstract: "Background location tracking for iOS: simulate, compare, sync and serve.",
+        subcommands: []
+    )
+}

@@ -1,0 +1,68 @@
+import BackgroundCore
+import Testing
+
+@Suite struct SamplingMachineTests {
+    let start = Instant(milliseconds: 1_700_000_000_000)
+
+    func fix(at instant: Instant, lat: Double = 31.23, lon: Double = 121.47, acc: Double = 10) -> LocationFix {
+        LocationFix(timestamp: instant, latitude: lat, longitude: lon, horizontalAccuracy: acc)
+    }
+
+    @Test func acceptsOneFixPerSlot() {
+        var machine = SamplingMachine()
+        _ = machine.handle(.start, at: start)
+        let first = machine.handle(
+            .fix(fix(at: start + .seconds(5)), trigger: .timer, state: .background), at: start + .seconds(5))
+        let second = machine.handle(
+            .fix(fix(at: start + .seconds(60)), trigger: .timer, state: .background), at: start + .seconds(60))
+        let third = machine.handle(
+            .fix(fix(at: start + .seconds(121)), trigger: .timer, state: .background), at: start + .seconds(121))
+        #expect(first.count == 1)
+        #expect(second.isEmpty)
+        #expect(machine.surplusFixes == 1)
+        guard case .accept(_, _, _, let slot) = third.first else {
+            Issue.record("expected the fix in the second slot to be accepted, got \(third)")
+            return
+        }
+        #expect(slot == 1)
+        #expect(machine.nextSlot(after: start + .seconds(121)) == start + .seconds(240))
+    }
+
+    @Test(arguments: [
+        (0.0, 0.0, 10.0, "0,0"),
+        (91.2, 10.0, 10.0, "latitude 91.2 is outside -90…90"),
+        (10.0, -180.5, 10.0, "longitude -180.5 is outside -180…180"),
+        (Double.nan, 10.0, 10.0, "latitude is not a finite number"),
+        (10.0, 10.0, 500.0, "worse than the 200.0 m limit"),
+        (10.0, 10.0, -1.0, "not a positive radius"),
+    ])
+    func rejectsBadFixesWithAReason(lat: Double, lon: Double, acc: Double, message: String) {
+        var machine = SamplingMachine()
+        let actions = machine.handle(
+            .fix(fix(at: start, lat: lat, lon: lon, acc: acc), trigger: .timer, state: .foreground), at: start)
+        guard case .reject(_, let reason) = actions.first else {
+            Issue.record("expected a rejection, got \(actions)")
+            return
+        }
+        #expect(reason.description.contains(message))
+    }
+
+    @Test func rejectsStaleAndFutureFixes() {
+        var machine = SamplingMachine(configuration: .init(interval: .seconds(120)))
+        let stale = machine.handle(.fix(fix(at: start), trigger: .timer, state: .background), at: start + .seconds(241))
+        #expect(stale == [.reject(fix(at: start), .stale(age: .seconds(241), limit: .seconds(240)))])
+        let future = machine.handle(
+            .fix(fix(at: start + .seconds(600)), trigger: .timer, state: .background), at: start)
+        #expect(future == [.reject(fix(at: start + .seconds(600)), .inTheFuture(ahead: .seconds(600)))])
+    }
+
+    @Test func validatesTheInterval() {
+        #expect(throws: ConfigurationError.self) {
+            try SamplingMachine.Configuration(interval: .seconds(10)).validate()
+        }
+        #expect(throws: ConfigurationError.self) {
+            try SamplingMachine.Configuration(interval: .seconds(7200)).validate()
+        }
+        #expect(throws: Never.self) { try SamplingMachine.Configuration(interval: .seconds(180)).validate() }
+    }
+}
