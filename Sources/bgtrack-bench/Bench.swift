@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// Release-build benchmarks: `swift run -c release bgtrack-bench <name>`.
+///
+/// Each benchmark measures its subject and a baseline in the same run and reports the ratio, so
+/// the figures stay comparable on a shared, noisy machine. Nothing here asserts a time limit.
+@main
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bgtrack-bench",
+        abstract: "Benchmarks for BackgroundTracker (run them with -c release).",
+        subcommands: []
+    )
+}
