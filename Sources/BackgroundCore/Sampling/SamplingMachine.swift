@@ -1,6 +1,6 @@
 /// Decides which location fixes become samples: one accepted fix per sampling slot.
 ///
-/// Time is cut into slots of `interval` starting at the first `start`. A fix is checked (position
+/// Time is cut into slots of `interval`, aligned to the epoch. A fix is checked (position
 /// ranges, 0,0, accuracy, staleness) and, when it is good and its slot has no sample yet, it is
 /// accepted. Keep-alive strategies ask `nextSlot(after:)` when to wake for the next fix; the
 /// shell stores what `.accept` carries and logs what `.reject` says.
@@ -55,7 +55,7 @@ public struct SamplingMachine: Sendable {
     }
 
     public let configuration: Configuration
-    private var origin: Instant?
+    private var started = false
     private var lastFilledSlot: Int64?
     /// Fixes that were fine but arrived in a slot that already had a sample.
     public private(set) var surplusFixes = 0
@@ -64,37 +64,41 @@ public struct SamplingMachine: Sendable {
         self.configuration = configuration
     }
 
-    /// The index of the slot that contains `instant` (slots start at the first `start`).
-    public func slot(containing instant: Instant) -> Int64? {
-        guard let origin else { return nil }
+    /// The index of the slot that contains `instant`. Slots are aligned to whole multiples of the
+    /// interval since the epoch, so they stay the same across relaunches of the app.
+    public func slot(containing instant: Instant) -> Int64 {
         let width = configuration.interval.wholeMilliseconds
-        let offset = instant.milliseconds - origin.milliseconds
+        let offset = instant.milliseconds
         return offset >= 0 ? offset / width : (offset - width + 1) / width
     }
 
     /// When the slot after the one containing `now` begins: the next time a fix is wanted.
     public func nextSlot(after now: Instant) -> Instant {
-        guard let origin, let current = slot(containing: now) else { return now }
-        return Instant(milliseconds: origin.milliseconds + (current + 1) * configuration.interval.wholeMilliseconds)
+        Instant(milliseconds: (slot(containing: now) + 1) * configuration.interval.wholeMilliseconds)
     }
 
-    /// Whether the slot containing `now` still waits for its sample.
+    /// Whether sampling has started and the slot containing `now` still waits for its sample.
     public func needsFix(at now: Instant) -> Bool {
-        guard let current = slot(containing: now) else { return false }
-        return lastFilledSlot.map { $0 < current } ?? true
+        guard started else { return false }
+        return lastFilledSlot.map { $0 < slot(containing: now) } ?? true
+    }
+
+    /// Tells a freshly launched machine which slot the store's newest sample filled, so a relaunch
+    /// does not take a second sample in the same slot.
+    public mutating func restore(lastSampleAt instant: Instant) {
+        lastFilledSlot = max(lastFilledSlot ?? .min, slot(containing: instant))
     }
 
     public mutating func handle(_ event: Event, at now: Instant) -> [Action] {
         switch event {
         case .start:
-            if origin == nil { origin = now }
+            started = true
             return []
         case .fix(let fix, let trigger, let state):
             if let rejection = check(fix, at: now) {
                 return [.reject(fix, rejection)]
             }
-            if origin == nil { origin = fix.timestamp }
-            guard let slot = slot(containing: fix.timestamp) else { return [] }
+            let slot = slot(containing: fix.timestamp)
             if let lastFilledSlot, slot <= lastFilledSlot {
                 surplusFixes += 1
                 return []

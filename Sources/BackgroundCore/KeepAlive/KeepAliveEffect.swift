@@ -1,0 +1,31 @@
+/// What a keep-alive machine asks the shell to do.
+public enum KeepAliveEffect: Hashable, Sendable {
+    case task(BackgroundTaskLedger.Effect)
+    case scheduleTimer(TimerID, at: Instant)
+    case cancelTimer(TimerID)
+    case startLocationUpdates(LocationUpdatesRequest)
+    case stopLocationUpdates
+    /// One fix at the given accuracy (`requestLocation()`), then the service stops.
+    case requestFix(LocationAccuracy)
+    case startSignificantChanges
+    case stopSignificantChanges
+    case startVisits
+    case stopVisits
+    /// Monitor a circular region and relaunch on exit (the "resume region").
+    case monitorRegion(latitude: Double, longitude: Double, radius: Double)
+    case stopRegionMonitoring
+    /// `CLBackgroundActivitySession` (iOS 17+).
+    case beginActivitySession
+    case endActivitySession
+    /// Play silent audio for a duration, or in a loop when `nil` (App Review 2.5.4 risk).
+    case playSilentAudio(Duration?)
+    case stopAudio
+    /// Submit a `BGAppRefreshTaskRequest` no earlier than the date.
+    case scheduleRefresh(earliest: Instant)
+    /// Store this accepted fix as a sample.
+    case recordSample(LocationFix, trigger: SampleTrigger, state: SampleAppState)
+    /// Log a refused fix with the reason.
+    case rejectFix(LocationFix, FixRejection)
+    case notify(UserNotice)
+    case log(String)
+}

@@ -1,0 +1,147 @@
+/// Runs one keep-alive strategy: `handle(event, at:)` in, effects out, no I/O.
+///
+/// The machine does what every strategy shares, so no strategy can get it wrong:
+/// - a sampling slot timer: when a slot opens and the app is running, one fix is requested;
+/// - every delivered fix goes through the `SamplingMachine` (one accepted sample per slot);
+/// - expiring tasks are ended in the same step the system reports the expiry;
+/// - notices when location services are off, denied or When-In-Use only;
+/// - `.stop` ends every task and service.
+///
+/// ```swift
+/// var machine = KeepAliveMachine(strategy: .adaptive, environment: .init(iosMajor: 17))
+/// let effects = machine.handle(.launched(.user), at: now)
+/// ```
+public struct KeepAliveMachine: Sendable {
+    public static let sampleTimer: TimerID = "sample"
+
+    public private(set) var context: StrategyContext
+    private var strategy: any KeepAliveStrategy
+    public private(set) var isStopped = false
+
+    public init(
+        strategy name: StrategyName,
+        environment: KeepAliveEnvironment,
+        sampling: SamplingMachine.Configuration = .init(),
+        at now: Instant = .epoch
+    ) {
+        self.strategy = name.makeStrategy()
+        self.context = StrategyContext(
+            now: now, environment: environment, sampling: SamplingMachine(configuration: sampling))
+    }
+
+    public var strategyName: StrategyName { strategy.name }
+
+    /// Tells a freshly launched machine when the store's newest sample was taken, so the relaunch
+    /// does not sample the same slot twice.
+    public mutating func restoreLastSample(at instant: Instant) {
+        context.sampling.restore(lastSampleAt: instant)
+    }
+    public var ledger: BackgroundTaskLedger { context.ledger }
+
+    public mutating func handle(_ event: KeepAliveEvent, at now: Instant) -> [KeepAliveEffect] {
+        context.now = now
+        if isStopped {
+            if case .taskExpiring(let token) = event {
+                return context.ledger.expire(token, at: now).map(KeepAliveEffect.task)
+            }
+            return []
+        }
+        var effects: [KeepAliveEffect] = []
+        switch event {
+        case .launched(let reason):
+            context.isForeground = reason == .user
+            context.wakeReason = reason == .user ? nil : reason
+            _ = context.sampling.handle(.start, at: now)
+            effects += permissionNotices(for: context.environment, previous: nil)
+            effects += slotOpened()
+        case .woke(let reason):
+            context.wakeReason = reason
+            effects += slotOpened()
+        case .enteredForeground:
+            context.isForeground = true
+            context.wakeReason = nil
+            effects += slotOpened()
+        case .enteredBackground:
+            context.isForeground = false
+        case .timerFired(let id) where id == Self.sampleTimer:
+            return slotOpened()
+        case .timerFired:
+            break
+        case .taskExpiring(let token):
+            effects += context.ledger.expire(token, at: now).map(KeepAliveEffect.task)
+        case .taskRefused(let token):
+            context.ledger.beginRefused(token)
+        case .locationFix(let fix, let source) where strategy.samplesFixes(from: source):
+            effects += sample(fix, source: source)
+        case .locationFix:
+            break
+        case .environmentChanged(let environment):
+            let previous = context.environment
+            context.environment = environment
+            effects += permissionNotices(for: environment, previous: previous)
+        case .audioInterruption:
+            break
+        case .stop:
+            isStopped = true
+            return context.endAllTasks() + [
+                .cancelTimer(Self.sampleTimer), .stopLocationUpdates, .stopSignificantChanges, .stopVisits,
+                .stopRegionMonitoring, .endActivitySession, .stopAudio, .log("keep-alive stopped"),
+            ]
+        }
+        return effects + strategy.handle(event, context: &context)
+    }
+
+    /// A slot may have opened: request its fix if it still needs one, and time the next slot.
+    private func slotOpened() -> [KeepAliveEffect] {
+        var effects: [KeepAliveEffect] = []
+        if context.sampling.needsFix(at: context.now), let accuracy = strategy.slotFixAccuracy(in: context) {
+            effects.append(.requestFix(accuracy))
+        }
+        effects.append(.scheduleTimer(Self.sampleTimer, at: context.sampling.nextSlot(after: context.now)))
+        return effects
+    }
+
+    private mutating func sample(_ fix: LocationFix, source: FixSource) -> [KeepAliveEffect] {
+        let state: SampleAppState = context.isForeground ? .foreground : .background
+        return context.sampling.handle(.fix(fix, trigger: trigger(for: source), state: state), at: context.now).map {
+            switch $0 {
+            case .accept(let fix, let trigger, let state, _):
+                context.lastAcceptedFix = fix
+                return .recordSample(fix, trigger: trigger, state: state)
+            case .reject(let fix, let reason):
+                return .rejectFix(fix, reason)
+            }
+        }
+    }
+
+    private func trigger(for source: FixSource) -> SampleTrigger {
+        switch source {
+        case .significantChange: return .significant
+        case .visit: return .visit
+        case .regionExit: return .region
+        case .standardUpdates, .oneShot:
+            switch context.wakeReason {
+            case .backgroundRefresh?, .backgroundProcessing?: return .refresh
+            case .silentPush?: return .push
+            default: return .timer
+            }
+        }
+    }
+
+    private func permissionNotices(for environment: KeepAliveEnvironment, previous: KeepAliveEnvironment?)
+        -> [KeepAliveEffect]
+    {
+        var notices: [KeepAliveEffect] = []
+        if !environment.locationServicesEnabled, previous?.locationServicesEnabled ?? true {
+            notices.append(.notify(.locationServicesOff))
+        }
+        if environment.authorization != previous?.authorization {
+            switch environment.authorization {
+            case .denied: notices.append(.notify(.locationDenied))
+            case .whenInUse: notices.append(.notify(.locationWhenInUseOnly))
+            case .always, .notDetermined: break
+            }
+        }
+        return notices
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// `adaptive`, ours: stay runnable cheaply, pay for GPS once per slot, and keep nets that bring
+/// the app back when iOS ends it anyway.
+///
+/// - Location updates at three-kilometre accuracy (cell towers, no GPS) with a large distance
+///   filter keep the process runnable without waking it often; they are not sampled.
+/// - When a sampling slot opens, one fix at best accuracy (GPS for a few seconds); under Low Power
+///   Mode or a low battery, a Wi-Fi-accuracy fix instead (accuracy degrades, coverage does not).
+/// - Relaunch nets for when the process dies: significant-change, visits and a "resume region"
+///   around the last sample (all relaunch an Always app), a refresh task, silent pushes.
+/// - When-In-Use on iOS 17+: a background activity session keeps the app "in use".
+/// - Never silent audio, unless the app opted in (`allowsSilentAudio`) and nothing else can keep
+///   a When-In-Use app running (before iOS 17).
+struct AdaptiveStrategy: KeepAliveStrategy {
+    static let resumeRegionRadius = 150.0
+    static let refreshInterval: Duration = .seconds(900)
+
+    private var regionCenter: LocationFix?
+    private var playingAudio = false
+
+    var name: StrategyName { .adaptive }
+
+    func slotFixAccuracy(in context: StrategyContext) -> LocationAccuracy? {
+        context.environment.lowPowerMode || context.environment.batteryIsLow ? .hundredMeters : .best
+    }
+
+    func samplesFixes(from source: FixSource) -> Bool { source != .standardUpdates }
+
+    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveEffect] {
+        switch event {
+        case .launched(let reason):
+            regionCenter = nil
+            var effects = startServices(context)
+            if reason != .user { effects += refresh(context) }
+            return effects
+        case .woke(let reason):
+            var effects = startServices(context)
+            if reason == .backgroundRefresh { effects += refresh(context) }
+            return effects
+        case .enteredBackground:
+            return refresh(context) + audio(playing: true, context)
+        case .enteredForeground:
+            return audio(playing: false, context)
+        case .audioInterruption(began: false):
+            playingAudio = false
+            return audio(playing: !context.isForeground, context)
+        case .locationFix:
+            return moveResumeRegion(context)
+        default:
+            return []
+        }
+    }
+
+    private func startServices(_ context: StrategyContext) -> [KeepAliveEffect] {
+        var effects: [KeepAliveEffect] = []
+        if context.environment.authorization == .whenInUse, context.environment.hasBackgroundActivitySession {
+            effects.append(.beginActivitySession)
+        }
+        effects += [
+            .startLocationUpdates(.init(accuracy: .threeKilometers, distanceFilter: 500)),
+            .startSignificantChanges,
+            .startVisits,
+        ]
+        return effects
+    }
+
+    private func refresh(_ context: StrategyContext) -> [KeepAliveEffect] {
+        guard context.environment.hasBackgroundTasksFramework, context.environment.backgroundRefreshAvailable else {
+            return []
+        }
+        return [.scheduleRefresh(earliest: context.now + Self.refreshInterval)]
+    }
+
+    private mutating func audio(playing: Bool, _ context: StrategyContext) -> [KeepAliveEffect] {
+        let needed =
+            playing && context.environment.allowsSilentAudio && context.environment.authorization == .whenInUse
+            && !context.environment.hasBackgroundActivitySession
+        guard needed != playingAudio else { return [] }
+        playingAudio = needed
+        return [needed ? .playSilentAudio(nil) : .stopAudio]
+    }
+
+    private mutating func moveResumeRegion(_ context: StrategyContext) -> [KeepAliveEffect] {
+        guard let fix = context.lastAcceptedFix else { return [] }
+        if let center = regionCenter, distance(center, fix) < Self.resumeRegionRadius / 2 { return [] }
+        regionCenter = fix
+        return [.monitorRegion(latitude: fix.latitude, longitude: fix.longitude, radius: Self.resumeRegionRadius)]
+    }
+
+    /// Equirectangular distance in metres: exact enough at region scale.
+    private func distance(_ a: LocationFix, _ b: LocationFix) -> Double {
+        let radians = Double.pi / 180
+        let x = (b.longitude - a.longitude) * radians * cos((a.latitude + b.latitude) / 2 * radians)
+        let y = (b.latitude - a.latitude) * radians
+        return (x * x + y * y).squareRoot() * 6_371_000
+    }
+}

@@ -1,0 +1,29 @@
+/// A local notification the app posts to the user. Each says what happened and what to do.
+public enum UserNotice: String, CaseIterable, Hashable, Sendable, Codable {
+    case loginExpired = "login-expired"
+    case backgroundTimeRunningOut = "background-time-running-out"
+    case locationServicesOff = "location-services-off"
+    case locationDenied = "location-denied"
+    case locationWhenInUseOnly = "location-when-in-use-only"
+    case uploadsHeld = "uploads-held"
+
+    /// The text shown to the user.
+    public var message: String {
+        switch self {
+        case .loginExpired:
+            return "You were signed out, so tracking has stopped. Open the app and sign in again to resume."
+        case .backgroundTimeRunningOut:
+            return "iOS is about to pause the app in the background. Open it again to keep tracking."
+        case .locationServicesOff:
+            return "Location Services are off. Turn them on in Settings › Privacy & Security › Location Services."
+        case .locationDenied:
+            return
+                "Location access is denied. Allow it in Settings › Privacy & Security › Location Services › this app."
+        case .locationWhenInUseOnly:
+            return
+                "Tracking stops in the background with \"While Using the App\". Choose \"Always\" in Settings to keep it."
+        case .uploadsHeld:
+            return "The server refused this device's token; positions are kept on the phone. Sign in again to upload."
+        }
+    }
+}

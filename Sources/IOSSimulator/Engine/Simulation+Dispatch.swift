@@ -1,0 +1,196 @@
+import BackgroundCore
+
+extension Simulation {
+    /// Runs the app's keep-alive machine on one event and carries out its effects, checking the
+    /// invariants. Refuses (and counts a violation) if the app is not allowed to run code.
+    mutating func deliver(_ event: KeepAliveEvent) {
+        guard var process, process.state != .suspended else {
+            report.violation(now, "code would run while the app is suspended or terminated: \(event)")
+            return
+        }
+        energy.add(.cpu, milliwatts: profile[.cpuPower], seconds: profile[.cpuTimePerEvent])
+        var effects = process.machine.handle(event, at: now)
+        self.process = process
+        if configuration.faults.contains(.neverEndTasks) {
+            effects.removeAll { if case .task(.endTask) = $0 { true } else { false } }
+        }
+        if case .taskExpiring(let token) = event, openTasks.contains(token),
+            !effects.contains(.task(.endTask(token)))
+        {
+            report.violation(now, "expiration handler of \(token) returned without ending it")
+        }
+        let generation = self.generation
+        for effect in effects {
+            guard generation == self.generation else { break }  // an effect ended the process
+            apply(effect)
+        }
+        checkLedgerAgreement()
+    }
+
+    private mutating func apply(_ effect: KeepAliveEffect) {
+        switch effect {
+        case .task(let taskEffect): applyTask(taskEffect)
+        case .scheduleTimer(let id, let at): scheduleTimer(id, at: at)
+        case .cancelTimer(let id): timerVersions[id, default: 0] += 1
+        case .startLocationUpdates(let request): startUpdates(request)
+        case .stopLocationUpdates: standardUpdates = nil
+        case .requestFix(let accuracy): requestFix(accuracy)
+        case .startSignificantChanges:
+            if !significantChangesOn { lastSignificantChange = (now, position) }
+            significantChangesOn = true
+        case .stopSignificantChanges: significantChangesOn = false
+        case .startVisits: visitsOn = profile[.visitMinimumDwell] > 0
+        case .stopVisits: visitsOn = false
+        case .monitorRegion(let latitude, let longitude, let radius):
+            regionVersion += 1
+            region = (Coordinate(latitude: latitude, longitude: longitude), radius, regionVersion)
+            regionExitPending = false
+        case .stopRegionMonitoring:
+            region = nil
+        case .beginActivitySession:
+            let allowed =
+                profile.flag(.activitySessionAvailable) && (process?.state == .foreground || activitySessionAtExit)
+            if allowed { activitySession = true }
+        case .endActivitySession: activitySession = false
+        case .playSilentAudio(let duration): playSilentAudio(duration)
+        case .stopAudio: audioPlaying = false
+        case .scheduleRefresh(let earliest): scheduleRefresh(earliest: earliest)
+        case .recordSample(let fix, _, _): record(fix)
+        case .rejectFix: report.fixesRejected += 1
+        case .notify(let notice): notify(notice)
+        case .log(let message): report.note(now, message)
+        }
+    }
+
+    private mutating func applyTask(_ effect: BackgroundTaskLedger.Effect) {
+        switch effect {
+        case .beginTask(let token, let name):
+            let inBackground = process?.state != .foreground
+            if inBackground, let deadline = stintDeadline, deadline - now <= profile.duration(.expiryLead) {
+                report.note(now, "beginBackgroundTask(\(name)) → .invalid: no background time left")
+                deliver(.taskRefused(token))
+                return
+            }
+            openTasks.insert(token)
+            report.note(now, "begin \(token) \(name)")
+            if openTasks.count > Int(profile[.maxTaskAssertions]) { terminate("assertion-limit") }
+        case .endTask(let token):
+            if openTasks.remove(token) == nil {
+                report.violation(now, "endBackgroundTask(\(token)) for a task the system does not hold")
+            } else {
+                report.note(now, "end \(token)")
+            }
+        case .expired(let token, let name):
+            report.note(now, "expired \(token) \(name)")
+        case .misuse(let misuse):
+            report.violation(now, "ledger refused: \(misuse)")
+        }
+    }
+
+    /// The app's ledger and the system's assertions must name the same open tasks.
+    private mutating func checkLedgerAgreement() {
+        guard let process, !configuration.faults.contains(.neverEndTasks) else { return }
+        let ledgerOpen = Set(process.machine.ledger.openTokens)
+        if ledgerOpen != openTasks {
+            report.violation(now, "ledger has \(ledgerOpen.sorted()) open, the system holds \(openTasks.sorted())")
+        }
+    }
+
+    // MARK: Timers
+
+    private mutating func scheduleTimer(_ id: TimerID, at time: Instant) {
+        let version = timerVersions[id, default: 0] + 1
+        timerVersions[id] = version
+        overdueTimers.removeAll { $0 == id }
+        queue.push(.appTimer(id, version: version), at: max(time, now))
+    }
+
+    /// A timer fires only in a running app; in a suspended one it waits, as a GCD timer does.
+    mutating func fireTimer(_ id: TimerID, version: Int) {
+        guard process != nil, timerVersions[id] == version else { return }
+        guard isRunning else {
+            if !overdueTimers.contains(id) { overdueTimers.append(id) }
+            return
+        }
+        timerVersions[id] = version + 1
+        if id == HeartbeatMachine.timer {
+            deliverHeartbeat(.timerFired(id))
+        } else {
+            deliver(.timerFired(id))
+        }
+        afterAppCode()
+    }
+
+    /// Fires the timers that came due while the app was suspended.
+    mutating func resumeTimers() {
+        let due = overdueTimers
+        overdueTimers.removeAll()
+        for id in due {
+            guard let version = timerVersions[id] else { continue }
+            queue.push(.appTimer(id, version: version), at: now)
+        }
+    }
+
+    /// Work the app does whenever it runs: upload what is due, then maybe be suspended.
+    mutating func afterAppCode() {
+        uploadIfDue(force: false)
+        settle()
+    }
+
+    // MARK: Heartbeat and uploads
+
+    mutating func deliverHeartbeat(_ event: HeartbeatMachine.Event) {
+        guard var process, process.state != .suspended else { return }
+        var pending = [event]
+        while !pending.isEmpty {
+            let next = pending.removeFirst()
+            let effects = process.heartbeat.handle(next, at: now)
+            self.process = process
+            for effect in effects {
+                switch effect {
+                case .sendHeartbeat:
+                    pending.append(.response(exchangeHeartbeat()))
+                case .scheduleTimer(let id, let at): scheduleTimer(id, at: at)
+                case .cancelTimer(let id): timerVersions[id, default: 0] += 1
+                case .stopKeepAlive:
+                    sessionRejectedByApp = true
+                    deliver(.stop)
+                case .notify(let notice): notify(notice)
+                }
+            }
+            guard let current = self.process else { return }
+            process = current
+        }
+    }
+
+    private mutating func exchangeHeartbeat() -> HeartbeatMachine.Response {
+        guard configuration.scenario.networkUp(at: scenarioSeconds) else { return .failed }
+        energy.radioBurst(at: now, profile: profile)
+        return sessionRevoked ? .rejected(status: 401) : .active(expiresAt: now + .seconds(3600))
+    }
+
+    mutating func uploadIfDue(force: Bool) {
+        guard isRunning, pendingUploads > 0 else { return }
+        guard force || now - lastUploadAttempt >= configuration.uploadInterval else { return }
+        lastUploadAttempt = now
+        guard configuration.scenario.networkUp(at: scenarioSeconds) else {
+            lastUploadAttempt = now - configuration.uploadInterval + .seconds(300)
+            return
+        }
+        energy.radioBurst(at: now, profile: profile)
+        pendingUploads = 0
+        report.uploads += 1
+        deliverHeartbeat(.serverContact)
+    }
+
+    mutating func notify(_ notice: UserNotice) {
+        report.notifications[notice.rawValue, default: 0] += 1
+        report.note(now, "notification: \(notice.rawValue)")
+    }
+
+    mutating func record(_ fix: LocationFix) {
+        report.sampleTimes.append(fix.timestamp)
+        lastSampleAt = fix.timestamp
+        pendingUploads += 1
+    }
+}

@@ -1,0 +1,166 @@
+import BackgroundCore
+import Foundation
+
+extension Simulation {
+    var position: Coordinate { configuration.scenario.track.position(at: now) }
+
+    /// Whether CoreLocation delivers to the app right now. When-In-Use apps are "in use" in the
+    /// foreground, for a short grace after leaving it, and while a background activity session
+    /// (iOS 17+) holds them.
+    var locationDeliverable: Bool {
+        guard environment.locationServicesEnabled, let process else { return false }
+        switch environment.authorization {
+        case .always: return true
+        case .denied, .notDetermined: return false
+        case .whenInUse:
+            if process.state == .foreground || activitySession { return true }
+            guard let backgroundSince else { return false }
+            return now - backgroundSince < profile.duration(.whenInUseGrace)
+        }
+    }
+
+    mutating func startUpdates(_ request: LocationUpdatesRequest) {
+        standardUpdates = request
+        pausedAutomatically = false
+        lastDelivered = nil
+        if !deliveryScheduled {
+            deliveryScheduled = true
+            queue.push(.locationDelivery(generation: generation), at: now + .seconds(1))
+        }
+    }
+
+    /// One tick of standard updates: a fix when moved past the distance filter.
+    mutating func deliverStandardUpdate(generation: Int) {
+        deliveryScheduled = false
+        guard generation == self.generation, let request = standardUpdates else { return }
+        deliveryScheduled = true
+        queue.push(.locationDelivery(generation: generation), at: now + profile.duration(.deliveryInterval))
+        guard isRunning, locationDeliverable, !pausedAutomatically else { return }
+        if request.pausesAutomatically, let since = stationarySince, now - since >= profile.duration(.autoPauseAfter) {
+            pausedAutomatically = true
+            report.note(now, "location updates paused automatically")
+            settle()
+            return
+        }
+        let here = position
+        if let filter = request.distanceFilter, let last = lastDelivered, last.distance(to: here) < filter { return }
+        lastDelivered = here
+        deliver(.locationFix(fix(accuracy: request.accuracy), source: .standardUpdates))
+        afterAppCode()
+    }
+
+    mutating func requestFix(_ accuracy: LocationAccuracy) {
+        guard !oneShotPending else { return }
+        oneShotPending = true
+        queue.push(.oneShotFix(accuracy, generation: generation), at: now + timeToFix(accuracy))
+    }
+
+    mutating func completeOneShot(_ accuracy: LocationAccuracy, generation: Int) {
+        guard generation == self.generation, oneShotPending else { return }
+        oneShotPending = false
+        guard isRunning, locationDeliverable else {
+            settle()
+            return
+        }
+        energy.add(component(for: accuracy), milliwatts: power(for: accuracy), seconds: timeToFix(accuracy).seconds)
+        deliver(.locationFix(fix(accuracy: accuracy), source: .oneShot))
+        afterAppCode()
+    }
+
+    func timeToFix(_ accuracy: LocationAccuracy) -> Duration {
+        switch accuracy {
+        case .best, .tenMeters: return profile.duration(.gpsTimeToFix)
+        case .hundredMeters: return profile.duration(.wifiTimeToFix)
+        case .kilometer, .threeKilometers: return profile.duration(.cellTimeToFix)
+        }
+    }
+
+    func component(for accuracy: LocationAccuracy) -> EnergyMeter.Component {
+        switch accuracy {
+        case .best, .tenMeters: return .gps
+        case .hundredMeters: return .wifiLocation
+        case .kilometer, .threeKilometers: return .cellLocation
+        }
+    }
+
+    func power(for accuracy: LocationAccuracy) -> Double {
+        switch component(for: accuracy) {
+        case .gps: return profile[.gpsPower]
+        case .wifiLocation: return profile[.wifiLocationPower]
+        default: return profile[.cellLocationPower]
+        }
+    }
+
+    /// A fix near the true position, with an error and accuracy typical of the provider.
+    mutating func fix(accuracy: LocationAccuracy) -> LocationFix {
+        let radius: Double
+        switch accuracy {
+        case .best, .tenMeters: radius = rng.uniform(4...15)
+        case .hundredMeters: radius = rng.uniform(30...90)
+        case .kilometer, .threeKilometers: radius = rng.uniform(500...1500)
+        }
+        return fix(accuracyRadius: radius)
+    }
+
+    mutating func fix(accuracyRadius radius: Double) -> LocationFix {
+        let error = radius * rng.unit() * 0.7
+        let bearing = rng.uniform(0...(2 * Double.pi))
+        let place = position.offset(north: error * cos(bearing), east: error * sin(bearing))
+        let speed = configuration.scenario.track.speed(at: now)
+        return LocationFix(
+            timestamp: now, latitude: place.latitude, longitude: place.longitude,
+            horizontalAccuracy: (radius * 10).rounded() / 10, altitude: 4, speed: speed)
+    }
+
+    // MARK: System location services that wake or relaunch the app
+
+    /// Delivers a location event that can wake a suspended app or relaunch a terminated one.
+    mutating func locationEvent(_ reason: LaunchReason, source: FixSource, accuracy radius: Double) {
+        guard environment.locationServicesEnabled else { return }
+        if environment.authorization != .always {
+            // When-In-Use: only an app in use gets these, and they never relaunch it.
+            guard isRunning, locationDeliverable else { return }
+        }
+        if process == nil {
+            let afterForceQuit = forceQuitFlag && !profile.flag(.forceQuitLocationRelaunch)
+            guard !afterForceQuit, now >= unlockedAt else { return }
+            launch(reason)
+        } else if process?.state == .suspended {
+            wake(reason)
+        }
+        guard isRunning else { return }
+        deliver(.locationFix(fix(accuracyRadius: rng.uniform(radius * 0.2...radius)), source: source))
+        afterAppCode()
+    }
+
+    /// Checks the significant-change service and the resume region once a minute.
+    mutating func checkLocationNets() {
+        let here = position
+        if significantChangesOn, let last = lastSignificantChange,
+            here.distance(to: last.place) >= profile[.significantChangeDistance],
+            now - last.at >= profile.duration(.significantChangeMinInterval)
+        {
+            lastSignificantChange = (now, here)
+            locationEvent(
+                .significantChange, source: .significantChange, accuracy: profile[.significantChangeFixAccuracy])
+        }
+        if let region, !regionExitPending, environment.authorization == .always,
+            here.distance(to: region.center) > region.radius + profile[.regionExitMargin]
+        {
+            regionExitPending = true
+            queue.push(.regionExit(version: region.version), at: now + profile.duration(.regionLatency))
+        }
+    }
+
+    mutating func regionExited(version: Int) {
+        guard let region, region.version == version else { return }
+        self.region = nil
+        regionExitPending = false
+        locationEvent(.regionExit, source: .regionExit, accuracy: 100)
+    }
+
+    mutating func visited(_ place: Coordinate) {
+        guard visitsOn, environment.authorization == .always else { return }
+        locationEvent(.visit, source: .visit, accuracy: 80)
+    }
+}

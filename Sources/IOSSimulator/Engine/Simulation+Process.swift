@@ -1,0 +1,195 @@
+import BackgroundCore
+
+extension Simulation {
+    /// Starts the process, in the foreground for `.user`, else in the background for `reason`.
+    mutating func launch(_ reason: LaunchReason) {
+        generation += 1
+        if reason != .user { report.relaunches += 1 }
+        var machine = KeepAliveMachine(
+            strategy: configuration.strategy, environment: environment,
+            sampling: .init(interval: configuration.samplingInterval), at: now)
+        if let lastSampleAt { machine.restoreLastSample(at: lastSampleAt) }
+        let heartbeat = HeartbeatMachine()
+        process = Process(
+            machine: machine, heartbeat: heartbeat, state: reason == .user ? .foreground : .background,
+            generation: generation)
+        report.note(now, "launched (\(reason.rawValue))")
+        if reason == .user {
+            forceQuitFlag = false
+            backgroundSince = nil
+        } else {
+            beginStint(runtime: wakeRuntime(for: reason))
+            startRunning()
+        }
+        deliver(.launched(reason))
+        if sessionRejectedByApp {
+            deliver(.stop)
+        } else if configuration.scenario.loggedIn {
+            deliverHeartbeat(.loggedIn)
+        }
+        settle()
+    }
+
+    /// Ends the process for `reason`; what the system keeps (monitoring, scheduled refresh) stays.
+    mutating func terminate(_ reason: String) {
+        guard let process else { return }
+        closeRunningInterval()
+        report.kills[reason, default: 0] += 1
+        report.note(now, "terminated: \(reason)")
+        var ledger = process.machine.ledger
+        ledger.processTerminated()
+        self.process = nil
+        generation += 1
+        openTasks.removeAll()
+        timerVersions.removeAll()
+        overdueTimers.removeAll()
+        stintDeadline = nil
+        handlerWindowEnd = nil
+        wakeEnd = nil
+        standardUpdates = nil
+        pausedAutomatically = false
+        oneShotPending = false
+        activitySessionAtExit = activitySession
+        activitySession = false
+        audioPlaying = false
+        leftForegroundAt = nil
+    }
+
+    /// The user brings the app to the screen (launching it if needed).
+    mutating func enterForeground(for seconds: Double, session: Int) {
+        queue.push(.leaveApp(session: session), at: now + .milliseconds(Int64(seconds * 1000)))
+        guard var process else {
+            launch(.user)
+            return
+        }
+        forceQuitFlag = false
+        if process.state != .foreground {
+            closeRunningInterval()
+            process.state = .foreground
+            self.process = process
+            stintDeadline = nil
+            wakeEnd = nil
+            backgroundSince = nil
+            leftForegroundAt = nil
+            report.note(now, "foreground")
+            resumeTimers()
+            deliver(.enteredForeground)
+            deliverHeartbeat(.enteredForeground)
+            uploadIfDue(force: true)
+        }
+    }
+
+    /// The user leaves the app (home screen or lock).
+    mutating func leaveForeground() {
+        guard var process, process.state == .foreground else { return }
+        process.state = .background
+        self.process = process
+        backgroundSince = now
+        leftForegroundAt = now
+        report.note(now, "background")
+        beginStint(runtime: nil)
+        handlerWindowEnd = now + profile.duration(.enterBackgroundHandler)
+        queue.push(.settle, at: handlerWindowEnd ?? now)
+        queue.push(.settle, at: now + profile.duration(.whenInUseGrace))
+        startRunning()
+        deliver(.enteredBackground)
+        settle()
+    }
+
+    /// A new background stint: the task budget starts now (it is the app's, not the tasks').
+    mutating func beginStint(runtime: Duration?) {
+        stint += 1
+        let budget = profile.duration(.taskBudget) * (environment.lowPowerMode ? profile[.lowPowerTaskBudgetFactor] : 1)
+        let deadline = now + budget
+        stintDeadline = deadline
+        let lead = profile.duration(.expiryLead)
+        queue.push(.timeWarning(stint: stint), at: max(now, deadline - .seconds(30)))
+        queue.push(.expiryCall(stint: stint), at: max(now, deadline - lead))
+        queue.push(.budgetDeadline(stint: stint), at: deadline)
+        if let runtime {
+            wakeEnd = now + runtime
+            queue.push(.settle, at: now + runtime)
+        }
+    }
+
+    /// Wakes a suspended app in the background for `reason`, or delivers to a running one.
+    mutating func wake(_ reason: LaunchReason) {
+        guard var process else { return }
+        switch process.state {
+        case .suspended:
+            process.state = .background
+            self.process = process
+            report.note(now, "woke (\(reason.rawValue))")
+            beginStint(runtime: wakeRuntime(for: reason))
+            startRunning()
+            resumeTimers()
+            deliver(.woke(reason))
+        case .background:
+            if let runtime = wakeRuntime(for: reason) {
+                wakeEnd = max(wakeEnd ?? now, now + runtime)
+                queue.push(.settle, at: now + runtime)
+            }
+            deliver(.woke(reason))
+        case .foreground:
+            break
+        }
+    }
+
+    func wakeRuntime(for reason: LaunchReason) -> Duration? {
+        switch reason {
+        case .user: return nil
+        case .significantChange, .visit, .regionExit: return profile.duration(.locationWakeRuntime)
+        case .backgroundRefresh, .backgroundProcessing: return profile.duration(.refreshRuntime)
+        case .silentPush: return profile.duration(.silentPushRuntime)
+        }
+    }
+
+    /// Whether the process may run code now.
+    var isRunning: Bool {
+        guard let process else { return false }
+        return process.state != .suspended
+    }
+
+    /// What keeps a background app from being suspended right now, if anything.
+    var backgroundHolders: [String] {
+        var holders: [String] = []
+        if let handlerWindowEnd, now < handlerWindowEnd { holders.append("enter-background handler") }
+        if !openTasks.isEmpty, let stintDeadline, now < stintDeadline { holders.append("background task") }
+        if standardUpdates != nil, locationDeliverable, !pausedAutomatically,
+            standardUpdates?.allowsBackgroundUpdates == true
+        {
+            holders.append("location updates")
+        }
+        if oneShotPending, locationDeliverable { holders.append("location request") }
+        if audioPlaying { holders.append("audio") }
+        if let wakeEnd, now < wakeEnd { holders.append("wake") }
+        return holders
+    }
+
+    /// Suspends a background app that nothing holds any more.
+    mutating func settle() {
+        guard var process, process.state == .background else { return }
+        if backgroundHolders.isEmpty {
+            closeRunningInterval()
+            process.state = .suspended
+            self.process = process
+            report.note(now, "suspended")
+        }
+    }
+
+    mutating func startRunning() {
+        if runningSince == nil { runningSince = now }
+    }
+
+    /// Ends the current background-running interval, if any, in the alive-time totals.
+    mutating func closeRunningInterval() {
+        if let since = runningSince, process?.state != .foreground {
+            report.backgroundAlive += (now - since).seconds
+            if let left = leftForegroundAt {
+                report.aliveAfterBackground.append((now - left).seconds)
+                leftForegroundAt = nil
+            }
+        }
+        runningSince = nil
+    }
+}

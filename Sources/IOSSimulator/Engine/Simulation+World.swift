@@ -1,0 +1,177 @@
+import BackgroundCore
+import Foundation
+
+extension Simulation {
+    mutating func happen(_ happening: Scenario.Happening) {
+        switch happening {
+        case .openApp(let seconds):
+            enterForeground(for: seconds, session: Int(scenarioSeconds))
+        case .forceQuit:
+            guard process != nil else { return }
+            terminate("force-quit")
+            forceQuitFlag = profile.flag(.forceQuitBlocksBackgroundLaunch)
+        case .reboot:
+            terminate("reboot")
+            unlockedAt = now + profile.duration(.rebootUnlockDelay)
+        case .phoneCall(let seconds):
+            inCall = true
+            queue.push(.callEnded, at: now + .milliseconds(Int64(seconds * 1000)))
+            guard audioPlaying else { return }
+            audioPlaying = false
+            if isRunning { deliver(.audioInterruption(began: true)) }
+            settle()
+        case .lowPowerMode(let on):
+            environment.lowPowerMode = on
+            environmentChanged()
+        case .backgroundAppRefresh(let on):
+            environment.backgroundRefreshAvailable = on
+            environmentChanged()
+        case .locationServices(let on):
+            environment.locationServicesEnabled = on
+            environmentChanged()
+        case .authorization(let authorization):
+            environment.authorization = authorization
+            environmentChanged()
+        case .charging(let on):
+            charging = on
+            environment.charging = on
+            environmentChanged()
+        case .revokeSession:
+            sessionRevoked = true
+        }
+    }
+
+    /// A phone call ended. `.ended` reaches only an app still running; a suspended one never hears.
+    mutating func endCall() {
+        inCall = false
+        if isRunning {
+            deliver(.audioInterruption(began: false))
+            afterAppCode()
+        }
+    }
+
+    /// Tells a running app about changed conditions; a suspended one learns on its next run.
+    mutating func environmentChanged() {
+        if isRunning {
+            deliver(.environmentChanged(environment))
+            afterAppCode()
+        } else {
+            settle()
+        }
+    }
+
+    /// Once a simulated minute: battery, movement, location nets, memory pressure, uploads.
+    mutating func tick() {
+        queue.push(.tick, at: now + .seconds(60))
+        let battery = configuration.scenario.battery
+        self.battery = min(1, max(0.01, self.battery + (charging ? battery.chargePerHour : -battery.drainPerHour) / 60))
+        let wasLow = environment.batteryIsLow
+        environment.batteryLevel = self.battery
+        if wasLow != environment.batteryIsLow { environmentChanged() }
+        if configuration.scenario.track.isMoving(at: now) {
+            stationarySince = nil
+        } else if stationarySince == nil {
+            stationarySince = now
+        }
+        checkLocationNets()
+        if let process, process.state != .foreground {
+            let key: PolicyKey = process.state == .suspended ? .memoryKillsPerHourSuspended : .memoryKillsPerHourRunning
+            if rng.unit() < profile[key] * configuration.memoryKillFactor / 60 { terminate("memory") }
+        }
+        if isRunning { uploadIfDue(force: false) }
+    }
+
+    /// Adds the continuous draws since the last event.
+    mutating func accrueEnergy(until time: Instant) {
+        var draws: [(EnergyMeter.Component, Double)] = []
+        if let request = standardUpdates, isRunning, locationDeliverable, !pausedAutomatically {
+            draws.append((component(for: request.accuracy), power(for: request.accuracy)))
+        }
+        if significantChangesOn { draws.append((.significantChange, profile[.significantChangePower])) }
+        if visitsOn { draws.append((.visits, profile[.visitsPower])) }
+        if audioPlaying { draws.append((.audio, profile[.audioPower])) }
+        energy.accrue(until: time, draws: draws)
+    }
+
+    mutating func playSilentAudio(_ duration: Duration?) {
+        report.reviewRisks.insert(
+            "2.5.4: plays silent audio to stay alive; App Review rejects audio mode without audible content")
+        guard !inCall else { return }
+        audioPlaying = true
+        audioClip += 1
+        if let duration { queue.push(.audioClipEnded(generation: generation, clip: audioClip), at: now + duration) }
+    }
+
+    // MARK: Background task budget
+
+    mutating func warnTimeRemaining(stint: Int) {
+        guard stint == self.stint, let deadline = stintDeadline, isRunning, process?.state == .background,
+            backgroundHolders.allSatisfy({ $0 == "background task" || $0 == "enter-background handler" }),
+            !openTasks.isEmpty
+        else { return }
+        deliverHeartbeat(.backgroundTimeRemaining(deadline - now))
+    }
+
+    /// Shortly before the budget ends, the system calls every open task's expiration handler.
+    mutating func callExpiryHandlers(stint: Int) {
+        guard stint == self.stint, process?.state == .background, isRunning else { return }
+        for token in openTasks.sorted() {
+            guard isRunning, openTasks.contains(token) else { continue }
+            deliver(.taskExpiring(token))
+        }
+        afterAppCode()
+    }
+
+    /// At the end of the budget, a task still open means the watchdog kills the app (0x8badf00d).
+    mutating func enforceBudget(stint: Int) {
+        guard stint == self.stint, process?.state == .background else { return }
+        if !openTasks.isEmpty {
+            report.violation(now, "\(openTasks.count) background task(s) still open when the budget ran out")
+            terminate("watchdog")
+            return
+        }
+        settle()
+    }
+
+    // MARK: Refresh tasks and silent pushes
+
+    mutating func scheduleRefresh(earliest: Instant) {
+        guard profile[.refreshRuntime] > 0 else { return }
+        refreshRequest += 1
+        refreshPending = true
+        let floor = max(earliest, now + profile.duration(.refreshMinInterval))
+        let extra = -profile[.refreshExtraDelay] * log1p(-rng.unit() * 0.999)
+        queue.push(.refreshLaunch(request: refreshRequest), at: floor + .milliseconds(Int64(extra * 1000)))
+    }
+
+    /// Whether iOS grants opportunistic background launches (refresh, pushes) right now.
+    var opportunisticLaunchesAllowed: Bool {
+        environment.backgroundRefreshAvailable && !environment.lowPowerMode
+            && (charging || battery >= profile[.criticalBattery]) && !forceQuitFlag && now >= unlockedAt
+    }
+
+    mutating func launchRefresh(request: Int) {
+        guard request == refreshRequest, refreshPending else { return }
+        guard opportunisticLaunchesAllowed else {
+            queue.push(.refreshLaunch(request: request), at: now + profile.duration(.refreshMinInterval))
+            return
+        }
+        refreshPending = false
+        if process == nil { launch(.backgroundRefresh) } else { wake(.backgroundRefresh) }
+        if isRunning { afterAppCode() }
+    }
+
+    mutating func silentPush() {
+        guard profile[.silentPushRuntime] > 0, opportunisticLaunchesAllowed else { return }
+        let hourAgo = now - .seconds(3600)
+        pushTimes.removeAll { $0 <= hourAgo }
+        guard Double(pushTimes.count) < profile[.silentPushPerHour] else {
+            report.pushesDropped += 1
+            return
+        }
+        pushTimes.append(now)
+        report.pushesDelivered += 1
+        if process == nil { launch(.silentPush) } else { wake(.silentPush) }
+        if isRunning { afterAppCode() }
+    }
+}

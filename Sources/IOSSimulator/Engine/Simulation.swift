@@ -1,0 +1,194 @@
+import BackgroundCore
+
+/// The simulated iPhone: a deterministic discrete-event model of iOS background policy that runs
+/// a `KeepAliveMachine` and a `HeartbeatMachine` through a scenario.
+///
+/// Every number comes from `PolicyTable` through the `IOSProfile`. At every step it checks the
+/// ledger invariants (every task ended exactly once, expiries ended in the handler, the app's
+/// ledger and the system's assertions agree) and it never lets a suspended or terminated app run
+/// code: events for such an app either wake it the way iOS would, or wait.
+///
+/// ```swift
+/// let report = Simulation(SimulationConfiguration(strategy: .adaptive, ios: 17)).run()
+/// print(report.coverage, report.energyMwh)
+/// ```
+public struct Simulation: Sendable {
+    enum Event: Sendable {
+        case happening(Scenario.Happening)
+        case leaveApp(session: Int)
+        case callEnded
+        case appTimer(TimerID, version: Int)
+        case tick
+        case locationDelivery(generation: Int)
+        case oneShotFix(LocationAccuracy, generation: Int)
+        case timeWarning(stint: Int)
+        case expiryCall(stint: Int)
+        case budgetDeadline(stint: Int)
+        case settle
+        case audioClipEnded(generation: Int, clip: Int)
+        case regionExit(version: Int)
+        case visit(place: Coordinate)
+        case refreshLaunch(request: Int)
+        case silentPush
+        case end
+    }
+
+    /// The app process while it exists.
+    struct Process: Sendable {
+        enum State: Sendable { case foreground, background, suspended }
+        var machine: KeepAliveMachine
+        var heartbeat: HeartbeatMachine
+        var state: State
+        var generation: Int
+    }
+
+    let configuration: SimulationConfiguration
+    let profile: IOSProfile
+    var queue = EventQueue<Event>()
+    var now: Instant
+    var rng: SeededRandom
+    var environment: KeepAliveEnvironment
+    var energy: EnergyMeter
+    var report: ReportBuilder
+
+    // The process and what the system holds for it.
+    var process: Process?
+    var generation = 0
+    var openTasks: Set<BackgroundTaskToken> = []
+    var timerVersions: [TimerID: Int] = [:]
+    var overdueTimers: [TimerID] = []
+    var stint = 0
+    var stintDeadline: Instant?
+    var handlerWindowEnd: Instant?
+    var wakeEnd: Instant?
+    var backgroundSince: Instant?
+    var runningSince: Instant?
+    var leftForegroundAt: Instant?
+
+    // Location and other services.
+    var standardUpdates: LocationUpdatesRequest?
+    var deliveryScheduled = false
+    var lastDelivered: Coordinate?
+    var pausedAutomatically = false
+    var oneShotPending = false
+    var significantChangesOn = false
+    var lastSignificantChange: (at: Instant, place: Coordinate)?
+    var visitsOn = false
+    var region: (center: Coordinate, radius: Double, version: Int)?
+    var regionVersion = 0
+    var regionExitPending = false
+    var activitySession = false
+    var activitySessionAtExit = false
+    var audioPlaying = false
+    var audioClip = 0
+    var inCall = false
+
+    // System-level state that survives the process.
+    var forceQuitFlag = false
+    var unlockedAt: Instant
+    var refreshRequest = 0
+    var refreshPending = false
+    var pushTimes: [Instant] = []
+    var sessionRevoked = false
+    var sessionRejectedByApp = false
+    var lastSampleAt: Instant?
+    var pendingUploads = 0
+    var lastUploadAttempt: Instant
+    var battery: Double
+    var charging = false
+    var stationarySince: Instant?
+
+    public init(_ configuration: SimulationConfiguration) {
+        let profile = IOSProfile(major: configuration.ios) ?? IOSProfile.fallback
+        self.configuration = configuration
+        self.profile = profile
+        self.now = configuration.scenario.start
+        self.rng = SeededRandom(seed: configuration.seed)
+        self.environment = KeepAliveEnvironment(
+            iosMajor: configuration.ios, authorization: configuration.authorization,
+            batteryLevel: configuration.scenario.battery.start,
+            allowsSilentAudio: configuration.allowsSilentAudio)
+        self.energy = EnergyMeter(start: configuration.scenario.start)
+        self.report = ReportBuilder(configuration: configuration)
+        self.unlockedAt = configuration.scenario.start
+        self.lastUploadAttempt = configuration.scenario.start
+        self.battery = configuration.scenario.battery.start
+    }
+
+    var end: Instant { configuration.scenario.start + configuration.scenario.duration }
+    var scenarioSeconds: Double { (now - configuration.scenario.start).seconds }
+
+    /// Runs the whole scenario and returns what happened.
+    public mutating func run() -> SimulationReport {
+        schedule()
+        while let (time, event) = queue.pop(), time <= end {
+            accrueEnergy(until: time)
+            now = time
+            if case .end = event { break }
+            handle(event)
+        }
+        accrueEnergy(until: end)
+        now = end
+        closeRunningInterval()
+        return report.finish(energy: energy, end: end)
+    }
+
+    private mutating func schedule() {
+        let start = configuration.scenario.start
+        for (at, happening) in configuration.scenario.happenings {
+            queue.push(.happening(happening), at: start + .milliseconds(Int64(at * 1000)))
+        }
+        queue.push(.tick, at: start + .seconds(60))
+        queue.push(.end, at: end)
+        let dwell = profile.duration(.visitMinimumDwell)
+        if dwell > .zero {
+            for stay in configuration.scenario.track.stays(atLeast: dwell) {
+                if stay.arrival > start { queue.push(.visit(place: stay.place), at: stay.arrival + dwell) }
+                if stay.departure < end { queue.push(.visit(place: stay.place), at: stay.departure + .seconds(60)) }
+            }
+        }
+        if configuration.scenario.silentPushesPerHour > 0 {
+            let gap = 3600 / configuration.scenario.silentPushesPerHour
+            var at = gap
+            while at < configuration.scenario.duration.seconds {
+                queue.push(.silentPush, at: start + .milliseconds(Int64(at * 1000)))
+                at += gap
+            }
+        }
+        // The day starts with the app launched by the user, as after installing it.
+        launch(.user)
+        queue.push(.leaveApp(session: 0), at: start + .seconds(60))
+    }
+
+    mutating func handle(_ event: Event) {
+        switch event {
+        case .happening(let happening): happen(happening)
+        case .leaveApp: leaveForeground()
+        case .callEnded: endCall()
+        case .appTimer(let id, let version): fireTimer(id, version: version)
+        case .tick: tick()
+        case .locationDelivery(let generation): deliverStandardUpdate(generation: generation)
+        case .oneShotFix(let accuracy, let generation): completeOneShot(accuracy, generation: generation)
+        case .timeWarning(let stint): warnTimeRemaining(stint: stint)
+        case .expiryCall(let stint): callExpiryHandlers(stint: stint)
+        case .budgetDeadline(let stint): enforceBudget(stint: stint)
+        case .settle: settle()
+        case .audioClipEnded(let generation, let clip):
+            if generation == self.generation, clip == audioClip { audioPlaying = false }
+            settle()
+        case .regionExit(let version): regionExited(version: version)
+        case .visit(let place): visited(place)
+        case .refreshLaunch(let request): launchRefresh(request: request)
+        case .silentPush: silentPush()
+        case .end: break
+        }
+    }
+}
+
+extension IOSProfile {
+    /// Used only if a configuration slipped past validation; the CLI rejects unknown versions.
+    static let fallback: IOSProfile = {
+        guard let profile = IOSProfile(major: 18) else { preconditionFailure("PolicyTable must cover iOS 18") }
+        return profile
+    }()
+}

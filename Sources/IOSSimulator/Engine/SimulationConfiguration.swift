@@ -1,0 +1,46 @@
+public import BackgroundCore
+
+/// What to simulate: one strategy on one iOS profile through one scenario.
+public struct SimulationConfiguration: Sendable {
+    /// Faults injected into the app to show what the simulated iOS does with buggy code.
+    public enum Fault: String, Hashable, Sendable, CaseIterable {
+        /// Drop every `endBackgroundTask` the app asks for (seed 003's misspelt selector).
+        case neverEndTasks = "never-end-tasks"
+    }
+
+    public var strategy: StrategyName
+    public var ios: Int
+    public var authorization: LocationAuthorization
+    public var scenario: Scenario
+    public var seed: UInt64
+    public var samplingInterval: Duration
+    public var uploadInterval: Duration
+    public var allowsSilentAudio: Bool
+    /// Scales the memory-kill rates of the policy table (0 turns memory kills off).
+    public var memoryKillFactor: Double
+    public var faults: Set<Fault>
+    /// Keep a human-readable timeline of state changes, kills, tasks and notices.
+    public var recordsTimeline: Bool
+
+    public init(
+        strategy: StrategyName, ios: Int, authorization: LocationAuthorization = .always,
+        scenario: Scenario = .commute(), hours: Double = 24, seed: UInt64 = 1,
+        samplingInterval: Duration = .seconds(120), uploadInterval: Duration = .seconds(1800),
+        allowsSilentAudio: Bool = false, memoryKillFactor: Double = 1, faults: Set<Fault> = [],
+        recordsTimeline: Bool = false
+    ) {
+        self.strategy = strategy
+        self.ios = ios
+        self.authorization = authorization
+        self.scenario = scenario.lasting(hours: hours)
+        self.seed = seed
+        self.samplingInterval = samplingInterval
+        self.uploadInterval = uploadInterval
+        self.allowsSilentAudio = allowsSilentAudio
+        self.memoryKillFactor = memoryKillFactor
+        self.faults = faults
+        self.recordsTimeline = recordsTimeline
+    }
+
+    public var hours: Double { scenario.duration.seconds / 3600 }
+}

@@ -1,0 +1,69 @@
+/// The one table of every number the simulated iPhone uses, with the iOS versions it applies to,
+/// its status and its source key (`ios-background-policy.md` §12). Change a value here and only
+/// here; `bgtrack simulate --format json` reports nothing the table does not back.
+public enum PolicyTable {
+    private static let all4 = 4...99
+
+    public static let all: [PolicyParameter] = [
+        .init(.enterBackgroundHandler, 5, "s", ios: all4, .documented, "[AD-ext]"),
+        .init(.suspendDelay, 0, "s", ios: all4, .assumption, "[AD-ext] \"shortly after\""),
+        .init(.taskBudget, 600, "s", ios: 4...6, .folklore, "[SO-180]"),
+        .init(.taskBudget, 180, "s", ios: 7...12, .contested, "[SO-8bad] [W13]"),
+        .init(.taskBudget, 30, "s", ios: 13...99, .staff, "[Q85066] [Q391799]"),
+        .init(.expiryLead, 3, "s", ios: 4...12, .assumption, "same lead as 13+ assumed"),
+        .init(.expiryLead, 3, "s", ios: 13...99, .folklore, "[R-brew]"),
+        .init(.expiryHandlerRuntime, 1, "s", ios: all4, .staff, "[Q85066]"),
+        .init(.maxTaskAssertions, 1000, "tasks", ios: all4, .staff, "[Q85066] (0xbada5e47, 11+)"),
+        .init(
+            .lowPowerTaskBudgetFactor, 1, "×", ios: all4, .assumption, "[AD-lpm] says reduced, by how much is unknown"),
+        .init(.whenInUseGrace, 10, "s", ios: all4, .assumption, "[AD-locauth] \"a short time\""),
+        .init(.activitySessionAvailable, 0, "bool", ios: 4...16, .documented, "[AD-CLBAS]"),
+        .init(.activitySessionAvailable, 1, "bool", ios: 17...99, .documented, "[AD-CLBAS]"),
+        .init(.deliveryInterval, 10, "s", ios: all4, .assumption, "modelling cadence of standard updates"),
+        .init(.autoPauseAfter, 600, "s", ios: all4, .assumption, "[AD-CLM] pauses when stationary; delay unstated"),
+        .init(.gpsTimeToFix, 5, "s", ios: all4, .assumption, "assisted warm start"),
+        .init(.wifiTimeToFix, 2, "s", ios: all4, .assumption, "Wi-Fi scan"),
+        .init(.cellTimeToFix, 1, "s", ios: all4, .assumption, "cell lookup"),
+        .init(.significantChangeDistance, 500, "m", ios: all4, .documented, "[AD-CLM]"),
+        .init(.significantChangeMinInterval, 300, "s", ios: all4, .documented, "[AD-CLM]"),
+        .init(.significantChangeFixAccuracy, 300, "m", ios: all4, .assumption, "cell/Wi-Fi quality fixes"),
+        .init(.visitMinimumDwell, 600, "s", ios: 8...99, .assumption, "[AD-CLM] visits, dwell unstated"),
+        .init(.visitMinimumDwell, 0, "s", ios: 4...7, .documented, "[AD-CLM] visits are iOS 8+ (0 = none)"),
+        .init(.regionExitMargin, 200, "m", ios: all4, .documented, "[LPG-RM]"),
+        .init(.regionLatency, 240, "s", ios: all4, .documented, "[LPG-RM] 3–5 min"),
+        .init(.locationWakeRuntime, 10, "s", ios: all4, .folklore, "[R-sji]"),
+        .init(.silentPushRuntime, 30, "s", ios: 7...99, .documented, "[AD-drn]"),
+        .init(.silentPushRuntime, 0, "s", ios: 4...6, .documented, "[AD-drn] content-available is iOS 7+"),
+        .init(.silentPushPerHour, 3, "pushes", ios: all4, .documented, "[AD-push] [AD-strat]"),
+        .init(.refreshRuntime, 30, "s", ios: 7...99, .documented, "[AD-fetch] [AD-strat]"),
+        .init(.refreshRuntime, 0, "s", ios: 4...6, .documented, "[AD-fetch] fetch is iOS 7+"),
+        .init(.refreshMinInterval, 900, "s", ios: all4, .folklore, "[R-tsf]"),
+        .init(.refreshExtraDelay, 1800, "s", ios: all4, .assumption, "[W19] opportunistic; mean extra delay"),
+        .init(.criticalBattery, 0.2, "level", ios: all4, .documented, "[W20] (secondary)"),
+        .init(.forceQuitLocationRelaunch, 0, "bool", ios: 4...7, .documented, "[APG-BG] 8+ only"),
+        .init(.forceQuitLocationRelaunch, 1, "bool", ios: 8...18, .contested, "[APG-BG] [F826964]"),
+        .init(.forceQuitLocationRelaunch, 0, "bool", ios: 19...99, .contested, "[F826964] iOS 26.4"),
+        .init(.forceQuitBlocksBackgroundLaunch, 0, "bool", ios: 4...6, .staff, "[Q685525] since iOS 7"),
+        .init(.forceQuitBlocksBackgroundLaunch, 1, "bool", ios: 7...99, .staff, "[Q685525] [AD-drn]"),
+        .init(.rebootUnlockDelay, 60, "s", ios: all4, .assumption, "[APG-BG] no launch before first unlock"),
+        .init(.memoryKillsPerHourSuspended, 0.25, "/h", ios: all4, .assumption, "[APG-BG] suspended purged first"),
+        .init(.memoryKillsPerHourRunning, 0.005, "/h", ios: all4, .assumption, "[APG-BG] running apps warned first"),
+        .init(.gpsPower, 280, "mW", ios: all4, .folklore, "[R-aro] [P-paek]"),
+        .init(.wifiLocationPower, 40, "mW", ios: all4, .assumption, "Wi-Fi scans, no source"),
+        .init(.cellLocationPower, 8, "mW", ios: all4, .assumption, "cell positioning, no source"),
+        .init(.significantChangePower, 2, "mW", ios: all4, .assumption, "[EEG] runs around the clock"),
+        .init(.visitsPower, 1, "mW", ios: all4, .assumption, "[EEG] cheaper than SLC"),
+        .init(.cpuPower, 400, "mW", ios: all4, .assumption, "no published per-wake cost"),
+        .init(.cpuTimePerEvent, 0.02, "s", ios: all4, .assumption, "handling one event"),
+        .init(.audioPower, 30, "mW", ios: all4, .assumption, "audio route and DSP awake"),
+        .init(.ltePromotionTime, 0.26, "s", ios: all4, .folklore, "[R-aro]"),
+        .init(.ltePromotionPower, 1210, "mW", ios: all4, .folklore, "[R-aro]"),
+        .init(.lteTailTime, 10.1, "s", ios: all4, .folklore, "[R-aro] [P-huang]"),
+        .init(.lteTailPower, 1060, "mW", ios: all4, .folklore, "[R-aro] [P-huang]"),
+    ]
+
+    /// The parameter for `key` that applies to iOS `major`, or `nil` when the table has none.
+    public static func parameter(_ key: PolicyKey, ios major: Int) -> PolicyParameter? {
+        all.first { $0.key == key && $0.versions.contains(major) }
+    }
+}

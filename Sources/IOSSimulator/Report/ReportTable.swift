@@ -1,0 +1,58 @@
+/// Renders reports as an aligned plain-text table for terminals and logs.
+public enum ReportTable {
+    public static func render(_ reports: [SimulationReport]) -> String {
+        let header = [
+            "strategy", "ios", "auth", "coverage", "captured", "max gap", "bg alive", "after bg", "energy mWh",
+            "kills", "violations", "notices", "review risks",
+        ]
+        let rows = reports.map { report -> [String] in
+            [
+                report.strategy, String(report.ios), report.auth, fixed(report.coverage, 3),
+                "\(report.samplesCaptured)/\(report.samplesExpected)", duration(report.maxGapS),
+                duration(report.backgroundAliveS), duration(report.aliveAfterBackgroundS), fixed(report.energyMwh, 1),
+                report.kills.isEmpty
+                    ? "-"
+                    : report.kills.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                        .joined(separator: ","),
+                String(report.invariantViolations), String(report.notifications),
+                report.reviewRisks.isEmpty
+                    ? "-" : report.reviewRisks.map { String($0.prefix(5)) }.joined(separator: ","),
+            ]
+        }
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        let numeric: Set<Int> = [1, 3, 4, 5, 6, 7, 8, 10, 11]
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return numeric.contains(column) ? pad + cell : cell + pad
+            }.joined(separator: "  ").trimmingTrailingSpaces()
+        }.joined(separator: "\n")
+    }
+
+    /// `1h02m`, `4m10s`, `27s`.
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        if total >= 3600 { return "\(total / 3600)h" + (total % 3600 / 60 < 10 ? "0" : "") + "\(total % 3600 / 60)m" }
+        if total >= 60 { return "\(total / 60)m" + (total % 60 < 10 ? "0" : "") + "\(total % 60)s" }
+        return "\(total)s"
+    }
+
+    static func fixed(_ value: Double, _ places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int((value * scale).rounded())
+        let whole = scaled / Int(scale)
+        let fraction = String(scaled % Int(scale))
+        guard places > 0 else { return String(whole) }
+        return "\(whole)." + String(repeating: "0", count: places - fraction.count) + fraction
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}

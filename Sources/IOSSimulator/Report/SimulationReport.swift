@@ -1,0 +1,65 @@
+import BackgroundCore
+
+/// The outcome of one simulated run; its JSON keys are the `--format json` contract.
+public struct SimulationReport: Codable, Hashable, Sendable {
+    public var strategy: String
+    public var ios: Int
+    public var auth: String
+    public var scenario: String
+    public var seed: UInt64
+    public var hours: Double
+    /// Sampling slots in the run (hours × 3600 / interval).
+    public var samplesExpected: Int
+    /// Slots that got an accepted sample.
+    public var samplesCaptured: Int
+    /// `samplesCaptured / samplesExpected`, 0…1.
+    public var coverage: Double
+    /// The longest time without a sample, including from the start and to the end, in seconds.
+    public var maxGapS: Double
+    /// Seconds the app was running (not suspended, not terminated) while in the background.
+    public var backgroundAliveS: Double
+    /// Median seconds the app kept running after the user left it.
+    public var aliveAfterBackgroundS: Double
+    /// Energy spent for the app, in milliwatt-hours, and by component.
+    public var energyMwh: Double
+    public var energyByComponentMwh: [String: Double]
+    /// Process terminations by reason (watchdog, memory, force-quit, reboot, assertion-limit).
+    public var kills: [String: Int]
+    public var invariantViolations: Int
+    /// The first few violations, described.
+    public var violationExamples: [String]
+    /// Local notifications the app posted.
+    public var notifications: Int
+    public var notificationsByKind: [String: Int]
+    public var silentPushesDelivered: Int
+    public var silentPushesDropped: Int
+    public var relaunches: Int
+    public var fixesRejected: Int
+    public var uploads: Int
+    public var reviewRisks: [String]
+    public var timeline: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case strategy, ios, auth, scenario, seed, hours
+        case samplesExpected = "samples_expected"
+        case samplesCaptured = "samples_captured"
+        case coverage
+        case maxGapS = "max_gap_s"
+        case backgroundAliveS = "background_alive_s"
+        case aliveAfterBackgroundS = "alive_after_background_s"
+        case energyMwh = "energy_mwh"
+        case energyByComponentMwh = "energy_by_component_mwh"
+        case kills
+        case invariantViolations = "invariant_violations"
+        case violationExamples = "violation_examples"
+        case notifications
+        case notificationsByKind = "notifications_by_kind"
+        case silentPushesDelivered = "silent_pushes_delivered"
+        case silentPushesDropped = "silent_pushes_dropped"
+        case relaunches
+        case fixesRejected = "fixes_rejected"
+        case uploads
+        case reviewRisks = "review_risks"
+        case timeline
+    }
+}

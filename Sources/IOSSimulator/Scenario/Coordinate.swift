@@ -1,0 +1,38 @@
+import Foundation
+
+/// A WGS-84 position in degrees.
+public struct Coordinate: Hashable, Sendable, Codable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// Great-circle distance in metres (haversine, mean Earth radius).
+    public func distance(to other: Coordinate) -> Double {
+        let radians = Double.pi / 180
+        let dLat = (other.latitude - latitude) * radians
+        let dLon = (other.longitude - longitude) * radians
+        let a =
+            sin(dLat / 2) * sin(dLat / 2) + cos(latitude * radians) * cos(other.latitude * radians) * sin(dLon / 2)
+            * sin(dLon / 2)
+        return 2 * 6_371_008.8 * asin(min(1, a.squareRoot()))
+    }
+
+    /// The point `fraction` (0…1) of the way to `other`, interpolated linearly (fine at city scale).
+    public func interpolated(to other: Coordinate, fraction: Double) -> Coordinate {
+        Coordinate(
+            latitude: latitude + (other.latitude - latitude) * fraction,
+            longitude: longitude + (other.longitude - longitude) * fraction)
+    }
+
+    /// The point `north` and `east` metres away (flat-earth offset, fine below a few km).
+    public func offset(north: Double, east: Double) -> Coordinate {
+        let metresPerDegree = 111_320.0
+        return Coordinate(
+            latitude: latitude + north / metresPerDegree,
+            longitude: longitude + east / (metresPerDegree * cos(latitude * Double.pi / 180)))
+    }
+}

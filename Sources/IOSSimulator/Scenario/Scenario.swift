@@ -1,0 +1,77 @@
+public import BackgroundCore
+
+/// A simulated user's day: where they go, when they open the app, and what happens to the phone.
+/// All times are seconds after the scenario's start.
+public struct Scenario: Sendable {
+    /// Something the user or the world does to the phone at a moment.
+    public enum Happening: Hashable, Sendable {
+        /// The user opens the app for `seconds`, then leaves it (home screen or lock).
+        case openApp(seconds: Double)
+        /// The user swipes the app away in the app switcher.
+        case forceQuit
+        case reboot
+        /// A phone call interrupts audio for `seconds`.
+        case phoneCall(seconds: Double)
+        case lowPowerMode(Bool)
+        case backgroundAppRefresh(Bool)
+        case locationServices(Bool)
+        case authorization(LocationAuthorization)
+        case charging(Bool)
+        /// The server revokes the device's session (heartbeats answer 401 from now on).
+        case revokeSession
+    }
+
+    public var name: String
+    public var start: Instant
+    public var duration: Duration
+    public var track: MovementTrack
+    public var happenings: [(at: Double, Happening)]
+    /// Windows (seconds after start) when the phone has no network.
+    public var networkOutages: [ClosedRange<Double>]
+    /// Battery level at the start, drain per hour while not charging, gain per hour while charging.
+    public var battery: (start: Double, drainPerHour: Double, chargePerHour: Double)
+    /// Silent pushes the server sends per hour (the system may throttle them).
+    public var silentPushesPerHour: Double
+    /// Whether the user is logged in (heartbeats run).
+    public var loggedIn: Bool
+
+    public init(
+        name: String, start: Instant, duration: Duration, track: MovementTrack,
+        happenings: [(at: Double, Happening)] = [], networkOutages: [ClosedRange<Double>] = [],
+        battery: (start: Double, drainPerHour: Double, chargePerHour: Double) = (1, 0.03, 0.3),
+        silentPushesPerHour: Double = 0, loggedIn: Bool = true
+    ) {
+        self.name = name
+        self.start = start
+        self.duration = duration
+        self.track = track
+        self.happenings = happenings.sorted { $0.at < $1.at }
+        self.networkOutages = networkOutages
+        self.battery = battery
+        self.silentPushesPerHour = silentPushesPerHour
+        self.loggedIn = loggedIn
+    }
+
+    /// The same day, cut or repeated to `hours` (the track and happenings repeat every 24 h).
+    public func lasting(hours: Double) -> Scenario {
+        var copy = self
+        copy.duration = .milliseconds(Int64(hours * 3_600_000))
+        let day = 86_400.0
+        let days = Int((hours * 3600 / day).rounded(.up))
+        if days > 1 {
+            copy.happenings = (0..<days).flatMap { index in
+                happenings.map { (at: $0.at + Double(index) * day, $0.1) }
+            }
+            copy.networkOutages = (0..<days).flatMap { index in
+                networkOutages.map { ($0.lowerBound + Double(index) * day)...($0.upperBound + Double(index) * day) }
+            }
+        }
+        copy.happenings = copy.happenings.filter { $0.at < hours * 3600 }
+        return copy
+    }
+
+    /// Whether the phone has network at `seconds` after the start.
+    func networkUp(at seconds: Double) -> Bool {
+        !networkOutages.contains { $0.contains(seconds.truncatingRemainder(dividingBy: 86_400)) }
+    }
+}

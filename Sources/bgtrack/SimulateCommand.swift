@@ -1,0 +1,69 @@
+import ArgumentParser
+import BackgroundCore
+import Foundation
+import IOSSimulator
+
+struct SimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Run one keep-alive strategy through a simulated day on a simulated iPhone.",
+        discussion: "Strategies:\n"
+            + StrategyName.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
+
+    enum Format: String, CaseIterable, ExpressibleByArgument { case table, json }
+
+    @Option(help: "The keep-alive strategy.")
+    var strategy: StrategyName
+
+    @Option(help: "The iOS profile: \(IOSProfile.supportedVersions.map(String.init).joined(separator: ", ")).")
+    var ios: Int = 17
+
+    @Option(help: "Location authorisation.")
+    var auth: AuthorizationOption = .always
+
+    @OptionGroup var scenario: ScenarioOptions
+
+    @Option(help: "Output format.")
+    var format: Format = .table
+
+    @Flag(help: "Print the timeline of launches, suspensions, tasks, kills and notices.")
+    var timeline = false
+
+    @Flag(help: "Let the adaptive strategy use silent audio when nothing else works (App Review risk).")
+    var allowSilentAudio = false
+
+    func validate() throws {
+        guard IOSProfile.supportedVersions.contains(ios) else {
+            throw ValidationError(
+                "--ios \(ios) is not a simulated profile; use one of: "
+                    + IOSProfile.supportedVersions.map(String.init).joined(separator: ", ") + ".")
+        }
+    }
+
+    func run() throws {
+        var simulation = Simulation(
+            SimulationConfiguration(
+                strategy: strategy, ios: ios, authorization: auth.authorization, scenario: scenario.resolvedScenario,
+                hours: scenario.hours, seed: scenario.seed, allowsSilentAudio: allowSilentAudio,
+                recordsTimeline: timeline))
+        let report = simulation.run()
+        switch format {
+        case .json:
+            print(try ReportJSON.encode(report))
+        case .table:
+            print(ReportTable.render([report]))
+            if let lines = report.timeline {
+                print("\ntimeline:")
+                lines.forEach { print("  \($0)") }
+            }
+        }
+    }
+}
+
+enum ReportJSON {
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
