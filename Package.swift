@@ -42,6 +42,11 @@ let package = Package(
         ),
         .testTarget(name: "BackgroundCoreTests", dependencies: ["BackgroundCore"], swiftSettings: strictSettings),
         .testTarget(name: "IOSSimulatorTests", dependencies: ["IOSSimulator"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "bgtrackTests",
+            dependencies: ["bgtrack", "BackgroundCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -52,7 +52,8 @@ public struct KeepAliveMachine: Sendable {
             context.isForeground = reason == .user
             context.wakeReason = reason == .user ? nil : reason
             _ = context.sampling.handle(.start, at: now)
-            effects += permissionNotices(for: context.environment, previous: nil)
+            // Tell the user at a launch they made; background relaunches do not repeat it.
+            if reason == .user { effects += permissionNotices(for: context.environment, previous: nil) }
             effects += slotOpened()
         case .woke(let reason):
             context.wakeReason = reason

@@ -178,6 +178,11 @@ extension Simulation {
             return
         }
         energy.radioBurst(at: now, profile: profile)
+        if sessionRevoked {
+            // The server answers 401: nothing is deleted, and the app learns its login is gone.
+            deliverHeartbeat(.response(.rejected(status: 401)))
+            return
+        }
         pendingUploads = 0
         report.uploads += 1
         deliverHeartbeat(.serverContact)

@@ -1,5 +1,5 @@
-/// A small, fast, seedable generator (SplitMix64): the same seed gives the same day, on every
-/// platform, so simulations and property tests reproduce exactly.
+/// A small, fast, seedable generator (SplitMix64): the same seed gives the same sequence on every
+/// platform, so simulations, back-off jitter and property tests reproduce exactly.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

@@ -1,0 +1,135 @@
+import BackgroundCore
+import IOSSimulator
+import Testing
+
+/// The simulated iPhone against what `ios-background-policy.md` says iOS does.
+@Suite struct FidelityTests {
+    func run(
+        _ strategy: StrategyName, ios: Int, auth: LocationAuthorization = .always, scenario: Scenario = .commute(),
+        hours: Double = 24, seed: UInt64 = 1, faults: Set<SimulationConfiguration.Fault> = [],
+        memoryKillFactor: Double = 1
+    ) -> SimulationReport {
+        var simulation = Simulation(
+            SimulationConfiguration(
+                strategy: strategy, ios: ios, authorization: auth, scenario: scenario, hours: hours, seed: seed,
+                memoryKillFactor: memoryKillFactor, faults: faults))
+        return simulation.run()
+    }
+
+    @Test(arguments: [(6, 590.0...600.0), (12, 170.0...180.0), (16, 25.0...30.0), (17, 25.0...30.0), (18, 25.0...30.0)])
+    func finiteTaskLivesForTheTaskBudgetAfterBackgrounding(ios: Int, expected: ClosedRange<Double>) {
+        let report = run(.finiteTask, ios: ios)
+        #expect(expected.contains(report.aliveAfterBackgroundS), "iOS \(ios): \(report.aliveAfterBackgroundS) s")
+        #expect(report.invariantViolations == 0)
+    }
+
+    @Test(arguments: [16, 17, 18]) func renewingInTheExpiryHandlerGainsNothingOnIOS13AndLater(ios: Int) {
+        let finite = run(.finiteTask, ios: ios)
+        let renewed = run(.renewOnExpiry, ios: ios)
+        #expect(renewed.aliveAfterBackgroundS == finite.aliveAfterBackgroundS)
+        #expect(renewed.backgroundAliveS == finite.backgroundAliveS)
+        #expect(renewed.samplesCaptured == finite.samplesCaptured)
+        #expect(renewed.invariantViolations == 0)
+    }
+
+    @Test(arguments: [6, 12, 17]) func anUnendedTaskLeadsToAWatchdogKill(ios: Int) {
+        let leaky = run(.finiteTask, ios: ios, faults: [.neverEndTasks], memoryKillFactor: 0)
+        #expect((leaky.kills["watchdog"] ?? 0) >= 5, "one kill per backgrounding: \(leaky.kills)")
+        #expect(leaky.invariantViolations > 0)
+        #expect(leaky.violationExamples.contains { $0.contains("still open when the budget ran out") })
+        let healthy = run(.finiteTask, ios: ios, memoryKillFactor: 0)
+        #expect(healthy.kills["watchdog"] == nil)
+    }
+
+    @Test(arguments: IOSProfile.supportedVersions) func continuousLocationWithAlwaysKeepsTheAppAliveAllDay(ios: Int) {
+        let report = run(.continuousLocation, ios: ios)
+        #expect(report.coverage == 1)
+        #expect(report.kills.isEmpty)
+        #expect(report.backgroundAliveS > 23 * 3600, "alive \(report.backgroundAliveS) s of the background day")
+    }
+
+    @Test(arguments: [12, 16, 17, 18]) func whenInUseWithoutASessionStopsDeliveringInTheBackground(ios: Int) {
+        let report = run(.continuousLocation, ios: ios, auth: .whenInUse)
+        #expect(
+            report.aliveAfterBackgroundS <= 10.5, "stops after the in-use grace, got \(report.aliveAfterBackgroundS)")
+        #expect(report.coverage < 0.1)
+    }
+
+    @Test(arguments: [17, 18]) func aBackgroundActivitySessionKeepsWhenInUseDelivering(ios: Int) {
+        let report = run(.activitySession, ios: ios, auth: .whenInUse)
+        #expect(report.coverage >= 0.99)
+    }
+
+    @Test func silentPushesBeyondThreeAnHourAreDropped() {
+        var scenario = Scenario.homeDay()
+        scenario.silentPushesPerHour = 10
+        let report = run(.finiteTask, ios: 17, scenario: scenario, hours: 6)
+        #expect(report.silentPushesDelivered <= 3 * 6)
+        #expect(report.silentPushesDelivered >= 3 * 6 - 3)
+        #expect(report.silentPushesDropped >= 10 * 6 - 3 * 6 - 1)
+    }
+
+    @Test func lowPowerModeStopsRefreshAndPushLaunches() {
+        var scenario = Scenario.commute()
+        scenario.happenings.append((at: 1, .lowPowerMode(true)))
+        let report = run(.finiteTask, ios: 17, scenario: scenario)
+        #expect(report.silentPushesDelivered == 0)
+        #expect(report.relaunches == 0)
+    }
+
+    @Test func adaptiveMeetsItsTargetsOnIOS17() {
+        let adaptive = run(.adaptive, ios: 17)
+        let continuous = run(.continuousLocation, ios: 17)
+        #expect(adaptive.coverage >= 0.99, "coverage \(adaptive.coverage)")
+        #expect(adaptive.energyMwh <= continuous.energyMwh / 8, "\(adaptive.energyMwh) vs \(continuous.energyMwh)")
+        #expect(adaptive.reviewRisks.isEmpty)
+    }
+
+    @Test func adaptiveComesBackAfterAForceQuitThroughItsLocationNets() {
+        var scenario = Scenario.commute()
+        scenario.happenings.append((at: 7.8 * 3600, .forceQuit))
+        let report = run(.adaptive, ios: 17, scenario: scenario, memoryKillFactor: 0)
+        #expect(report.kills["force-quit"] == 1)
+        #expect(report.relaunches >= 1, "significant-change / region / visit relaunch after force quit on iOS 8–18")
+        #expect(report.coverage > 0.95)
+    }
+
+    @Test func aRevokedSessionStopsTrackingAndAsksTheUserToLogIn() {
+        var scenario = Scenario.commute()
+        scenario.happenings.append((at: 12 * 3600, .revokeSession))
+        let report = run(.adaptive, ios: 17, scenario: scenario)
+        #expect(report.notificationsByKind["login-expired"] == 1)
+        #expect(report.coverage < 0.55, "tracking stops within one upload interval of the revocation")
+        #expect(report.coverage > 0.45)
+    }
+
+    @Test func locationServicesOffIsExplainedToTheUser() {
+        var scenario = Scenario.commute()
+        scenario.happenings.append((at: 7.55 * 3600, .locationServices(false)))
+        let report = run(.adaptive, ios: 17, scenario: scenario)
+        let notices = report.notificationsByKind["location-services-off"] ?? 0
+        #expect(notices >= 1, "told when it happens")
+        #expect(notices <= 5, "and again only when the user opens the app, never per background relaunch")
+    }
+
+    @Test func silentAudioIsFlaggedAsAReviewRisk() {
+        let report = run(.locationOrAudio, ios: 17, auth: .whenInUse)
+        #expect(report.reviewRisks.contains { $0.contains("2.5.4") })
+        #expect(run(.locationOrAudio, ios: 17, auth: .always).reviewRisks.isEmpty)
+    }
+
+    @Test func theSameSeedGivesTheSameDay() {
+        #expect(run(.adaptive, ios: 16, seed: 42) == run(.adaptive, ios: 16, seed: 42))
+        #expect(run(.finiteTask, ios: 16, seed: 1).kills != run(.finiteTask, ios: 16, seed: 2).kills)
+    }
+
+    @Test func theWholeMatrixHasNoInvariantViolations() {
+        let reports = Comparison.run(Comparison.configurations(hours: 24, seed: 7))
+        #expect(reports.count == StrategyName.allCases.count * IOSProfile.supportedVersions.count * 2)
+        for report in reports {
+            #expect(
+                report.invariantViolations == 0,
+                "\(report.strategy) iOS \(report.ios) \(report.auth): \(report.violationExamples)")
+        }
+    }
+}

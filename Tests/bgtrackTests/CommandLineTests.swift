@@ -1,0 +1,70 @@
+import ArgumentParser
+import BackgroundCore
+import Testing
+
+@testable import bgtrack
+
+/// Every flag of `simulate` and `compare` with malformed, hostile and huge values: the message
+/// names the flag, the bad value and what is allowed.
+@Suite struct CommandLineTests {
+    func message(_ arguments: [String]) -> String? {
+        do {
+            _ = try BGTrack.parseAsRoot(arguments)
+            return nil
+        } catch {
+            return BGTrack.message(for: error)
+        }
+    }
+
+    @Test func parsesAValidSimulation() throws {
+        let command = try #require(
+            try BGTrack.parseAsRoot([
+                "simulate", "--strategy", "adaptive", "--ios", "17", "--auth", "when-in-use", "--hours", "2", "--seed",
+                "9", "--format", "json",
+            ]) as? SimulateCommand)
+        #expect(command.strategy == .adaptive)
+        #expect(command.scenario.hours == 2)
+    }
+
+    @Test func anUnknownStrategyListsTheStrategies() throws {
+        let text = try #require(message(["simulate", "--strategy", "keep-alive-forever"]))
+        #expect(text.contains("keep-alive-forever"))
+        #expect(text.contains("--strategy"))
+        #expect(text.contains("adaptive") && text.contains("finite-task"))
+    }
+
+    @Test(arguments: ["15", "0", "-6", "99999999999999999999999", "seventeen", ""])
+    func aBadIOSVersionNamesTheProfiles(value: String) throws {
+        let text = try #require(message(["simulate", "--strategy", "adaptive", "--ios", value]))
+        #expect(text.contains("--ios"))
+    }
+
+    @Test func anUnsupportedIOSVersionSaysWhichOnesExist() throws {
+        let text = try #require(message(["simulate", "--strategy", "adaptive", "--ios", "15"]))
+        #expect(text.contains("6, 12, 16, 17, 18"))
+    }
+
+    @Test(arguments: ["0", "-1", "nan", "inf", "1e309", "721", "lots"])
+    func badHoursAreRefused(value: String) throws {
+        let text = try #require(message(["compare", "--hours", value]))
+        #expect(text.contains("--hours") || text.contains("hours"))
+    }
+
+    @Test func badAuthorisationFormatAndScenarioAreNamed() throws {
+        let auth = try #require(message(["simulate", "--strategy", "adaptive", "--auth", "sometimes"]))
+        #expect(auth.contains("sometimes") && auth.contains("when-in-use"))
+        let format = try #require(message(["compare", "--format", "xml"]))
+        #expect(format.contains("xml") && format.contains("svg"))
+        let scenario = try #require(message(["compare", "--scenario", String(repeating: "x", count: 10_000)]))
+        #expect(scenario.contains("commute"))
+        let seed = try #require(message(["compare", "--seed", "-3"]))
+        #expect(seed.contains("--seed"))
+    }
+
+    @Test func anUnwritableOutputFileIsReported() throws {
+        let command = try #require(
+            try BGTrack.parseAsRoot(["compare", "--hours", "0.1", "--output", "/nonexistent-dir/x.svg"])
+                as? CompareCommand)
+        #expect(throws: ValidationError.self) { try command.run() }
+    }
+}
