@@ -1,7 +1,7 @@
-import BackgroundCore
+package import BackgroundCore
 
 /// A min-heap of timed events; ties keep insertion order, so runs are deterministic.
-struct EventQueue<Element: Sendable>: Sendable {
+package struct EventQueue<Element: Sendable>: Sendable {
     private struct Entry {
         var time: Instant
         var order: UInt64
@@ -15,10 +15,12 @@ struct EventQueue<Element: Sendable>: Sendable {
     private var heap: [Entry] = []
     private var inserted: UInt64 = 0
 
-    var isEmpty: Bool { heap.isEmpty }
-    var count: Int { heap.count }
+    package init() {}
 
-    mutating func push(_ element: Element, at time: Instant) {
+    package var isEmpty: Bool { heap.isEmpty }
+    package var count: Int { heap.count }
+
+    package mutating func push(_ element: Element, at time: Instant) {
         heap.append(Entry(time: time, order: inserted, element: element))
         inserted += 1
         var child = heap.count - 1
@@ -30,7 +32,7 @@ struct EventQueue<Element: Sendable>: Sendable {
         }
     }
 
-    mutating func pop() -> (time: Instant, element: Element)? {
+    package mutating func pop() -> (time: Instant, element: Element)? {
         guard let first = heap.first else { return nil }
         let last = heap.removeLast()
         if !heap.isEmpty {

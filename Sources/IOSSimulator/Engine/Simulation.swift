@@ -122,6 +122,7 @@ public struct Simulation: Sendable {
     public mutating func run() -> SimulationReport {
         schedule()
         while let (time, event) = queue.pop(), time <= end {
+            report.events += 1
             accrueEnergy(until: time)
             now = time
             if case .end = event { break }

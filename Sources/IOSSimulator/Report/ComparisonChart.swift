@@ -11,8 +11,8 @@ public enum ComparisonChart {
 
     public static func svg(_ reports: [SimulationReport], title: String) -> String {
         let width = 960.0
-        let height = 560.0
-        let plot = (left: 80.0, top: 60.0, right: 720.0, bottom: 480.0)
+        let height = 570.0
+        let plot = (left: 80.0, top: 70.0, right: 720.0, bottom: 490.0)
         let strategies = reports.map(\.strategy).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let energies = reports.map { max($0.energyMwh, 1) }
         let lowDecade = floor(log10(energies.min() ?? 1))
@@ -65,6 +65,17 @@ public enum ComparisonChart {
                 fill="\(fill)" stroke="\(color)" stroke-width="2" fill-opacity="0.85"><title>\(escape(tip))</title></circle>
 
                 """
+        }
+        // Name the iOS 17 Always marks that stand clear of the crowd at the bottom.
+        var labelled: [(x: Double, y: Double)] = []
+        for report in reports where report.ios == 17 && report.auth == "always" && report.coverage >= 0.3 {
+            var labelY = y(report.coverage) + 4
+            while labelled.contains(where: { abs($0.x - x(report.energyMwh)) < 160 && abs($0.y - labelY) < 14 }) {
+                labelY += 16
+            }
+            labelled.append((x(report.energyMwh), labelY))
+            svg += text(
+                x(report.energyMwh) - 12, labelY, "\(report.strategy): \(report.energyMwh) mWh", anchor: "end")
         }
         for (index, strategy) in strategies.enumerated() {
             let top = plot.top + Double(index) * 22

@@ -15,6 +15,7 @@ struct ReportBuilder: Sendable {
     var relaunches = 0
     var fixesRejected = 0
     var uploads = 0
+    var events = 0
     var reviewRisks: Set<String> = []
     var timeline: [String] = []
 
@@ -71,7 +72,7 @@ struct ReportBuilder: Sendable {
             violationExamples: violationExamples, notifications: notifications.values.reduce(0, +),
             notificationsByKind: notifications, silentPushesDelivered: pushesDelivered,
             silentPushesDropped: pushesDropped, relaunches: relaunches, fixesRejected: fixesRejected,
-            uploads: uploads, reviewRisks: reviewRisks.sorted(),
+            uploads: uploads, events: events, reviewRisks: reviewRisks.sorted(),
             timeline: configuration.recordsTimeline ? timeline : nil)
     }
 

@@ -36,6 +36,8 @@ public struct SimulationReport: Codable, Hashable, Sendable {
     public var relaunches: Int
     public var fixesRejected: Int
     public var uploads: Int
+    /// Discrete events the simulator processed (a measure of its work).
+    public var events: Int
     public var reviewRisks: [String]
     public var timeline: [String]?
 
@@ -58,7 +60,7 @@ public struct SimulationReport: Codable, Hashable, Sendable {
         case silentPushesDropped = "silent_pushes_dropped"
         case relaunches
         case fixesRejected = "fixes_rejected"
-        case uploads
+        case uploads, events
         case reviewRisks = "review_risks"
         case timeline
     }
