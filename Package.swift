@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "IOSSimulatorTests", dependencies: ["IOSSimulator"], swiftSettings: strictSettings),
         .testTarget(
             name: "bgtrackTests",
-            dependencies: ["bgtrack", "BackgroundCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["bgtrack", "BackgroundCore", "IOSSimulator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
     ],

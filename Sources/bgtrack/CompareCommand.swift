@@ -20,7 +20,12 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         let configurations = Comparison.configurations(
-            hours: scenario.hours, seed: scenario.seed, scenario: scenario.resolvedScenario)
+            hours: scenario.hours, seed: scenario.seed, scenario: scenario.resolvedScenario
+        ).map {
+            var configuration = $0
+            configuration.memoryKillFactor = scenario.memoryKills
+            return configuration
+        }
         let bar = ProgressBar(label: "simulating")
         let reports = Comparison.run(configurations) { done, total in bar.update(done, of: total) }
         bar.finish()

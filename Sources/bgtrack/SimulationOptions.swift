@@ -23,15 +23,44 @@ struct ScenarioOptions: ParsableArguments {
     @Option(help: "The user's day: \(Scenario.names.joined(separator: ", ")).")
     var scenario: String = "commute"
 
+    @Option(
+        name: .customLong("at"),
+        help: "Add an event to the day, as HH:MM=EVENT (repeatable), e.g. 07:48=force-quit or 12:00=revoke-session.")
+    var events: [String] = []
+
+    @Option(help: "Scale the memory-kill rates of the policy table (0 turns memory kills off, 0…100).")
+    var memoryKills: Double = 1
+
     mutating func validate() throws {
         guard hours.isFinite, (0.1...720).contains(hours) else {
             throw ValidationError("--hours \(hours) is outside 0.1…720; simulate at most 30 days.")
         }
         guard Scenario.names.contains(scenario) else {
             throw ValidationError(
-                "--scenario '\(scenario)' is unknown; use one of: \(Scenario.names.joined(separator: ", ")).")
+                "--scenario '\(scenario.prefix(80))' is unknown; use one of: \(Scenario.names.joined(separator: ", "))."
+            )
+        }
+        guard memoryKills.isFinite, (0...100).contains(memoryKills) else {
+            throw ValidationError("--memory-kills \(memoryKills) is outside 0…100 (1 = the policy table's rates).")
+        }
+        do {
+            _ = try parsedEvents()
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 
-    var resolvedScenario: Scenario { Scenario.named(scenario) ?? .commute() }
+    func parsedEvents() throws(ScenarioEventError) -> [ScenarioEvent] {
+        try events.map { (text: String) throws(ScenarioEventError) in try ScenarioEvent(parsing: text) }
+    }
+
+    /// The named scenario with the `--at` events added.
+    var resolvedScenario: Scenario {
+        var resolved = Scenario.named(scenario) ?? .commute()
+        let added = (try? parsedEvents()) ?? []
+        resolved.happenings = (resolved.happenings + added.map { (at: $0.seconds, $0.happening) }).sorted {
+            $0.at < $1.at
+        }
+        return resolved
+    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BackgroundCore
+import IOSSimulator
 import Testing
 
 @testable import bgtrack
@@ -66,5 +67,32 @@ import Testing
             try BGTrack.parseAsRoot(["compare", "--hours", "0.1", "--output", "/nonexistent-dir/x.svg"])
                 as? CompareCommand)
         #expect(throws: ValidationError.self) { try command.run() }
+    }
+
+    @Test(arguments: [
+        "7:99=call", "07:30=nuke", "=", "", "07:30", "=force-quit", "-1:00=call", "720:00=call", "07:30=force-quit=x",
+        "０７:３０=call", String(repeating: "9", count: 5_000) + ":00=call", "07:30=\u{0}",
+    ])
+    func malformedEventsAreRefusedWithTheFormat(value: String) throws {
+        let text = try #require(message(["simulate", "--strategy", "adaptive", "--at", value]))
+        #expect(text.contains("--at"))
+        #expect(text.count < 2_000, "the message quotes a bounded prefix of hostile input")
+    }
+
+    @Test func eventsAreAddedToTheDay() throws {
+        let command = try #require(
+            try BGTrack.parseAsRoot([
+                "simulate", "--strategy", "adaptive", "--at", "25:30=force-quit", "--at", "07:00=deny",
+            ])
+                as? SimulateCommand)
+        let added = command.scenario.resolvedScenario.happenings.filter {
+            $0.1 == .forceQuit || $0.1 == .authorization(.denied)
+        }
+        #expect(added.map(\.at) == [7 * 3600, 25.5 * 3600])
+    }
+
+    @Test(arguments: ["-1", "nan", "101", "lots"]) func badMemoryKillFactorsAreRefused(value: String) throws {
+        let text = try #require(message(["compare", "--memory-kills", value]))
+        #expect(text.contains("--memory-kills"))
     }
 }

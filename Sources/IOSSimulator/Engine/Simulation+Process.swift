@@ -103,7 +103,7 @@ extension Simulation {
         let deadline = now + budget
         stintDeadline = deadline
         let lead = profile.duration(.expiryLead)
-        queue.push(.timeWarning(stint: stint), at: max(now, deadline - .seconds(30)))
+        queue.push(.timeWarning(stint: stint), at: max(now, deadline - .seconds(29)))
         queue.push(.expiryCall(stint: stint), at: max(now, deadline - lead))
         queue.push(.budgetDeadline(stint: stint), at: deadline)
         if let runtime {
