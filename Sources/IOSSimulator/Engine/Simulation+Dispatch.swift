@@ -31,7 +31,7 @@ extension Simulation {
         switch effect {
         case .task(let taskEffect): applyTask(taskEffect)
         case .scheduleTimer(let id, let at): scheduleTimer(id, at: at)
-        case .cancelTimer(let id): timerVersions[id, default: 0] += 1
+        case .cancelTimer(let id): cancelTimer(id)
         case .startLocationUpdates(let request): startUpdates(request)
         case .stopLocationUpdates: standardUpdates = nil
         case .requestFix(let accuracy): requestFix(accuracy)
@@ -99,7 +99,8 @@ extension Simulation {
     // MARK: Timers
 
     private mutating func scheduleTimer(_ id: TimerID, at time: Instant) {
-        let version = timerVersions[id, default: 0] + 1
+        timerSerial += 1
+        let version = timerSerial
         timerVersions[id] = version
         overdueTimers.removeAll { $0 == id }
         queue.push(.appTimer(id, version: version), at: max(time, now))
@@ -112,13 +113,18 @@ extension Simulation {
             if !overdueTimers.contains(id) { overdueTimers.append(id) }
             return
         }
-        timerVersions[id] = version + 1
+        timerVersions[id] = nil
         if id == HeartbeatMachine.timer {
             deliverHeartbeat(.timerFired(id))
         } else {
             deliver(.timerFired(id))
         }
         afterAppCode()
+    }
+
+    private mutating func cancelTimer(_ id: TimerID) {
+        timerVersions[id] = nil
+        overdueTimers.removeAll { $0 == id }
     }
 
     /// Fires the timers that came due while the app was suspended.
@@ -151,7 +157,7 @@ extension Simulation {
                 case .sendHeartbeat:
                     pending.append(.response(exchangeHeartbeat()))
                 case .scheduleTimer(let id, let at): scheduleTimer(id, at: at)
-                case .cancelTimer(let id): timerVersions[id, default: 0] += 1
+                case .cancelTimer(let id): cancelTimer(id)
                 case .stopKeepAlive:
                     sessionRejectedByApp = true
                     deliver(.stop)

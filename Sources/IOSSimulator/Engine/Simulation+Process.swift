@@ -41,8 +41,9 @@ extension Simulation {
         self.process = nil
         generation += 1
         openTasks.removeAll()
-        timerVersions.removeAll()
+        timerVersions.removeAll()  // versions come from a counter that never repeats, so stale events stay stale
         overdueTimers.removeAll()
+        deliveryScheduled = false
         stintDeadline = nil
         handlerWindowEnd = nil
         wakeEnd = nil

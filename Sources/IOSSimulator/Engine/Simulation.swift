@@ -56,6 +56,7 @@ public struct Simulation: Sendable {
     var generation = 0
     var openTasks: Set<BackgroundTaskToken> = []
     var timerVersions: [TimerID: Int] = [:]
+    var timerSerial = 0
     var overdueTimers: [TimerID] = []
     var stint = 0
     var stintDeadline: Instant?
