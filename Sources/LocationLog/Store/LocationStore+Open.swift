@@ -55,7 +55,12 @@ extension LocationStore {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(error, operation: "opening", path: path)
+            let mapped = StoreError(error, operation: "opening", path: path)
+            guard case .notWritable(_, let reason) = mapped, access(directory.isEmpty ? "." : directory, W_OK) != 0
+            else { throw mapped }
+            let why = String(cString: strerror(errno))
+            throw StoreError.notWritable(
+                path: path, reason: "\(reason); the directory \(directory) is not writable (\(why))")
         }
     }
 
