@@ -54,7 +54,7 @@ import Testing
             ])
         var idle = SyncMachine(snapshot: SyncSnapshot(lastSuccess: start), seed: 1)
         #expect(idle.handle(.wake(pending: 3, backgroundTimeRemaining: nil), at: start + .seconds(1799)) == [])
-        #expect(idle.nextWake(pending: 3) == start + .seconds(1800))
+        #expect(idle.nextWake(pending: 3, now: start + .seconds(1799)) == start + .seconds(1800))
         #expect(
             idle.handle(.wake(pending: 3, backgroundTimeRemaining: nil), at: start + .seconds(1800)) == [
                 .upload(limit: 500)
@@ -109,12 +109,18 @@ import Testing
         #expect(actions.contains { if case .notifyUser = $0 { return true } else { return false } })
         #expect(!actions.contains { if case .acknowledge = $0 { return true } else { return false } })
         #expect(machine.handle(.wake(pending: 5000, backgroundTimeRemaining: nil), at: start + .seconds(86_400)) == [])
-        #expect(machine.nextWake(pending: 5000) == nil)
+        #expect(machine.nextWake(pending: 5000, now: start) == nil)
         _ = machine.handle(.credentialsChanged, at: start + .seconds(86_400))
         #expect(
             machine.handle(.wake(pending: 5, backgroundTimeRemaining: nil), at: start + .seconds(86_400)) == [
                 .upload(limit: 500)
             ])
+    }
+
+    @Test func aClockSetBackDoesNotBlockUploads() {
+        var machine = SyncMachine(
+            snapshot: SyncSnapshot(lastSuccess: start + .seconds(7200), retryAt: start + .seconds(86_400)), seed: 1)
+        #expect(machine.handle(.wake(pending: 1, backgroundTimeRemaining: nil), at: start) == [.upload(limit: 500)])
     }
 
     @Test func rateLimitHonoursRetryAfter() {

@@ -87,7 +87,7 @@ public actor SyncEngine {
 
     /// When the engine next wants a `wake`, for the shell's timer.
     public func nextWake() throws(StoreError) -> Instant? {
-        machine.nextWake(pending: try store.pendingCount())
+        machine.nextWake(pending: try store.pendingCount(), now: now())
     }
 
     private func perform(_ actions: [SyncMachine.Action], into report: inout Report) throws(StoreError) {

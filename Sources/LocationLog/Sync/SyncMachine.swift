@@ -68,16 +68,16 @@ public struct SyncMachine: Sendable {
 
     /// When the machine next wants a `wake` given the backlog (the shell schedules a timer), or
     /// `nil` when it waits for something else (nothing pending, held, or an upload in flight).
-    public func nextWake(pending: Int) -> Instant? {
+    public func nextWake(pending: Int, now: Instant) -> Instant? {
         guard pending > 0, uploadStartedAt == nil, snapshot.heldReason == nil else { return nil }
-        let due: Instant? =
-            pending >= batchSize ? nil : snapshot.lastSuccess.map { $0 + configuration.uploadInterval }
-        switch (due, snapshot.retryAt) {
-        case (let due?, let retry?): return max(due, retry)
-        case (let due?, nil): return due
-        case (nil, let retry?): return retry
-        case (nil, nil): return .epoch  // due now
+        var next = now
+        if pending < batchSize, let last = snapshot.lastSuccess, last <= now {
+            next = max(next, last + configuration.uploadInterval)
         }
+        if let retryAt = snapshot.retryAt, retryAt - now <= configuration.maximumBackoff {
+            next = max(next, retryAt)
+        }
+        return next
     }
 
     public mutating func handle(_ event: Event, at now: Instant) -> [Action] {
@@ -99,8 +99,11 @@ public struct SyncMachine: Sendable {
 
     private mutating func wake(pending: Int, remaining: Duration?, at now: Instant) -> [Action] {
         guard uploadStartedAt == nil, snapshot.heldReason == nil, pending > 0 else { return [] }
-        if let retryAt = snapshot.retryAt, now < retryAt { return [] }
-        let intervalPassed = snapshot.lastSuccess.map { now - $0 >= configuration.uploadInterval } ?? true
+        // A retry time or last success in the future means the clock was set back (the user
+        // changed it, or a restarted device clock): trust neither beyond the longest back-off.
+        if let retryAt = snapshot.retryAt, now < retryAt, retryAt - now <= configuration.maximumBackoff { return [] }
+        let intervalPassed =
+            snapshot.lastSuccess.map { now - $0 >= configuration.uploadInterval || now < $0 } ?? true
         guard intervalPassed || pending >= batchSize else { return [] }
         if let remaining, remaining < uploadTimeNeeded {
             defer { deferred = true }
