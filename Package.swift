@@ -50,6 +50,7 @@ let package = Package(
                 "BackgroundCore",
                 "IOSSimulator",
                 "LocationLog",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

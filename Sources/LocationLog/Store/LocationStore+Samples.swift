@@ -154,3 +154,17 @@ extension LocationStore {
         }
     }
 }
+
+extension LocationStore {
+    /// Inserts already-built samples in one transaction and moves `next_seq` past them: for
+    /// benchmarks and fixtures that need a large backlog quickly. Sampling uses `append`.
+    package func importSamples(_ samples: [Sample]) throws(StoreError) {
+        try write("importing samples") { db in
+            let statement = try db.cachedStatement(sql: SampleColumns.insert(into: "sample"))
+            for sample in samples { try statement.execute(arguments: SampleColumns.arguments(sample)) }
+            try db.execute(
+                sql: "UPDATE sync_state SET next_seq = max(next_seq, ?) WHERE id = 1",
+                arguments: [(samples.map(\.seq).max() ?? 0) + 1])
+        }
+    }
+}
