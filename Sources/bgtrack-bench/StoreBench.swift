@@ -26,9 +26,11 @@ struct StoreBench: ParsableCommand {
     var directory: String?
 
     func run() throws {
-        let base = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent(
-            "bgtrack-bench-\(UUID().uuidString)"
-        ).path
+        let base =
+            directory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "bgtrack-bench-\(UUID().uuidString)"
+            ).path
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         defer { if directory == nil { try? FileManager.default.removeItem(atPath: base) } }
         print("store benchmarks in \(base)")
