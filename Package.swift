@@ -14,19 +14,32 @@ let package = Package(
     products: [
         .library(name: "BackgroundCore", targets: ["BackgroundCore"]),
         .library(name: "IOSSimulator", targets: ["IOSSimulator"]),
+        .library(name: "LocationLog", targets: ["LocationLog"]),
         .executable(name: "bgtrack", targets: ["bgtrack"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .target(name: "BackgroundCore", swiftSettings: strictSettings),
         .target(name: "IOSSimulator", dependencies: ["BackgroundCore"], swiftSettings: strictSettings),
+        // zlib from the system (libz is in every Linux base image and in the Apple SDKs): gzip payloads.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(
+            name: "LocationLog",
+            dependencies: ["BackgroundCore", "CZlib", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "LocationLogTesting", dependencies: ["LocationLog"], swiftSettings: strictSettings),
+        // The child process of the store kill test: writes samples and prints each committed id.
+        .executableTarget(name: "bgtrack-store-writer", dependencies: ["LocationLog"], swiftSettings: strictSettings),
         .executableTarget(
             name: "bgtrack",
             dependencies: [
                 "BackgroundCore",
                 "IOSSimulator",
+                "LocationLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -36,6 +49,8 @@ let package = Package(
             dependencies: [
                 "BackgroundCore",
                 "IOSSimulator",
+                "LocationLog",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -44,7 +59,15 @@ let package = Package(
         .testTarget(name: "IOSSimulatorTests", dependencies: ["IOSSimulator"], swiftSettings: strictSettings),
         .testTarget(
             name: "bgtrackTests",
-            dependencies: ["bgtrack", "BackgroundCore", "IOSSimulator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "bgtrack", "BackgroundCore", "IOSSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LocationLogTests",
+            dependencies: ["LocationLog", "LocationLogTesting", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
     ],

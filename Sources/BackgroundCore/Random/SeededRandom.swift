@@ -1,6 +1,6 @@
 /// A small, fast, seedable generator (SplitMix64): the same seed gives the same sequence on every
 /// platform, so simulations, back-off jitter and property tests reproduce exactly.
-public struct SeededRandom: RandomNumberGenerator, Sendable {
+public struct SeededRandom: RandomNumberGenerator, Hashable, Sendable {
     private var state: UInt64
 
     public init(seed: UInt64) {
