@@ -1,0 +1,54 @@
+import Hummingbird
+
+/// The `200` body of `POST /v1/batches` (protocols.md §1).
+struct NativeBatchResponse: Encodable {
+    struct Rejection: Encodable {
+        var id: String
+        var reason: String
+    }
+    var result = "ok"
+    var accepted: [String]
+    var duplicates: [String]
+    var rejected: [Rejection]
+}
+
+extension TrackServerEnvironment {
+    /// `POST /v1/batches`: answers only after the transaction committed.
+    func ingestNative(_ request: Request, context: some RequestContext) async throws -> Response {
+        try await countingRefusals(.native) {
+            let device = try await auth.writer(token: Authenticator.bearer(request, allowQuery: false))
+            let json = try JSONBody.parse(try await bodyReader.read(request))
+            let parser = NativeBatchParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
+            let parsed = try parser.parse(json, device: device, now: clock.now)
+            let outcome = try await store.insert(parsed.samples, device: device, at: clock.now)
+            await record(.native, outcome: outcome, rejected: parsed.rejected.count)
+            context.logger.info(
+                "batch stored",
+                metadata: [
+                    "device": "\(device)", "batch": "\(parsed.batch ?? "-")", "accepted": "\(outcome.accepted.count)",
+                    "duplicates": "\(outcome.duplicates.count)", "rejected": "\(parsed.rejected.count)",
+                ])
+            return try Response.json(
+                NativeBatchResponse(
+                    accepted: outcome.accepted, duplicates: outcome.duplicates,
+                    rejected: parsed.rejected.map { .init(id: $0.id, reason: $0.reason) }))
+        }
+    }
+
+    /// Counts a request refused as a whole (nothing written) before rethrowing its error.
+    func countingRefusals(_ source: IngestSource, _ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch {
+            await metrics.add("bgtrack_batches_refused_total", ["protocol": source.rawValue])
+            throw error
+        }
+    }
+
+    func record(_ source: IngestSource, outcome: InsertOutcome, rejected: Int) async {
+        let name = "bgtrack_samples_total"
+        await metrics.add(name, ["protocol": source.rawValue, "outcome": "accepted"], outcome.accepted.count)
+        await metrics.add(name, ["protocol": source.rawValue, "outcome": "duplicate"], outcome.duplicates.count)
+        await metrics.add(name, ["protocol": source.rawValue, "outcome": "rejected"], rejected)
+    }
+}

@@ -1,0 +1,3 @@
+import HummingbirdTesting
+import Testing
+@testable import TrackServer
