@@ -14,38 +14,50 @@ let package = Package(
     products: [
         .library(name: "BackgroundCore", targets: ["BackgroundCore"]),
         .library(name: "IOSSimulator", targets: ["IOSSimulator"]),
+        .library(name: "LocationLog", targets: ["LocationLog"]),
         .library(name: "TrackServer", targets: ["TrackServer"]),
         .executable(name: "bgtrack", targets: ["bgtrack"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         // TrackServer (issue 5). Hummingbird without the swift-configuration trait: it is not used
         // and costs build time on these machines.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: ["FullFoundation"]),
-        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(
+            url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/adam-fowler/compress-nio", exact: "1.5.0"),
     ],
     targets: [
         .target(name: "BackgroundCore", swiftSettings: strictSettings),
         .target(name: "IOSSimulator", dependencies: ["BackgroundCore"], swiftSettings: strictSettings),
+        // zlib from the system (libz is in every Linux base image and in the Apple SDKs): gzip payloads.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(
+            name: "LocationLog",
+            dependencies: ["BackgroundCore", "CZlib", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TrackServer",
             dependencies: [
                 "BackgroundCore",
+                "LocationLog",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             resources: [.copy("Resources")],
             swiftSettings: strictSettings
         ),
+        .target(name: "LocationLogTesting", dependencies: ["LocationLog"], swiftSettings: strictSettings),
+        // The child process of the store kill test: writes samples and prints each committed id.
+        .executableTarget(name: "bgtrack-store-writer", dependencies: ["LocationLog"], swiftSettings: strictSettings),
         .executableTarget(
             name: "bgtrack",
             dependencies: [
                 "BackgroundCore",
                 "IOSSimulator",
+                "LocationLog",
                 "TrackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -57,23 +69,30 @@ let package = Package(
             dependencies: [
                 "BackgroundCore",
                 "IOSSimulator",
+                "LocationLog",
                 "TrackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "BackgroundCoreTests", dependencies: ["BackgroundCore"], swiftSettings: strictSettings),
         .testTarget(name: "IOSSimulatorTests", dependencies: ["IOSSimulator"], swiftSettings: strictSettings),
         .testTarget(
+            name: "LocationLogTests",
+            dependencies: ["LocationLog", "LocationLogTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "TrackServerTests",
             dependencies: [
                 "TrackServer",
+                "LocationLog",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,0 +1,78 @@
+/// Google's encoded polyline algorithm format (precision 5 by default; 6 for OSRM/Valhalla style).
+///
+/// ```swift
+/// EncodedPolyline.encode([(38.5, -120.2), (40.7, -120.95), (43.252, -126.453)])
+/// // "_p~iF~ps|U_ulLnnqC_mqNvxq`@"
+/// ```
+public enum EncodedPolyline {
+    /// Encodes latitude/longitude pairs in degrees.
+    public static func encode(_ coordinates: [(latitude: Double, longitude: Double)], precision: Int = 5) -> String {
+        let factor = pow10(precision)
+        var output = ""
+        output.reserveCapacity(coordinates.count * 8)
+        var previousLatitude = 0
+        var previousLongitude = 0
+        for coordinate in coordinates {
+            let latitude = Int((coordinate.latitude * factor).rounded())
+            let longitude = Int((coordinate.longitude * factor).rounded())
+            append(latitude - previousLatitude, to: &output)
+            append(longitude - previousLongitude, to: &output)
+            previousLatitude = latitude
+            previousLongitude = longitude
+        }
+        return output
+    }
+
+    /// Encodes track points.
+    public static func encode(_ points: [TrackPoint], precision: Int = 5) -> String {
+        encode(points.map { (latitude: $0.latitude, longitude: $0.longitude) }, precision: precision)
+    }
+
+    /// Decodes a polyline; `nil` when the text is not a valid encoding.
+    public static func decode(_ text: String, precision: Int = 5) -> [(latitude: Double, longitude: Double)]? {
+        let factor = pow10(precision)
+        var result: [(latitude: Double, longitude: Double)] = []
+        var bytes = text.utf8.makeIterator()
+        var latitude = 0
+        var longitude = 0
+        while true {
+            guard let deltaLatitude = nextValue(&bytes) else { break }
+            guard let deltaLatitude, let deltaLongitude = nextValue(&bytes) ?? nil else { return nil }
+            latitude += deltaLatitude
+            longitude += deltaLongitude
+            result.append((Double(latitude) / factor, Double(longitude) / factor))
+        }
+        return result
+    }
+
+    private static func pow10(_ exponent: Int) -> Double {
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+    }
+
+    private static func append(_ value: Int, to output: inout String) {
+        var rest = value < 0 ? ~(value << 1) : value << 1
+        while rest >= 0x20 {
+            output.unicodeScalars.append(Unicode.Scalar(UInt8((0x20 | (rest & 0x1f)) + 63)))
+            rest >>= 5
+        }
+        output.unicodeScalars.append(Unicode.Scalar(UInt8(rest + 63)))
+    }
+
+    /// `nil` at the end of input, `.some(nil)` on malformed input, else the next value.
+    private static func nextValue(_ bytes: inout String.UTF8View.Iterator) -> Int?? {
+        var result = 0
+        var shift = 0
+        var sawAny = false
+        while let byte = bytes.next() {
+            sawAny = true
+            guard byte >= 63, byte < 127, shift < 60 else { return .some(nil) }
+            let chunk = Int(byte) - 63
+            result |= (chunk & 0x1f) << shift
+            shift += 5
+            if chunk < 0x20 {
+                return .some((result & 1) != 0 ? ~(result >> 1) : result >> 1)
+            }
+        }
+        return sawAny ? .some(nil) : nil
+    }
+}

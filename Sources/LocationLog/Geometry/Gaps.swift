@@ -1,0 +1,39 @@
+import BackgroundCore
+
+/// A stretch of time with no sample: longer than the gap threshold between two neighbours.
+public struct TrackGap: Hashable, Sendable {
+    /// The last point before the gap.
+    public var before: TrackPoint
+    /// The first point after it.
+    public var after: TrackPoint
+    public var duration: Duration { after.time - before.time }
+}
+
+/// Gap detection: where the track should be drawn broken.
+///
+/// The map shows a gap wherever two consecutive samples are further apart in time than
+/// `maximumGap` (typically 2–3 × the sampling interval: one missed slot is normal jitter,
+/// several are lost time).
+public enum Gaps {
+    /// The gaps between consecutive points (points must be sorted by time).
+    public static func find(in points: [TrackPoint], maximumGap: Duration) -> [TrackGap] {
+        zip(points, points.dropFirst()).compactMap { before, after in
+            after.time - before.time > maximumGap ? TrackGap(before: before, after: after) : nil
+        }
+    }
+
+    /// The track cut into segments at every gap; each segment is drawn as one line.
+    public static func segments(of points: [TrackPoint], maximumGap: Duration) -> [[TrackPoint]] {
+        var segments: [[TrackPoint]] = []
+        var current: [TrackPoint] = []
+        for point in points {
+            if let last = current.last, point.time - last.time > maximumGap {
+                segments.append(current)
+                current = []
+            }
+            current.append(point)
+        }
+        if !current.isEmpty { segments.append(current) }
+        return segments
+    }
+}

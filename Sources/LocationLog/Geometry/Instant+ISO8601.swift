@@ -1,0 +1,97 @@
+public import BackgroundCore
+
+extension Instant {
+    /// `2024-11-22T01:46:40.123Z`: UTC, millisecond precision, as GPX and GeoJSON exports write it.
+    ///
+    /// Computed with integer civil-calendar arithmetic (Howard Hinnant's `civil_from_days`) rather
+    /// than a date formatter: exact, allocation-light, and the same on every platform.
+    public var iso8601: String {
+        let millisecondsPerDay: Int64 = 86_400_000
+        var days = milliseconds / millisecondsPerDay
+        var rest = milliseconds % millisecondsPerDay
+        if rest < 0 {
+            rest += millisecondsPerDay
+            days -= 1
+        }
+        let (year, month, day) = Self.civil(fromDays: days)
+        let hour = rest / 3_600_000
+        let minute = rest / 60_000 % 60
+        let second = rest / 1000 % 60
+        let millisecond = rest % 1000
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+            + ".\(pad(millisecond, 3))Z"
+    }
+
+    /// Reads `YYYY-MM-DDTHH:MM:SS[.fff…](Z|±HH:MM)`; `nil` for anything else.
+    public init?(iso8601 text: some StringProtocol) {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int64? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for byte in bytes[range] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int64(byte - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 19, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84 || bytes[10] == 32,
+            bytes[13] == 58, bytes[16] == 58,
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var index = 19
+        var fraction: Int64 = 0
+        if index < bytes.count, bytes[index] == 46 {
+            index += 1
+            var scale: Int64 = 100
+            let start = index
+            while index < bytes.count, (48...57).contains(bytes[index]) {
+                fraction += Int64(bytes[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        var offsetMinutes: Int64 = 0
+        if index == bytes.count {
+            // No zone: GPX requires UTC, so read it as UTC.
+        } else if bytes[index] == 90, index + 1 == bytes.count {
+        } else if bytes[index] == 43 || bytes[index] == 45, index + 6 == bytes.count, bytes[index + 3] == 58,
+            let offsetHours = number((index + 1)..<(index + 3)), let offsetMins = number((index + 4)..<(index + 6))
+        {
+            offsetMinutes = (offsetHours * 60 + offsetMins) * (bytes[index] == 45 ? -1 : 1)
+        } else {
+            return nil
+        }
+        let days = Self.days(fromCivil: year, month, day)
+        let ms = ((days * 24 + hour) * 60 + minute - offsetMinutes) * 60_000 + second * 1000 + fraction
+        self.init(milliseconds: ms)
+    }
+
+    static func civil(fromDays daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
+        let z = daysSinceEpoch + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}
+
+private func pad(_ value: Int64, _ width: Int) -> String {
+    let text = String(value)
+    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+}

@@ -1,0 +1,97 @@
+import BackgroundCore
+import Foundation
+
+/// Track exports: GeoJSON, GPX 1.1 and CSV. Each takes the track already cut into segments
+/// (see `Gaps.segments`), so a gap is a break in every format.
+///
+/// ```swift
+/// let segments = Gaps.segments(of: points, maximumGap: .seconds(360))
+/// let gpx = TrackExport.gpx(segments, name: "iphone-42 2024-11-22")
+/// ```
+public enum TrackExport {
+    /// A GeoJSON FeatureCollection: one `MultiLineString` feature (one line per segment) and,
+    /// when `includePoints` is set, one `Point` feature per sample with `time` and `accuracy`
+    /// properties for the map's hover labels. Coordinates are `[lon, lat]` (RFC 7946).
+    public static func geoJSON(_ segments: [[TrackPoint]], includePoints: Bool = true) -> String {
+        var out = #"{"type":"FeatureCollection","features":["#
+        out += #"{"type":"Feature","properties":{"segments":\#(segments.count)},"#
+        out += #""geometry":{"type":"MultiLineString","coordinates":["#
+        out += segments.map { segment in
+            "[" + segment.map { "[\(number($0.longitude)),\(number($0.latitude))]" }.joined(separator: ",") + "]"
+        }.joined(separator: ",")
+        out += "]}}"
+        if includePoints {
+            for point in segments.joined() {
+                out += #",{"type":"Feature","geometry":{"type":"Point","coordinates":["#
+                out += "\(number(point.longitude)),\(number(point.latitude))]},"
+                out += #""properties":{"time":"\#(point.time.iso8601)""#
+                if let accuracy = point.accuracy { out += #","accuracy":\#(number(accuracy))"# }
+                if let altitude = point.altitude { out += #","altitude":\#(number(altitude))"# }
+                if let speed = point.speed { out += #","speed":\#(number(speed))"# }
+                out += "}}"
+            }
+        }
+        out += "]}"
+        return out
+    }
+
+    /// A GPX 1.1 document with one `trk` whose `trkseg`s are the segments.
+    public static func gpx(_ segments: [[TrackPoint]], name: String) -> String {
+        var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        out += #"<gpx version="1.1" creator="BackgroundTracker" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
+        out += "<trk><name>\(xmlEscaped(name))</name>\n"
+        for segment in segments {
+            out += "<trkseg>\n"
+            for point in segment {
+                out += #"<trkpt lat="\#(number(point.latitude))" lon="\#(number(point.longitude))">"#
+                if let altitude = point.altitude { out += "<ele>\(number(altitude))</ele>" }
+                out += "<time>\(point.time.iso8601)</time>"
+                out += "</trkpt>\n"
+            }
+            out += "</trkseg>\n"
+        }
+        out += "</trk>\n</gpx>\n"
+        return out
+    }
+
+    /// CSV with a header; empty cells for unknown values. `segment` numbers the segments from 0.
+    public static let csvHeader = "time,t_ms,segment,lat,lon,accuracy,altitude,speed,course"
+
+    public static func csv(_ segments: [[TrackPoint]]) -> String {
+        var out = csvHeader + "\n"
+        for (index, segment) in segments.enumerated() {
+            for point in segment {
+                let optionals = [point.accuracy, point.altitude, point.speed, point.course].map {
+                    $0.map(number) ?? ""
+                }
+                out += "\(point.time.iso8601),\(point.time.milliseconds),\(index),"
+                out += "\(number(point.latitude)),\(number(point.longitude)),"
+                out += optionals.joined(separator: ",") + "\n"
+            }
+        }
+        return out
+    }
+
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        // `String(Double)` switches to exponent form below 1e-4, which GPX's xsd:decimal forbids.
+        if abs(value) < 1e-4 { return String(format: "%.9f", value) }
+        return String(value)
+    }
+
+    static func xmlEscaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

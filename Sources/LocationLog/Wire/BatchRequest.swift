@@ -1,0 +1,111 @@
+import BackgroundCore
+public import Foundation
+
+/// The body of `POST /v1/batches` (protocols.md §1).
+///
+/// Ids are strings on the wire so the server can name a malformed id in a rejection instead of
+/// failing the whole batch. Optional fields are left out of the JSON when unknown.
+///
+/// ```swift
+/// let body = try JSONEncoder().encode(BatchRequest(batch: UUID(), device: "iphone-42", samples: samples))
+/// ```
+public struct BatchRequest: Codable, Hashable, Sendable {
+    /// The batch id: a UUID minted by the phone for this upload attempt.
+    public var batch: String
+    /// The device name the token belongs to.
+    public var device: String
+    public var samples: [WireSample]
+
+    public init(batch: String, device: String, samples: [WireSample]) {
+        self.batch = batch
+        self.device = device
+        self.samples = samples
+    }
+
+    public init(batch: UUID, device: String, samples: [Sample]) {
+        self.init(batch: batch.wireString, device: device, samples: samples.map(WireSample.init))
+    }
+}
+
+/// One sample as JSON: `t` is epoch milliseconds UTC, `speed` m/s, `acc`/`alt` metres, `course`
+/// degrees, `battery` 0…1.
+public struct WireSample: Codable, Hashable, Sendable {
+    public var id: String
+    public var seq: Int64
+    /// Epoch milliseconds, UTC.
+    public var t: Int64
+    public var lat: Double
+    public var lon: Double
+    public var acc: Double?
+    public var alt: Double?
+    public var speed: Double?
+    public var course: Double?
+    public var battery: Double?
+    public var charging: Bool?
+    /// One of `SampleTrigger`'s raw values; kept as a string so an unknown value rejects one sample.
+    public var trigger: String?
+    /// `foreground` or `background`.
+    public var state: String?
+
+    public init(
+        id: String, seq: Int64, t: Int64, lat: Double, lon: Double, acc: Double? = nil, alt: Double? = nil,
+        speed: Double? = nil, course: Double? = nil, battery: Double? = nil, charging: Bool? = nil,
+        trigger: String? = nil, state: String? = nil
+    ) {
+        self.id = id
+        self.seq = seq
+        self.t = t
+        self.lat = lat
+        self.lon = lon
+        self.acc = acc
+        self.alt = alt
+        self.speed = speed
+        self.course = course
+        self.battery = battery
+        self.charging = charging
+        self.trigger = trigger
+        self.state = state
+    }
+
+    public init(_ sample: Sample) {
+        self.init(
+            id: sample.id.wireString, seq: sample.seq, t: sample.time.milliseconds, lat: sample.latitude,
+            lon: sample.longitude, acc: sample.accuracy, alt: sample.altitude, speed: sample.speed,
+            course: sample.course, battery: sample.battery, charging: sample.charging,
+            trigger: sample.trigger.rawValue, state: sample.state.rawValue)
+    }
+
+    /// The sample this JSON describes, validated.
+    ///
+    /// A missing `trigger` reads as `timer` and a missing `state` as `background`, the common case.
+    /// - Throws: `SampleValidationError` whose message is suitable for `rejected[].reason`.
+    public func sample() throws(SampleValidationError) -> Sample {
+        guard let uuid = UUID(uuidString: id) else {
+            throw SampleValidationError("id \"\(id.prefix(64))\" is not a UUID")
+        }
+        let trigger = try self.trigger.map { (raw: String) throws(SampleValidationError) -> SampleTrigger in
+            guard let value = SampleTrigger(rawValue: raw) else {
+                let allowed = SampleTrigger.allCases.map(\.rawValue).joined(separator: ", ")
+                throw SampleValidationError("trigger \"\(raw.prefix(32))\" is not one of \(allowed)")
+            }
+            return value
+        }
+        let state = try self.state.map { (raw: String) throws(SampleValidationError) -> SampleAppState in
+            guard let value = SampleAppState(rawValue: raw) else {
+                throw SampleValidationError("state \"\(raw.prefix(32))\" is not foreground or background")
+            }
+            return value
+        }
+        let sample = Sample(
+            id: uuid, seq: seq, time: Instant(milliseconds: t), latitude: lat, longitude: lon, accuracy: acc,
+            altitude: alt, speed: speed, course: course, battery: battery, charging: charging,
+            trigger: trigger ?? .timer, state: state ?? .background)
+        try sample.validate()
+        return sample
+    }
+}
+
+extension UUID {
+    /// Lower-case canonical text, the form the wire uses.
+    public var wireString: String { uuidString.lowercased() }
+}

@@ -1,0 +1,73 @@
+public import Foundation
+
+/// The `200` body of `POST /v1/batches` (protocols.md §1).
+///
+/// The phone deletes exactly `accepted` + `duplicates` and quarantines `rejected`; anything the
+/// response does not mention stays pending and is sent again.
+public struct BatchResponse: Codable, Hashable, Sendable {
+    /// Always `"ok"` in a `200` answer.
+    public var result: String
+    /// Ids stored durably by this request.
+    public var accepted: [String]
+    /// Ids the server already had (a re-sent batch); as good as accepted.
+    public var duplicates: [String]
+    /// Samples the server will never accept, with the reason.
+    public var rejected: [Rejection]
+
+    public struct Rejection: Codable, Hashable, Sendable {
+        public var id: String
+        /// Says what is wrong, e.g. `latitude 91.2 is outside -90…90`.
+        public var reason: String
+
+        public init(id: String, reason: String) {
+            self.id = id
+            self.reason = reason
+        }
+    }
+
+    public init(accepted: [String] = [], duplicates: [String] = [], rejected: [Rejection] = []) {
+        self.result = "ok"
+        self.accepted = accepted
+        self.duplicates = duplicates
+        self.rejected = rejected
+    }
+
+    /// Reads a body leniently: missing arrays read as empty, so an older server stays compatible.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        result = try container.decodeIfPresent(String.self, forKey: .result) ?? "ok"
+        accepted = try container.decodeIfPresent([String].self, forKey: .accepted) ?? []
+        duplicates = try container.decodeIfPresent([String].self, forKey: .duplicates) ?? []
+        rejected = try container.decodeIfPresent([Rejection].self, forKey: .rejected) ?? []
+    }
+}
+
+/// The body of a non-2xx answer: `{"error": "…"}`.
+public struct ErrorResponse: Codable, Hashable, Sendable {
+    public var error: String
+    public init(error: String) { self.error = error }
+}
+
+extension BatchResponse {
+    /// The acknowledgement as UUIDs; ids that are not UUIDs are dropped (they cannot be ours).
+    public var acknowledgement: BatchAcknowledgement {
+        BatchAcknowledgement(
+            stored: Set((accepted + duplicates).compactMap(UUID.init(uuidString:))),
+            rejected: rejected.reduce(into: [:]) { result, rejection in
+                if let id = UUID(uuidString: rejection.id) { result[id] = rejection.reason }
+            })
+    }
+}
+
+/// What the server said about the samples of one batch, in the phone's terms.
+public struct BatchAcknowledgement: Hashable, Sendable {
+    /// Accepted or duplicate: safe to delete.
+    public var stored: Set<UUID>
+    /// Never acceptable: quarantine with the reason.
+    public var rejected: [UUID: String]
+
+    public init(stored: Set<UUID> = [], rejected: [UUID: String] = [:]) {
+        self.stored = stored
+        self.rejected = rejected
+    }
+}
