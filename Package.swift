@@ -46,7 +46,6 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Resources")],
             swiftSettings: strictSettings
         ),
         .target(name: "LocationLogTesting", dependencies: ["LocationLog"], swiftSettings: strictSettings),

@@ -5,6 +5,6 @@ struct BGTrack: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bgtrack",
         abstract: "Background location tracking for iOS: simulate, compare, sync and serve.",
-        subcommands: []
+        subcommands: [ServeCommand.self, DeviceCommand.self, OperatorCommand.self]
     )
 }

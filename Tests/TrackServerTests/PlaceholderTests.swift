@@ -1,3 +1,4 @@
 import HummingbirdTesting
 import Testing
+
 @testable import TrackServer

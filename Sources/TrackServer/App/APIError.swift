@@ -1,5 +1,7 @@
-public import Hummingbird
 import Foundation
+import HTTPTypes
+public import Hummingbird
+import Logging
 
 /// An error answered to the client as `{"error": "…"}` with an HTTP status.
 ///

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import Logging
 
 extension Response {
     /// A JSON response; encoding our own response types cannot fail, a failure is a 500 with a message.

@@ -1,6 +1,8 @@
 import BackgroundCore
 import Foundation
+import HTTPTypes
 import Hummingbird
+import Logging
 
 /// Turns the credentials of a request into a ``TokenOwner`` and enforces who may touch what:
 /// a device token (or its session token) reads and writes only its own device; an operator token
@@ -43,7 +45,8 @@ struct Authenticator: Sendable {
         switch try await owner(token: token) {
         case .device(let name), .session(let name, _): return name
         case .operator:
-            throw APIError(.forbidden, "an operator token can read every device but upload for none; use the device's token")
+            throw APIError(
+                .forbidden, "an operator token can read every device but upload for none; use the device's token")
         }
     }
 
@@ -54,7 +57,8 @@ struct Authenticator: Sendable {
         case .operator: return owner
         case .device(let name), .session(let name, _):
             guard name == device else {
-                throw APIError(.forbidden, "this token belongs to another device; a device token reads only its own track")
+                throw APIError(
+                    .forbidden, "this token belongs to another device; a device token reads only its own track")
             }
             return owner
         }

@@ -1,6 +1,8 @@
-import CompressNIO
+import Foundation
+import HTTPTypes
 import Hummingbird
-import NIOCore
+import LocationLog
+import Logging
 
 /// Reads a request body with two caps: the bytes on the wire and, for `Content-Encoding: gzip`,
 /// the bytes after decompression (a 10 MB gzip bomb inflating to gigabytes stops at the cap).
@@ -9,7 +11,7 @@ struct BodyReader: Sendable {
     var maxDecompressedBytes: Int
 
     func read(_ request: Request) async throws(APIError) -> [UInt8] {
-        var buffer: ByteBuffer
+        let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: maxBodyBytes)
         } catch {
@@ -23,23 +25,20 @@ struct BodyReader: Sendable {
         case nil, "", "identity":
             return Array(buffer.readableBytesView)
         case "gzip", "x-gzip":
-            return try gunzip(&buffer)
+            return try gunzip(Data(buffer.readableBytesView))
         case .some(let other):
-            throw APIError(.unsupportedMediaType, "Content-Encoding \"\(other)\" is not supported; use gzip or none")
+            throw APIError(
+                .unsupportedMediaType, "Content-Encoding \"\(other.prefix(40))\" is not supported; use gzip or none")
         }
     }
 
-    func gunzip(_ buffer: inout ByteBuffer) throws(APIError) -> [UInt8] {
+    func gunzip(_ data: Data) throws(APIError) -> [UInt8] {
         do {
-            let inflated = try buffer.decompress(with: .gzip(), maxSize: maxDecompressedBytes)
-            return Array(inflated.readableBytesView)
-        } catch let error as CompressNIOError where error == .bufferOverflow {
-            throw APIError(
-                .contentTooLarge,
-                "the body inflates to more than \(maxDecompressedBytes) bytes; send fewer samples per request"
-            )
+            return Array(try Gzip.decompress(data, limit: maxDecompressedBytes))
         } catch {
-            throw APIError(.badRequest, "the body says Content-Encoding: gzip but is not valid gzip data")
+            let status: HTTPResponse.Status =
+                error.description.contains("inflates to more") ? .contentTooLarge : .badRequest
+            throw APIError(status, "Content-Encoding: gzip body refused: \(error.description)")
         }
     }
 }

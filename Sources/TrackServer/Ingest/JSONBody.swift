@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import Logging
 
 /// Parses a request body as JSON, refusing documents nested deeper than `maxDepth` before any
 /// recursive decoding starts (a 100,000-deep `[[[…` would otherwise recurse that deep).

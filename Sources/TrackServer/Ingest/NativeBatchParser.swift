@@ -1,5 +1,8 @@
 import BackgroundCore
 import Foundation
+import HTTPTypes
+import LocationLog
+import Logging
 
 /// Parses `POST /v1/batches` (protocols.md §1) into valid samples and per-sample rejections.
 ///
@@ -31,7 +34,8 @@ struct NativeBatchParser: Sendable {
         case .string(let name) where name == device: break
         case .string(let name):
             throw APIError(
-                .forbidden, "the batch names device \"\(name)\" but the token belongs to another device; "
+                .forbidden,
+                "the batch names device \"\(name)\" but the token belongs to another device; "
                     + "upload each device's samples with its own token")
         case .some(let other): throw APIError(.badRequest, "field \"device\" must be a string, got \(other.typeName)")
         }
@@ -71,33 +75,30 @@ struct NativeBatchParser: Sendable {
         -> IngestSample
     {
         let fields = try FieldReader(item, label: label)
-        guard UUID(uuidString: id) != nil else { throw fields.problem("id", "\"\(id)\" is not a UUID") }
         let time = try fields.requiredNumber("t")
         guard time == time.rounded(), abs(time) < 1e15 else {
             throw fields.problem("t", "must be whole epoch milliseconds, got \(time)")
         }
-        var seq: Int64?
-        if let value = try fields.number("seq") {
-            guard value == value.rounded(), abs(value) < 9e15 else {
-                throw fields.problem("seq", "must be a whole number, got \(value)")
-            }
-            seq = Int64(value)
+        let seq = try fields.requiredNumber("seq")
+        guard seq == seq.rounded(), abs(seq) < 9e15 else {
+            throw fields.problem("seq", "must be a whole number, got \(seq)")
         }
-        let trigger = try fields.string("trigger")
-        if let trigger, SampleTrigger(rawValue: trigger) == nil {
-            let known = SampleTrigger.allCases.map(\.rawValue).joined(separator: ", ")
-            throw fields.problem("trigger", "\"\(trigger)\" is not one of \(known)")
-        }
-        let state = try fields.string("state")
-        if let state, SampleAppState(rawValue: state) == nil {
-            throw fields.problem("state", "\"\(state)\" is not foreground or background")
+        let wire = WireSample(
+            id: id, seq: Int64(seq), t: Int64(time), lat: try fields.requiredNumber("lat"),
+            lon: try fields.requiredNumber("lon"), acc: try fields.number("acc"), alt: try fields.number("alt"),
+            speed: try fields.number("speed"), course: try fields.number("course"),
+            battery: try fields.number("battery"), charging: try fields.bool("charging"),
+            trigger: try fields.string("trigger"), state: try fields.string("state"))
+        do {
+            // The phone's own validation (LocationLog), so both ends judge a sample alike.
+            _ = try wire.sample()
+        } catch {
+            throw SampleProblem(message: "\(label): \(error.description)")
         }
         let sample = IngestSample(
-            key: id, id: id, seq: seq, time: Instant(milliseconds: Int64(time)),
-            latitude: try fields.requiredNumber("lat"), longitude: try fields.requiredNumber("lon"),
-            accuracy: try fields.number("acc"), altitude: try fields.number("alt"), speed: try fields.number("speed"),
-            course: try fields.number("course"), battery: try fields.number("battery"),
-            charging: try fields.bool("charging"), trigger: trigger, state: state, source: .native
+            key: id, id: id, seq: wire.seq, time: Instant(milliseconds: wire.t), latitude: wire.lat,
+            longitude: wire.lon, accuracy: wire.acc, altitude: wire.alt, speed: wire.speed, course: wire.course,
+            battery: wire.battery, charging: wire.charging, trigger: wire.trigger, state: wire.state, source: .native
         )
         try rules.check(sample, label: label, now: now)
         return sample

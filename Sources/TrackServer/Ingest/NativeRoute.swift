@@ -1,16 +1,7 @@
+import HTTPTypes
 import Hummingbird
-
-/// The `200` body of `POST /v1/batches` (protocols.md §1).
-struct NativeBatchResponse: Encodable {
-    struct Rejection: Encodable {
-        var id: String
-        var reason: String
-    }
-    var result = "ok"
-    var accepted: [String]
-    var duplicates: [String]
-    var rejected: [Rejection]
-}
+import LocationLog
+import Logging
 
 extension TrackServerEnvironment {
     /// `POST /v1/batches`: answers only after the transaction committed.
@@ -29,9 +20,9 @@ extension TrackServerEnvironment {
                     "duplicates": "\(outcome.duplicates.count)", "rejected": "\(parsed.rejected.count)",
                 ])
             return try Response.json(
-                NativeBatchResponse(
+                BatchResponse(
                     accepted: outcome.accepted, duplicates: outcome.duplicates,
-                    rejected: parsed.rejected.map { .init(id: $0.id, reason: $0.reason) }))
+                    rejected: parsed.rejected.map { BatchResponse.Rejection(id: $0.id, reason: $0.reason) }))
         }
     }
 

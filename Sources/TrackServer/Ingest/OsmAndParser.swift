@@ -1,5 +1,7 @@
 import BackgroundCore
 import Foundation
+import HTTPTypes
+import Logging
 
 /// Parses OsmAnd / Traccar Client requests (protocols.md §4): query or form parameters, or the
 /// JSON form of newer clients (one location or an array).
@@ -86,11 +88,13 @@ struct OsmAndParser: Sendable {
         }
         let speed = try number("speed")
         let battery = try number("batt")
+        let bearing = try number("bearing")
+        let heading = try number("heading")
         let sample = IngestSample(
             key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
             latitude: lat, longitude: lon, accuracy: try number("accuracy"), altitude: try number("altitude"),
             speed: speed.flatMap { $0 < 0 ? nil : $0 * Self.metresPerSecondPerKnot },
-            course: try number("bearing") ?? number("heading"), battery: battery.map { $0 / 100 },
+            course: bearing ?? heading, battery: battery.map { $0 / 100 },
             charging: parameters["charge"].flatMap { ["true": true, "1": true, "false": false, "0": false][$0] },
             source: .osmand
         )

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import Logging
 
 extension TrackServerEnvironment {
     /// `GET` or `POST /ingest/osmand`: answers `200` with an empty body after commit.
@@ -10,9 +12,10 @@ extension TrackServerEnvironment {
     func ingestOsmAnd(_ request: Request, context: some RequestContext) async throws -> Response {
         try await countingRefusals(.osmand) {
             let parsed = try await parseOsmAnd(request)
-            guard let record = try await store.device(named: parsed.device), record.revokedAt == nil else {
+            guard let registered = try await store.device(named: parsed.device), registered.revokedAt == nil else {
                 throw APIError(
-                    .badRequest, "unknown device id; register it with `bgtrack device add NAME` and use that name as id")
+                    .badRequest, "unknown device id; register it with `bgtrack device add NAME` and use that name as id"
+                )
             }
             if parsed.token != nil || !configuration.allowTokenlessOsmAnd {
                 let device = try await auth.writer(token: parsed.token)

@@ -1,4 +1,6 @@
 import BackgroundCore
+import HTTPTypes
+import Logging
 
 /// Parses an Overland batch (protocols.md §2): `{"locations": [Feature…], "current"?, "trip"?}`.
 ///

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import Logging
 
 /// The Overland success body: the app deletes its queue only on `"result":"ok"`.
 struct OverlandResponse: Encodable {

@@ -1,4 +1,6 @@
 import BackgroundCore
+import HTTPTypes
+import Logging
 
 /// Parses one OwnTracks HTTP message (protocols.md §3).
 ///

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import Logging
 
 extension TrackServerEnvironment {
     /// `POST /ingest/owntracks`: HTTP Basic, user = device name, password = its token; answers `[]`.
@@ -14,7 +16,8 @@ extension TrackServerEnvironment {
             let device = try await auth.writer(token: credentials.password)
             guard device == credentials.user else {
                 throw APIError(
-                    .forbidden, "the token belongs to another device than user \"\(credentials.user)\"; "
+                    .forbidden,
+                    "the token belongs to another device than user \"\(credentials.user)\"; "
                         + "set the OwnTracks user to the device name the token was made for")
             }
             let body = try JSONBody.parse(try await bodyReader.read(request))
@@ -27,7 +30,8 @@ extension TrackServerEnvironment {
                     metadata: ["device": "\(device)", "duplicate": "\(outcome.duplicates.count == 1)"])
             case .event(let type):
                 let text = String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
-                try await store.recordEvent(device: device, type: "owntracks.\(type.prefix(40))", json: text, at: clock.now)
+                try await store.recordEvent(
+                    device: device, type: "owntracks.\(type.prefix(40))", json: text, at: clock.now)
                 context.logger.info("owntracks message stored", metadata: ["device": "\(device)", "type": "\(type)"])
             }
             return Response.text("[]", contentType: "application/json")

@@ -1,5 +1,5 @@
-import Foundation
 import BackgroundCore
+import Foundation
 
 /// Parses the timestamp forms the clients send: ISO-8601 (`2024-11-22T03:04:05Z`,
 /// `…05.123+08:00`), `yyyy-MM-dd HH:mm:ss` (UTC), and Unix seconds or milliseconds.

@@ -92,7 +92,8 @@ public struct SQLiteTrackStore: TrackStore {
             {
                 return .device(name)
             }
-            if let name = try String.fetchOne(db, sql: "SELECT name FROM operator WHERE tokenHash = ?", arguments: [hash])
+            if let name = try String.fetchOne(
+                db, sql: "SELECT name FROM operator WHERE tokenHash = ?", arguments: [hash])
             {
                 return .operator(name)
             }
@@ -115,7 +116,8 @@ public struct SQLiteTrackStore: TrackStore {
                 sql: "INSERT INTO session (tokenHash, deviceId, createdAt, expiresAt) VALUES (?, ?, ?, ?)",
                 arguments: [tokenHash, deviceID, now.milliseconds, expiresAt.milliseconds]
             )
-            try db.execute(sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [now.milliseconds, deviceID])
+            try db.execute(
+                sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [now.milliseconds, deviceID])
         }
     }
 
@@ -173,7 +175,8 @@ public struct SQLiteTrackStore: TrackStore {
                     outcome.duplicates.append(sample.key)
                 }
             }
-            try db.execute(sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [now.milliseconds, deviceID])
+            try db.execute(
+                sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [now.milliseconds, deviceID])
             return outcome
         }
     }
@@ -198,7 +201,8 @@ public struct SQLiteTrackStore: TrackStore {
                 sql: "INSERT INTO event (deviceId, type, json, receivedAt) VALUES (?, ?, ?, ?)",
                 arguments: [deviceID, type, json, now.milliseconds]
             )
-            try db.execute(sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [now.milliseconds, deviceID])
+            try db.execute(
+                sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [now.milliseconds, deviceID])
         }
     }
 
