@@ -49,9 +49,11 @@ public struct IngestSample: Hashable, Sendable {
     /// The idempotency key for protocols without a sample id: the same device reporting the same
     /// instant at the same position (to about 1 cm) is the same sample.
     public static func positionKey(time: Instant, latitude: Double, longitude: Double) -> String {
-        let lat = (latitude * 1e7).rounded()
-        let lon = (longitude * 1e7).rounded()
-        return "p:\(time.milliseconds):\(Int64(lat)):\(Int64(lon))"
+        // Called before range checks too, so never trap on a wild value.
+        func scaled(_ degrees: Double) -> String {
+            Int64(exactly: (degrees * 1e7).rounded()).map(String.init) ?? "\(degrees)"
+        }
+        return "p:\(time.milliseconds):\(scaled(latitude)):\(scaled(longitude))"
     }
 }
 

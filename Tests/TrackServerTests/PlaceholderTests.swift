@@ -1,4 +1,0 @@
-import HummingbirdTesting
-import Testing
-
-@testable import TrackServer
