@@ -357,7 +357,7 @@ enum OpenAPIDocument {
               summary: A device's track (protocols.md section 6), cut at gaps.
               security: [{bearer: []}, {tokenQuery: []}]
               parameters:
-                - {name: id, in: path, required: true, schema: {type: string}}
+                - {name: id, in: path, required: true, schema: {type: string}, example: iphone-42}
                 - {name: from, in: query, schema: {type: string}, description: epoch ms or ISO-8601}
                 - {name: to, in: query, schema: {type: string}, description: epoch ms or ISO-8601}
                 - name: format
@@ -388,7 +388,7 @@ enum OpenAPIDocument {
               summary: The map page of one UTC day (no external resources unless a tile URL is configured).
               security: [{bearer: []}, {tokenQuery: []}]
               parameters:
-                - {name: id, in: path, required: true, schema: {type: string}}
+                - {name: id, in: path, required: true, schema: {type: string}, example: iphone-42}
                 - {name: day, in: query, schema: {type: string, format: date}}
               responses:
                 "200":
