@@ -55,6 +55,8 @@ while t < day + 21 * 3600_000:
     for start, length in gaps:
         if t < day + start <= t + step:
             step += length
+            lat += 0.022 if start < 12 * 3600_000 else -0.018  # the phone travelled while silent
+            lon += 0.015
     heading += random.uniform(-35, 35)
     metres = random.uniform(60, 260)
     lat += metres * math.cos(math.radians(heading)) / 111_320

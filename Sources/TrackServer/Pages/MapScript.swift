@@ -10,10 +10,11 @@ enum MapScript {
         #svg { width: 100%; height: 100%; display: block; }
         #tip { position: absolute; display: none; pointer-events: none; background: rgba(0,0,0,.8); color: #fff;
           padding: 4px 8px; border-radius: 4px; font-size: 12px; white-space: pre; }
-        .seg { fill: none; stroke: #1a5fb4; stroke-width: 3; stroke-linejoin: round; stroke-linecap: round; }
-        .gap { fill: none; stroke: #c01c28; stroke-width: 2; stroke-dasharray: 6 6; }
+        .seg { fill: none; stroke: #1a5fb4; stroke-width: 4; stroke-linejoin: round; stroke-linecap: round; }
+        .gap { fill: none; stroke: #c01c28; stroke-width: 2.5; stroke-dasharray: 8 6; }
         .gaplabel { fill: #c01c28; font-size: 12px; }
-        .pt { fill: #fff; stroke: #1a5fb4; stroke-width: 1.5; }
+        .pt { fill: #fff; stroke: #1a5fb4; stroke-width: 1; }
+        .end { stroke: #fff; stroke-width: 2; }
         .pt:hover { fill: #f5c211; }
         .grid { stroke: #d5dbd5; stroke-width: 1; }
         .empty { fill: #666; font-size: 18px; }
@@ -84,7 +85,7 @@ enum MapScript {
           });
           for (const p of points) {
             const [x, y] = px(p);
-            const c = el('circle', {class: 'pt', cx: x, cy: y, r: 4});
+            const c = el('circle', {class: 'pt', cx: x, cy: y, r: 2.5});
             const text = fmt(p[2]) + '\\n' + p[0].toFixed(5) + ', ' + p[1].toFixed(5) +
               (p[3] >= 0 ? '\\naccuracy ' + p[3].toFixed(0) + ' m' : '');
             el('title', {}, c).textContent = text;
@@ -94,6 +95,11 @@ enum MapScript {
             });
             c.addEventListener('mouseleave', () => { tip.style.display = 'none'; });
           }
+          const first = px(points[0]), last = px(points[points.length - 1]);
+          el('circle', {class: 'end', cx: first[0], cy: first[1], r: 7, fill: '#2ec27e'}).appendChild(
+            document.createElementNS(NS, 'title')).textContent = 'start ' + fmt(points[0][2]);
+          el('circle', {class: 'end', cx: last[0], cy: last[1], r: 7, fill: '#c01c28'}).appendChild(
+            document.createElementNS(NS, 'title')).textContent = 'end ' + fmt(points[points.length - 1][2]);
           // Scale bar: metres per pixel at the centre latitude, rounded to 1, 2 or 5 x 10^n.
           const centreLat = Math.atan(Math.sinh(Math.PI * (1 - 2 * ((cy + H / 2) / scale) / 256))) * 180 / Math.PI;
           const mpp = 2 * Math.PI * 6378137 * Math.cos(centreLat * Math.PI / 180) / (256 * scale);
