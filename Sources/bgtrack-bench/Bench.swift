@@ -9,6 +9,6 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bgtrack-bench",
         abstract: "Benchmarks for BackgroundTracker (run them with -c release).",
-        subcommands: [ServerBench.self]
+        subcommands: [StoreBench.self, ServerBench.self]
     )
 }

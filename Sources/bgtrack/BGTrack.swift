@@ -5,6 +5,6 @@ struct BGTrack: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bgtrack",
         abstract: "Background location tracking for iOS: simulate, compare, sync and serve.",
-        subcommands: [ServeCommand.self, DeviceCommand.self, OperatorCommand.self]
+        subcommands: [DeviceCommand.self, ServeCommand.self, OperatorCommand.self]
     )
 }

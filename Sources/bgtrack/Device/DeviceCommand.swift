@@ -1,13 +1,12 @@
 import ArgumentParser
 
-/// `bgtrack device …`.
-///
-/// Issue 5 created this group with the server-side subcommands (add, list, revoke). Issue 4 adds
-/// the live device as the default subcommand `run`; when merging, keep both lists.
+/// `bgtrack device …`: the Linux device. `run` (the default) records and uploads; the server
+/// side adds `add` / `list` / `revoke` to this group.
 struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
-        abstract: "Register, list and revoke the devices the server accepts uploads from.",
-        subcommands: [DeviceAdd.self, DeviceList.self, DeviceRevoke.self]
+        abstract: "Run a live Linux device (real store, real HTTP, fixes from a route file) or manage devices.",
+        subcommands: [DeviceRun.self, DeviceAdd.self, DeviceList.self, DeviceRevoke.self],
+        defaultSubcommand: DeviceRun.self
     )
 }

@@ -1,0 +1,77 @@
+public import BackgroundCore
+
+/// The Linux device's main loop, minus the sleeping: take a fix when a slot wants one, store
+/// it, let the sync engine upload, and say when to come back.
+///
+/// `bgtrack device` calls `step()` and sleeps until the instant it returns (on a wall clock sped
+/// up by `--speedup`); tests call it on virtual time. Nothing here reads a clock.
+///
+/// ```swift
+/// let loop = DeviceLoop(recorder: recorder, sync: engine, player: .synthetic(start: now), now: clock)
+/// while true { let next = await loop.step(); /* sleep until next */ }
+/// ```
+public actor DeviceLoop {
+    private var recorder: SampleRecorder
+    public let sync: SyncEngine
+    public let player: RoutePlayer
+    private let now: @Sendable () -> Instant
+    private let report: @Sendable (String) -> Void
+    private var started = false
+    private var notificationsShown = 0
+    /// Counters for the status line and tests.
+    public private(set) var stored = 0
+    public private(set) var uploaded = 0
+    public private(set) var rejected = 0
+
+    /// - Parameters:
+    ///   - report: receives one human-readable line per event worth telling (never the token).
+    public init(
+        recorder: SampleRecorder, sync: SyncEngine, player: RoutePlayer, now: @escaping @Sendable () -> Instant,
+        report: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.recorder = recorder
+        self.sync = sync
+        self.player = player
+        self.now = now
+        self.report = report
+    }
+
+    /// Runs what is due now and returns when the next step is due (at least 1 s later).
+    public func step() async -> Instant {
+        let now = now()
+        if !started {
+            recorder.start(at: now)
+            started = true
+        }
+        if recorder.wantsFix(at: now) {
+            switch recorder.record(player.fix(at: now), trigger: .timer, state: .background, at: now) {
+            case .stored(let sample):
+                stored += 1
+                report(
+                    "stored sample seq \(sample.seq) at \(sample.time.iso8601) (\(sample.latitude), \(sample.longitude))"
+                )
+            case .rejected(let why):
+                rejected += 1
+                report("fix rejected: \(why)")
+            case .notStored(let error):
+                report("sample not stored: \(error)")
+            case .surplus, .paused:
+                break
+            }
+        }
+        do {
+            let result = try await sync.wake(backgroundTimeRemaining: nil)
+            uploaded += result.deleted
+            for outcome in result.outcomes { report("upload: \(outcome.summary)") }
+            let notifications = await sync.notifications
+            for message in notifications.dropFirst(notificationsShown) { report("NOTICE: \(message)") }
+            notificationsShown = notifications.count
+        } catch {
+            report("sync: \(error)")
+        }
+        var next = recorder.sampling.nextSlot(after: now)
+        if let paused = recorder.pausedUntil { next = max(next, paused) }
+        if let wake = try? await sync.nextWake() { next = min(next, wake) }
+        return max(next, now + .seconds(1))
+    }
+}

@@ -1,0 +1,88 @@
+public import BackgroundCore
+
+/// Turns provider fixes into stored samples: the sampling machine's rules plus the store, with
+/// disk-full handling. The shell (keep-alive strategy, Linux device) calls `record` per fix.
+///
+/// A full disk pauses sampling: the recorder logs one diagnostic, `wantsFixes(at:)` turns false
+/// (so the shell can stop location updates and save energy), and after `pauseRetry` it tries
+/// again. Nothing throws out of `record`: a phone must never crash because its disk is full.
+///
+/// ```swift
+/// var recorder = SampleRecorder(store: store, sampling: .init(interval: .seconds(120)))
+/// switch recorder.record(fix, trigger: .timer, state: .background, at: now) { … }
+/// ```
+public struct SampleRecorder: Sendable {
+    public enum Result: Hashable, Sendable {
+        /// Stored durably.
+        case stored(Sample)
+        /// The fix broke a sampling rule; the reason went to the diagnostics log.
+        case rejected(FixRejection)
+        /// Good, but its slot already had a sample.
+        case surplus
+        /// Not stored: the store failed (disk full pauses sampling). The message says why.
+        case notStored(StoreError)
+        /// Sampling is paused after a full disk; the fix was ignored.
+        case paused
+    }
+
+    public let store: LocationStore
+    public private(set) var sampling: SamplingMachine
+    /// How long sampling pauses after a full disk before trying again.
+    public var pauseRetry: Duration
+    /// Until when sampling is paused, or `nil`.
+    public private(set) var pausedUntil: Instant?
+
+    public init(
+        store: LocationStore, sampling: SamplingMachine.Configuration = .init(), pauseRetry: Duration = .seconds(600)
+    ) {
+        self.store = store
+        self.sampling = SamplingMachine(configuration: sampling)
+        self.pauseRetry = pauseRetry
+    }
+
+    /// Starts the first sampling slot.
+    public mutating func start(at now: Instant) {
+        _ = sampling.handle(.start, at: now)
+    }
+
+    /// Whether the shell should deliver a fix now (a slot waits for one and sampling is not paused).
+    public func wantsFix(at now: Instant) -> Bool {
+        if let pausedUntil, now < pausedUntil { return false }
+        return sampling.needsFix(at: now)
+    }
+
+    public mutating func record(
+        _ fix: LocationFix, trigger: SampleTrigger, state: SampleAppState, power: PowerContext = .unknown,
+        at now: Instant
+    ) -> Result {
+        if let pausedUntil, now < pausedUntil { return .paused }
+        for action in sampling.handle(.fix(fix, trigger: trigger, state: state), at: now) {
+            switch action {
+            case .reject(_, let rejection):
+                try? store.log(.info, "fix rejected: \(rejection)", at: now)
+                return .rejected(rejection)
+            case .accept(let fix, let trigger, let state, _):
+                do {
+                    let sample = try store.append(fix, trigger: trigger, state: state, power: power)
+                    if pausedUntil != nil {
+                        pausedUntil = nil
+                        try? store.log(.info, "sampling resumed: the store accepts writes again", at: now)
+                    }
+                    return .stored(sample)
+                } catch {
+                    if error.isDiskFull {
+                        let wasPaused = pausedUntil != nil
+                        pausedUntil = now + pauseRetry
+                        // Best effort: with a full disk the diagnostic itself may not fit.
+                        if !wasPaused {
+                            try? store.log(
+                                .error, "sampling paused for \(Int(pauseRetry.seconds)) s: \(error)", at: now)
+                        }
+                    }
+                    return .notStored(error)
+                }
+            }
+        }
+        return .surplus
+    }
+}

@@ -1,0 +1,179 @@
+public import BackgroundCore
+import Foundation
+
+/// Reads a route for the Linux device from GPX (track, route or way points) or CSV.
+///
+/// Files are streamed (memory grows with points, not bytes) and refused above `maximumBytes`
+/// with a message, so a 1 GB file is never loaded. CSV needs a header naming `lat`/`latitude`
+/// and `lon`/`lng`/`longitude` columns, and optionally `t_ms` (epoch ms) or `time`/`timestamp`
+/// (ISO-8601 or epoch seconds). Points without times are spaced by the sampling interval.
+///
+/// ```swift
+/// let points = try RouteFile.read(path: "walk.gpx")
+/// ```
+public enum RouteFile {
+    /// One point of a route file; `time` is `nil` when the file has none.
+    public struct RoutePoint: Hashable, Sendable {
+        public var latitude: Double
+        public var longitude: Double
+        public var altitude: Double?
+        public var time: Instant?
+
+        public init(latitude: Double, longitude: Double, altitude: Double? = nil, time: Instant? = nil) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.altitude = altitude
+            self.time = time
+        }
+    }
+
+    /// Files above this size are refused (default 256 MiB, a few million points).
+    public static let defaultMaximumBytes = 256 << 20
+    /// At most this many points are read.
+    public static let defaultMaximumPoints = 2_000_000
+
+    /// - Throws: `RouteError` for a missing, too large, non-UTF-8, unknown-format or malformed file.
+    public static func read(
+        path: String, maximumBytes: Int = defaultMaximumBytes, maximumPoints: Int = defaultMaximumPoints
+    ) throws(RouteError) -> [RoutePoint] {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            throw RouteError("route file \(path) cannot be read: \(error.localizedDescription)")
+        }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= maximumBytes else {
+            throw RouteError(
+                "route file \(path) is \(size / (1 << 20)) MiB; routes up to \(maximumBytes / (1 << 20)) MiB are "
+                    + "replayed. Cut it (e.g. one day per file) or simplify it first.")
+        }
+        let lower = path.lowercased()
+        let points: [RoutePoint]
+        if lower.hasSuffix(".gpx") {
+            points = try readGPX(path: path, maximumPoints: maximumPoints)
+        } else if lower.hasSuffix(".csv") {
+            points = try readCSV(path: path, maximumPoints: maximumPoints)
+        } else {
+            throw RouteError("route file \(path) has an unknown type; use a .gpx or .csv file")
+        }
+        guard points.count >= 2 else {
+            throw RouteError("route file \(path) has \(points.count) usable point(s); a route needs at least 2")
+        }
+        return points
+    }
+
+    static func readCSV(path: String, maximumPoints: Int) throws(RouteError) -> [RoutePoint] {
+        var stream = try RecordStream(path: path, delimiter: 10)
+        guard let header = try stream.next() else { throw RouteError("route file \(path) is empty") }
+        let names = header.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().split(
+            separator: ",", omittingEmptySubsequences: false
+        ).map { $0.trimmingCharacters(in: .whitespaces) }
+        func column(_ candidates: [String]) -> Int? { names.firstIndex { candidates.contains($0) } }
+        guard let latitudeColumn = column(["lat", "latitude"]),
+            let longitudeColumn = column(["lon", "lng", "longitude"])
+        else {
+            throw RouteError(
+                "route file \(path) line 1 must be a header with lat/latitude and lon/lng/longitude columns, "
+                    + "found: \(header.prefix(120))")
+        }
+        let millisecondsColumn = column(["t_ms", "t"])
+        let timeColumn = column(["time", "timestamp"])
+        var points: [RoutePoint] = []
+        while let line = try stream.next() {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty { continue }
+            let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false)
+            func field(_ index: Int?) -> Substring? {
+                guard let index, index < fields.count else { return nil }
+                let value = fields[index].trimmingCharacters(in: .whitespaces)
+                return value.isEmpty ? nil : Substring(value)
+            }
+            guard let latitude = field(latitudeColumn).flatMap({ Double($0) }),
+                let longitude = field(longitudeColumn).flatMap({ Double($0) })
+            else {
+                throw RouteError(
+                    "route file \(path) line \(stream.recordNumber): lat and lon must be numbers: \(trimmed.prefix(120))"
+                )
+            }
+            var time: Instant?
+            if let ms = field(millisecondsColumn).flatMap({ Int64($0) }) {
+                time = Instant(milliseconds: ms)
+            } else if let text = field(timeColumn) {
+                time = Instant(iso8601: text) ?? Double(text).map { Instant(seconds: $0) }
+            }
+            try append(latitude, longitude, time, nil, to: &points, path: path, limit: maximumPoints)
+        }
+        return points
+    }
+
+    static func readGPX(path: String, maximumPoints: Int) throws(RouteError) -> [RoutePoint] {
+        // Records end at '>': each is "text<tag attributes>", a flat walk of the XML.
+        var stream = try RecordStream(path: path, delimiter: UInt8(ascii: ">"))
+        var points: [RoutePoint] = []
+        var current: (latitude: Double, longitude: Double, time: Instant?, altitude: Double?)?
+        var sawGPX = false
+        while let record = try stream.next() {
+            guard let open = record.lastIndex(of: "<") else { continue }
+            let text = record[..<open].trimmingCharacters(in: .whitespacesAndNewlines)
+            let tag = record[record.index(after: open)...]
+            let closing = tag.first == "/"
+            let name = (closing ? "/" : "") + tag.dropFirst(closing ? 1 : 0).prefix { !$0.isWhitespace && $0 != "/" }
+            switch name {
+            case "gpx": sawGPX = true
+            case "trkpt", "rtept", "wpt":
+                guard let latitude = attribute("lat", in: tag).flatMap(Double.init),
+                    let longitude = attribute("lon", in: tag).flatMap(Double.init)
+                else {
+                    throw RouteError(
+                        "route file \(path) near byte record \(stream.recordNumber): <\(name)> needs numeric lat and "
+                            + "lon attributes")
+                }
+                current = (latitude, longitude, nil, nil)
+                if tag.hasSuffix("/") {
+                    try append(latitude, longitude, nil, nil, to: &points, path: path, limit: maximumPoints)
+                    current = nil
+                }
+            case "/time": if current != nil { current?.time = Instant(iso8601: text) }
+            case "/ele": if current != nil { current?.altitude = Double(text) }
+            case "/trkpt", "/rtept", "/wpt":
+                if let point = current {
+                    try append(
+                        point.latitude, point.longitude, point.time, point.altitude, to: &points, path: path,
+                        limit: maximumPoints)
+                }
+                current = nil
+            default: continue
+            }
+        }
+        guard sawGPX else { throw RouteError("route file \(path) is not GPX: no <gpx> element") }
+        return points
+    }
+
+    private static func attribute(_ name: String, in tag: Substring) -> String? {
+        for quote in ["\"", "'"] {
+            if let start = tag.range(of: " \(name)=\(quote)") ?? tag.range(of: "\t\(name)=\(quote)")
+                ?? tag.range(of: "\n\(name)=\(quote)"),
+                let end = tag[start.upperBound...].firstIndex(of: Character(quote))
+            {
+                return String(tag[start.upperBound..<end])
+            }
+        }
+        return nil
+    }
+
+    private static func append(
+        _ latitude: Double, _ longitude: Double, _ time: Instant?, _ altitude: Double?, to points: inout [RoutePoint],
+        path: String, limit: Int
+    ) throws(RouteError) {
+        guard points.count < limit else {
+            throw RouteError("route file \(path) has more than \(limit) points; cut or simplify it")
+        }
+        do {
+            try Sample.checkPosition(latitude: latitude, longitude: longitude)
+        } catch {
+            throw RouteError("route file \(path) point \(points.count + 1): \(error)")
+        }
+        points.append(RoutePoint(latitude: latitude, longitude: longitude, altitude: altitude, time: time))
+    }
+}

@@ -1,0 +1,170 @@
+public import BackgroundCore
+public import Foundation
+import GRDB
+
+extension LocationStore {
+    /// Stores an accepted fix as a new pending sample and returns it.
+    ///
+    /// The id is minted and the `seq` allocated in the same transaction as the insert, so after a
+    /// kill the counter never repeats and never skips a stored sample. When this returns, the
+    /// sample is committed (see `Durability`).
+    /// - Throws: `StoreError.diskFull` when the disk is full (pause sampling), other `StoreError`s.
+    @discardableResult
+    public func append(
+        _ fix: LocationFix, trigger: SampleTrigger, state: SampleAppState, power: PowerContext = .unknown
+    ) throws(StoreError) -> Sample {
+        let id = makeID()
+        return try write("storing a sample") { db in
+            let seq = try Int64.fetchOne(db, sql: "SELECT next_seq FROM sync_state WHERE id = 1") ?? 1
+            let sample = Sample(id: id, seq: seq, fix: fix, trigger: trigger, state: state, power: power)
+            try db.cachedStatement(sql: SampleColumns.insert(into: "sample")).execute(
+                arguments: SampleColumns.arguments(sample))
+            try db.execute(sql: "UPDATE sync_state SET next_seq = ? WHERE id = 1", arguments: [seq + 1])
+            return sample
+        }
+    }
+
+    /// How many samples wait for upload.
+    public func pendingCount() throws(StoreError) -> Int {
+        try read("counting pending samples") { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sample") ?? 0 }
+    }
+
+    /// The oldest pending samples, by `seq`: the next batch.
+    public func oldestPending(limit: Int) throws(StoreError) -> [Sample] {
+        try read("reading the next batch") { db in
+            try Row.fetchAll(
+                db, sql: "SELECT \(SampleColumns.list) FROM sample ORDER BY seq LIMIT ?", arguments: [max(0, limit)]
+            ).compactMap(SampleColumns.sample)
+        }
+    }
+
+    /// Applies a server acknowledgement: deletes exactly `stored`, moves `rejected` to quarantine.
+    ///
+    /// Ids the store does not hold are ignored: a sample written while the batch was in flight is
+    /// never touched, because only ids the server named are deleted.
+    /// - Returns: how many rows were deleted and how many quarantined.
+    @discardableResult
+    public func acknowledge(
+        deleting stored: Set<UUID>, quarantining rejected: [UUID: String], at now: Instant
+    ) throws(StoreError) -> (deleted: Int, quarantined: Int) {
+        try write("applying a server acknowledgement") { db in
+            var quarantined = 0
+            for (id, reason) in rejected.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO quarantine (\(SampleColumns.list), reason, quarantined_at)
+                        SELECT \(SampleColumns.list), ?, ? FROM sample WHERE id = ?
+                        """, arguments: [reason, now.milliseconds, id.wireString])
+                quarantined += db.changesCount
+                try db.execute(sql: "DELETE FROM sample WHERE id = ?", arguments: [id.wireString])
+            }
+            var deleted = 0
+            let ids = stored.map(\.wireString)
+            // SQLite's default limit on bound parameters is 32766; chunk well below it.
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[start..<min(ids.count, start + 500)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                try db.execute(sql: "DELETE FROM sample WHERE id IN (\(marks))", arguments: StatementArguments(chunk))
+                deleted += db.changesCount
+            }
+            return (deleted, quarantined)
+        }
+    }
+
+    /// Samples the server rejected, with its reasons, oldest first.
+    public func quarantined() throws(StoreError) -> [QuarantinedSample] {
+        try read("reading the quarantine") { db in
+            try Row.fetchAll(
+                db, sql: "SELECT \(SampleColumns.list), reason, quarantined_at FROM quarantine ORDER BY seq"
+            ).compactMap { row in
+                SampleColumns.sample(row).map {
+                    QuarantinedSample(
+                        sample: $0, reason: row["reason"], quarantinedAt: Instant(milliseconds: row["quarantined_at"]))
+                }
+            }
+        }
+    }
+
+    /// Whether a sample with this id is pending (for tests and the kill test).
+    public func containsPending(_ id: UUID) throws(StoreError) -> Bool {
+        try read("looking up a sample") { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM sample WHERE id = ?", arguments: [id.wireString]) ?? false
+        }
+    }
+
+    /// Every pending id (for tests and the kill test).
+    public func pendingIDs() throws(StoreError) -> Set<UUID> {
+        try read("listing pending ids") { db in
+            Set(try String.fetchAll(db, sql: "SELECT id FROM sample").compactMap(UUID.init(uuidString:)))
+        }
+    }
+}
+
+/// A sample the server refused, kept with the server's reason; never deleted silently.
+public struct QuarantinedSample: Hashable, Sendable {
+    public var sample: Sample
+    public var reason: String
+    public var quarantinedAt: Instant
+}
+
+/// The column list shared by `sample` and `quarantine`, and row mapping.
+enum SampleColumns {
+    static let list = "id, seq, t, lat, lon, acc, alt, speed, course, battery, charging, trigger, state"
+
+    static func insert(into table: String) -> String {
+        "INSERT INTO \(table) (\(list)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    }
+
+    static func arguments(_ s: Sample) -> StatementArguments {
+        [
+            s.id.wireString, s.seq, s.time.milliseconds, s.latitude, s.longitude, s.accuracy, s.altitude, s.speed,
+            s.course, s.battery, s.charging, s.trigger.rawValue, s.state.rawValue,
+        ]
+    }
+
+    /// `nil` only for a row no version of this code could have written (bad id or enum).
+    static func sample(_ row: Row) -> Sample? {
+        guard let id = UUID(uuidString: row["id"]), let trigger = SampleTrigger(rawValue: row["trigger"]),
+            let state = SampleAppState(rawValue: row["state"])
+        else { return nil }
+        return Sample(
+            id: id, seq: row["seq"], time: Instant(milliseconds: row["t"]), latitude: row["lat"],
+            longitude: row["lon"], accuracy: row["acc"], altitude: row["alt"], speed: row["speed"],
+            course: row["course"], battery: row["battery"], charging: row["charging"], trigger: trigger,
+            state: state)
+    }
+}
+
+extension LocationStore {
+    /// Runs a write transaction, mapping errors to `StoreError`.
+    func write<T>(_ operation: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try writer.write(body)
+        } catch {
+            throw StoreError(error, operation: operation, path: path ?? ":memory:")
+        }
+    }
+
+    /// Runs a read, mapping errors to `StoreError`.
+    func read<T>(_ operation: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try writer.read(body)
+        } catch {
+            throw StoreError(error, operation: operation, path: path ?? ":memory:")
+        }
+    }
+}
+
+extension LocationStore {
+    /// Inserts already-built samples in one transaction and moves `next_seq` past them: for
+    /// benchmarks and fixtures that need a large backlog quickly. Sampling uses `append`.
+    package func importSamples(_ samples: [Sample]) throws(StoreError) {
+        try write("importing samples") { db in
+            let statement = try db.cachedStatement(sql: SampleColumns.insert(into: "sample"))
+            for sample in samples { try statement.execute(arguments: SampleColumns.arguments(sample)) }
+            try db.execute(
+                sql: "UPDATE sync_state SET next_seq = max(next_seq, ?) WHERE id = 1",
+                arguments: [(samples.map(\.seq).max() ?? 0) + 1])
+        }
+    }
+}

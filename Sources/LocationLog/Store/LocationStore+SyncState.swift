@@ -1,0 +1,65 @@
+public import BackgroundCore
+import GRDB
+
+/// What the sync machine remembers across launches.
+public struct SyncSnapshot: Hashable, Sendable {
+    /// When the last upload was acknowledged.
+    public var lastSuccess: Instant?
+    /// Failed attempts since the last success (drives the back-off).
+    public var consecutiveFailures: Int
+    /// No upload before this instant (back-off or `Retry-After`).
+    public var retryAt: Instant?
+    /// The current batch size when a 413 halved it; `nil` = configured size.
+    public var batchSize: Int?
+    /// Why uploads are held (401/403), until the user signs in again.
+    public var heldReason: String?
+
+    public init(
+        lastSuccess: Instant? = nil, consecutiveFailures: Int = 0, retryAt: Instant? = nil, batchSize: Int? = nil,
+        heldReason: String? = nil
+    ) {
+        self.lastSuccess = lastSuccess
+        self.consecutiveFailures = consecutiveFailures
+        self.retryAt = retryAt
+        self.batchSize = batchSize
+        self.heldReason = heldReason
+    }
+}
+
+extension LocationStore {
+    /// The saved sync state (defaults on a new store).
+    public func syncSnapshot() throws(StoreError) -> SyncSnapshot {
+        try read("reading the sync state") { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sync_state WHERE id = 1") else {
+                return SyncSnapshot()
+            }
+            return SyncSnapshot(
+                lastSuccess: (row["last_success"] as Int64?).map(Instant.init(milliseconds:)),
+                consecutiveFailures: row["consecutive_failures"],
+                retryAt: (row["retry_at"] as Int64?).map(Instant.init(milliseconds:)),
+                batchSize: row["batch_size"], heldReason: row["held_reason"])
+        }
+    }
+
+    /// Saves the sync state (the sample counter is not part of it and is left alone).
+    public func save(_ snapshot: SyncSnapshot) throws(StoreError) {
+        try write("saving the sync state") { db in
+            try db.execute(
+                sql: """
+                    UPDATE sync_state SET last_success = ?, consecutive_failures = ?, retry_at = ?, batch_size = ?,
+                    held_reason = ? WHERE id = 1
+                    """,
+                arguments: [
+                    snapshot.lastSuccess?.milliseconds, snapshot.consecutiveFailures, snapshot.retryAt?.milliseconds,
+                    snapshot.batchSize, snapshot.heldReason,
+                ])
+        }
+    }
+
+    /// The `seq` the next stored sample will get.
+    public func nextSeq() throws(StoreError) -> Int64 {
+        try read("reading the sample counter") { db in
+            try Int64.fetchOne(db, sql: "SELECT next_seq FROM sync_state WHERE id = 1") ?? 1
+        }
+    }
+}

@@ -1,0 +1,121 @@
+public import BackgroundCore
+public import Foundation
+
+/// Runs the sync machine against a store and a transport: the shell around `SyncMachine`.
+///
+/// Time comes from the injected `now` closure (a virtual clock in tests and the simulator, the
+/// wall clock on a device); the engine never sleeps. Each `wake` performs at most
+/// `maximumUploadsPerWake` uploads, so a large backlog drains batch by batch while time lasts.
+///
+/// ```swift
+/// let engine = SyncEngine(store: store, transport: transport, device: "iphone-42", seed: 7, now: clock.now)
+/// let report = await engine.wake(backgroundTimeRemaining: nil)
+/// ```
+public actor SyncEngine {
+    public let store: LocationStore
+    public let transport: any BatchTransport
+    public let device: String
+    public private(set) var machine: SyncMachine
+    private let now: @Sendable () -> Instant
+    private let makeBatchID: @Sendable () -> UUID
+    /// Notifications the machine asked for, oldest first (the shell shows them).
+    public private(set) var notifications: [String] = []
+
+    /// What one `wake` did.
+    public struct Report: Hashable, Sendable {
+        public var uploads = 0
+        public var deleted = 0
+        public var quarantined = 0
+        public var outcomes: [UploadOutcome] = []
+    }
+
+    /// - Throws: `StoreError` when the saved sync state cannot be read.
+    public init(
+        store: LocationStore, transport: any BatchTransport, device: String,
+        configuration: SyncMachine.Configuration = .init(), seed: UInt64,
+        makeBatchID: @escaping @Sendable () -> UUID = { UUID() }, now: @escaping @Sendable () -> Instant
+    ) throws(StoreError) {
+        self.store = store
+        self.transport = transport
+        self.device = device
+        self.machine = SyncMachine(configuration: configuration, snapshot: try store.syncSnapshot(), seed: seed)
+        self.makeBatchID = makeBatchID
+        self.now = now
+    }
+
+    public static let maximumUploadsPerWake = 100
+
+    /// Gives the machine a chance to upload, and performs what it decides.
+    ///
+    /// - Parameter backgroundTimeRemaining: `nil` in the foreground; on iOS the time
+    ///   `UIApplication.backgroundTimeRemaining` reports. Reduced by each upload's duration.
+    /// - Throws: `StoreError` from the store (e.g. disk full while applying an acknowledgement;
+    ///   the samples are then still pending and are sent again).
+    @discardableResult
+    public func wake(backgroundTimeRemaining: Duration? = nil) async throws(StoreError) -> Report {
+        var report = Report()
+        var remaining = backgroundTimeRemaining
+        for _ in 0..<Self.maximumUploadsPerWake {
+            let pending = try store.pendingCount()
+            let actions = machine.handle(.wake(pending: pending, backgroundTimeRemaining: remaining), at: now())
+            try perform(actions, into: &report)
+            guard let limit = actions.uploadLimit else { break }
+            let batch = try store.oldestPending(limit: limit)
+            let started = now()
+            let outcome: UploadOutcome
+            if batch.isEmpty {
+                outcome = .acknowledged(BatchAcknowledgement())
+            } else {
+                outcome = await transport.send(BatchRequest(batch: makeBatchID(), device: device, samples: batch))
+            }
+            let took = now() - started
+            remaining = remaining.map { $0 - took }
+            report.uploads += batch.isEmpty ? 0 : 1
+            report.outcomes.append(outcome)
+            let sent = Set(batch.map(\.id))
+            try perform(machine.handle(.uploaded(sent: sent, outcome: outcome, took: took), at: now()), into: &report)
+            guard case .acknowledged = outcome else { break }
+        }
+        return report
+    }
+
+    /// Releases a 401/403 hold after the user signed in again.
+    public func credentialsChanged() throws(StoreError) {
+        var report = Report()
+        try perform(machine.handle(.credentialsChanged, at: now()), into: &report)
+    }
+
+    /// When the engine next wants a `wake`, for the shell's timer.
+    public func nextWake() throws(StoreError) -> Instant? {
+        machine.nextWake(pending: try store.pendingCount(), now: now())
+    }
+
+    private func perform(_ actions: [SyncMachine.Action], into report: inout Report) throws(StoreError) {
+        for action in actions {
+            switch action {
+            case .upload:
+                continue  // performed by the caller, which needs the outcome
+            case .acknowledge(let delete, let quarantine):
+                let (deleted, quarantined) = try store.acknowledge(
+                    deleting: delete, quarantining: quarantine, at: now())
+                report.deleted += deleted
+                report.quarantined += quarantined
+            case .save(let snapshot):
+                try store.save(snapshot)
+            case .notifyUser(let message):
+                notifications.append(message)
+                try? store.log(.error, "user notified: \(message)", at: now())
+            case .log(let level, let message):
+                // A full disk must not stop the sync that would free it: diagnostics are best effort.
+                try? store.log(level, message, at: now())
+            }
+        }
+    }
+}
+
+extension [SyncMachine.Action] {
+    var uploadLimit: Int? {
+        for case .upload(let limit) in self { return limit }
+        return nil
+    }
+}

@@ -1,0 +1,153 @@
+import ArgumentParser
+import BackgroundCore
+import Foundation
+import LocationLog
+
+/// `bgtrack device [run] --server URL --token T --db PATH …`: samples a route into the durable
+/// store and uploads batches to a `bgtrack serve`, on the wall clock sped up by `--speedup`.
+struct DeviceRun: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Record fixes from a route into the store and upload them in batches (the default).",
+        discussion: """
+            Example: bgtrack device --server http://localhost:8080 --token $TOKEN --db /tmp/phone.sqlite --speedup 60
+            The store survives kills: run it again with the same --db and it carries on where it stopped.
+            """
+    )
+
+    @Option(help: "The server's base URL (http or https); batches go to <URL>/v1/batches.")
+    var server: String
+
+    @Option(help: "The device token from `bgtrack device add` (sent as a bearer token, never printed).")
+    var token: String
+
+    @Option(help: "The SQLite store file; created when missing. Its directory must exist.")
+    var db: String
+
+    @Option(help: "Seconds between samples (30…3600).")
+    var interval: Int = 120
+
+    @Option(help: "Seconds between uploads when the backlog is below a batch (10…86400).")
+    var uploadInterval: Int = 1800
+
+    @Option(help: "Samples per batch (1…10000).")
+    var batchSize: Int = 500
+
+    @Option(help: "A .gpx or .csv route to replay; default: a built-in walk round People's Square, Shanghai.")
+    var route: String?
+
+    @Option(help: "How many times faster than the wall clock time runs (1…10000).")
+    var speedup: Double = 1
+
+    @Option(help: "The device name sent with each batch.")
+    var name: String = "linux-device"
+
+    @Option(help: "Stop after this many seconds of (sped-up) device time; default: run until interrupted.")
+    var duration: Int?
+
+    @Flag(help: "Commit with an fsync per sample (survives power loss, slower). Default: survives process kill.")
+    var fsync = false
+
+    func validate() throws {
+        guard let url = URL(string: server), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+            url.host?.isEmpty == false
+        else {
+            throw ValidationError(
+                "--server \(server) is not an http:// or https:// URL with a host; e.g. --server http://localhost:8080")
+        }
+        guard !token.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("--token is empty; pass the token `bgtrack device add` printed")
+        }
+        guard (30...3600).contains(interval) else {
+            throw ValidationError("--interval \(interval) is outside the allowed 30…3600 seconds")
+        }
+        guard (10...86_400).contains(uploadInterval) else {
+            throw ValidationError("--upload-interval \(uploadInterval) is outside the allowed 10…86400 seconds")
+        }
+        guard (1...10_000).contains(batchSize) else {
+            throw ValidationError("--batch-size \(batchSize) is outside the allowed 1…10000 samples")
+        }
+        guard speedup.isFinite, (1...10_000).contains(speedup) else {
+            throw ValidationError("--speedup \(speedup) is outside the allowed 1…10000")
+        }
+        if let duration, duration < 1 {
+            throw ValidationError("--duration \(duration) must be 1 second or more")
+        }
+        let directory = (db as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.isEmpty ? "." : directory, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        else {
+            throw ValidationError("--db \(db): the directory \(directory) does not exist; create it first")
+        }
+        if let route {
+            let lower = route.lowercased()
+            guard lower.hasSuffix(".gpx") || lower.hasSuffix(".csv") else {
+                throw ValidationError("--route \(route) must be a .gpx or .csv file")
+            }
+            guard FileManager.default.isReadableFile(atPath: route) else {
+                throw ValidationError("--route \(route) does not exist or cannot be read")
+            }
+        }
+    }
+
+    func run() async throws {
+        let clock = SpedUpClock(speedup: speedup)
+        let start = clock.now
+        let (store, openReport) = try LocationStore.open(
+            path: db, durability: fsync ? .powerLoss : .processCrash, now: start)
+        if let message = openReport.message { print("WARNING: \(message)") }
+        let player: RoutePlayer
+        if let route {
+            player = RoutePlayer(
+                points: try RouteFile.read(path: route), start: start, spacing: .seconds(Int64(interval)))
+        } else {
+            player = .synthetic(start: start)
+        }
+        // `validate()` checked the URL.
+        guard let serverURL = URL(string: server) else { throw ValidationError("--server \(server) is not a URL") }
+        let transport = URLSessionBatchTransport(server: serverURL, token: token)
+        let sync = try SyncEngine(
+            store: store, transport: transport, device: name,
+            configuration: .init(uploadInterval: .seconds(Int64(uploadInterval)), batchSize: batchSize),
+            seed: UInt64.random(in: 0...UInt64.max), now: { clock.now })
+        if let held = try store.syncSnapshot().heldReason {
+            // Starting the device again with a token is this shell's "sign in again".
+            print("previous run held uploads (\(held)); retrying with the given token")
+            try await sync.credentialsChanged()
+        }
+        let recorder = SampleRecorder(store: store, sampling: .init(interval: .seconds(Int64(interval))))
+        let loop = DeviceLoop(
+            recorder: recorder, sync: sync, player: player, now: { clock.now },
+            report: { line in print("[\(clock.now.iso8601)] \(line)") })
+        print(
+            "device \(name): store \(db) (\(try store.pendingCount()) pending), server \(serverURL.absoluteString), "
+                + "every \(interval) s, uploads every \(uploadInterval) s, speed ×\(speedup)")
+        let end = duration.map { start + .seconds(Int64($0)) }
+        while true {
+            let next = await loop.step()
+            if let end, next > end { break }
+            try await clock.sleep(until: next)
+        }
+        print("device \(name): stopped; \(try store.pendingCount()) samples still pending")
+    }
+}
+
+/// The wall clock, optionally running faster: device time = start + elapsed wall time × speedup.
+/// The only place the device reads real time; the loop itself only sees `now`.
+struct SpedUpClock: Sendable {
+    let speedup: Double
+    let wallStart = ContinuousClock.now
+    let deviceStart = Instant(seconds: Date().timeIntervalSince1970)
+
+    var now: Instant {
+        let elapsed = ContinuousClock.now - wallStart
+        return deviceStart + .milliseconds(Int64(Double(elapsed.wholeMilliseconds) * speedup))
+    }
+
+    func sleep(until instant: Instant) async throws {
+        let wait = instant - now
+        guard wait > .zero else { return }
+        try await Task.sleep(for: .milliseconds(Int64(Double(wait.wholeMilliseconds) / speedup)))
+    }
+}

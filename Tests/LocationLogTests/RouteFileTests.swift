@@ -1,0 +1,120 @@
+import BackgroundCore
+import Foundation
+import LocationLog
+import Testing
+
+@Suite struct RouteFileTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("route-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func write(_ name: String, _ data: Data) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try data.write(to: url)
+        return url.path
+    }
+
+    var segments: [[TrackPoint]] {
+        [
+            (0..<5).map { index in
+                TrackPoint(
+                    time: Instant(milliseconds: 1_732_240_000_000 + Int64(index) * 120_000),
+                    latitude: 31.2304 + Double(index) * 1e-3, longitude: 121.4737, accuracy: 5, altitude: 4)
+            }
+        ]
+    }
+
+    @Test func readsOurOwnGPXAndCSVExports() throws {
+        let gpx = try RouteFile.read(path: write("a.gpx", Data(TrackExport.gpx(segments, name: "walk").utf8)))
+        let csv = try RouteFile.read(path: write("a.csv", Data(TrackExport.csv(segments).utf8)))
+        for points in [gpx, csv] {
+            #expect(points.count == 5)
+            #expect(points.map(\.time) == segments[0].map { Optional($0.time) })
+            #expect(abs((points.last?.latitude ?? 0) - 31.2344) < 1e-9)
+        }
+        #expect(gpx.first?.altitude == 4)
+    }
+
+    @Test func readsHandWrittenFilesWithoutTimes() throws {
+        let csv = try RouteFile.read(path: write("b.csv", Data("Latitude, Longitude\n31.1,121.1\n\n31.2,121.2\n".utf8)))
+        #expect(csv.count == 2 && csv[0].time == nil)
+        let gpx = """
+            <?xml version="1.0"?><gpx version="1.1"><rte><rtept lat='31.1' lon='121.1'/>
+            <rtept lat="31.2" lon="121.2"></rtept></rte></gpx>
+            """
+        #expect(try RouteFile.read(path: write("b.gpx", Data(gpx.utf8))).count == 2)
+    }
+
+    static let hostileFiles: [(name: String, content: [UInt8], message: String)] = [
+        ("latin1.csv", Array("lat,lon,name\n31.1,121.1,Caf".utf8) + [0xE9, 0x0A], "not UTF-8: byte 0xE9"),
+        ("utf16.csv", [0xFF, 0xFE, 0x6C, 0x00, 0x61, 0x00], "UTF-16"),
+        ("binary.gpx", [0x3C, 0x67, 0x70, 0x78, 0x3E, 0x80, 0x81, 0xFE, 0x3E], "not UTF-8: byte 0x80"),
+        ("noheader.csv", Array("31.1,121.1\n31.2,121.2\n".utf8), "must be a header"),
+        ("words.csv", Array("lat,lon\nnorth,east\n".utf8), "line 2: lat and lon must be numbers"),
+        ("island.csv", Array("lat,lon\n0,0\n1,1\n".utf8), "0,0"),
+        ("range.gpx", Array(#"<gpx><trkpt lat="95" lon="1"/><trkpt lat="1" lon="1"/></gpx>"#.utf8), "latitude 95"),
+        ("short.csv", Array("lat,lon\n1,1\n".utf8), "needs at least 2"),
+        ("notgpx.gpx", Array("<html><body>hi</body></html>".utf8), "not GPX"),
+        ("route.kml", Array("<kml/>".utf8), "unknown type"),
+    ]
+
+    @Test(arguments: Self.hostileFiles.indices)
+    func hostileFilesAreRefusedWithAClearMessage(index: Int) throws {
+        let (name, content, message) = Self.hostileFiles[index]
+        let path = try write(name, Data(content))
+        #expect {
+            try RouteFile.read(path: path)
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains(message) && text.contains(path)
+        }
+    }
+
+    /// A 1 GB file (sparse: no disk used) is refused from its size, without reading it.
+    @Test func oneGigabyteFileIsRefusedWithoutLoadingIt() throws {
+        let path = directory.appendingPathComponent("huge.gpx").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("<gpx>".utf8)))
+        #expect(truncate(path, 1 << 30) == 0)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            try RouteFile.read(path: path)
+        } throws: { error in
+            "\(error)".contains("is 1024 MiB; routes up to 256 MiB")
+        }
+        // With the size limit lifted, the same 1 GB file is streamed in 64 KiB chunks and given up
+        // after the first MiB without a record end: memory follows the records, not the file.
+        #expect {
+            try RouteFile.read(path: path, maximumBytes: 2 << 30)
+        } throws: { error in
+            "\(error)".contains("has a record over 1048576 bytes without a '>'")
+        }
+        let longLine = try write("oneline.gpx", Data(repeating: UInt8(ascii: "x"), count: 3 << 20))
+        #expect {
+            try RouteFile.read(path: longLine)
+        } throws: { error in
+            "\(error)".contains("without a '>'")
+        }
+    }
+
+    @Test func playerInterpolatesAndLoops() throws {
+        let start = Instant(milliseconds: 1_000_000)
+        let points = [
+            RouteFile.RoutePoint(latitude: 31.0, longitude: 121.0, time: Instant(milliseconds: 0)),
+            RouteFile.RoutePoint(latitude: 31.1, longitude: 121.0, time: Instant(milliseconds: 100_000)),
+        ]
+        let player = RoutePlayer(points: points, start: start)
+        #expect(player.duration == .seconds(100))
+        #expect(abs(player.fix(at: start + .seconds(50)).latitude - 31.05) < 1e-9)
+        #expect(abs(player.fix(at: start + .seconds(150)).latitude - 31.05) < 1e-9)
+        #expect((player.fix(at: start + .seconds(10)).speed ?? 0) > 100)
+        let synthetic = RoutePlayer.synthetic(start: start)
+        let a = synthetic.fix(at: start)
+        let b = synthetic.fix(at: start + .seconds(100))
+        let metres = Haversine.distance(
+            latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
+        #expect(abs(metres - 140) < 5, "walking pace: \(metres) m in 100 s")
+    }
+}

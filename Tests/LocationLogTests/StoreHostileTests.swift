@@ -1,0 +1,243 @@
+import BackgroundCore
+import Foundation
+import GRDB
+import LocationLog
+import LocationLogTesting
+import Testing
+
+/// Corrupt files, read-only locations and full disks: the store reports, moves aside, pauses,
+/// and never crashes or deletes.
+@Suite struct StoreHostileTests {
+    let now = Instant(milliseconds: 1_732_240_000_000)
+
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func fix(_ index: Int) -> LocationFix {
+        LocationFix(
+            timestamp: now + .seconds(Int64(index) * 120), latitude: 31.23 + Double(index) * 1e-5,
+            longitude: 121.47, horizontalAccuracy: 10)
+    }
+
+    @Test func garbageFileIsMovedAsideNeverDeleted() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        var random = SeededRandom(seed: 3)
+        let garbage = Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &random) })
+        try garbage.write(to: URL(fileURLWithPath: path))
+        let (store, report) = try LocationStore.open(path: path, now: now)
+        let moved = try #require(report.movedAside)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: moved)) == garbage)
+        #expect(report.message?.contains("moved aside to \(moved)") == true)
+        #expect(try store.diagnostics().contains { $0.message.contains("unreadable") })
+        try store.append(fix(0), trigger: .timer, state: .background)
+        #expect(try store.pendingCount() == 1)
+    }
+
+    @Test func damagedPagesAreDetectedAndMovedAside() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        do {
+            let (store, _) = try LocationStore.open(path: path, now: now)
+            for index in 0..<2000 { try store.append(fix(index), trigger: .timer, state: .background) }
+        }
+        // Overwrite pages in the middle of the file (the header stays valid).
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size / 2)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 16384))
+        try handle.close()
+        let (store, report) = try LocationStore.open(path: path, now: now)
+        #expect(report.movedAside != nil, "a damaged file must be set aside")
+        #expect(FileManager.default.fileExists(atPath: report.movedAside ?? "/nonexistent"))
+        #expect(try store.pendingCount() == 0)
+    }
+
+    @Test func missingDirectorySaysSo() throws {
+        #expect {
+            try LocationStore.open(path: "/nonexistent-\(UUID().uuidString)/store.sqlite", now: now)
+        } throws: { error in
+            "\(error)".contains("does not exist")
+        }
+    }
+
+    /// Disk full via `PRAGMA max_page_count`: appends fail with `diskFull`, the recorder pauses
+    /// sampling with one diagnostic, earlier samples are intact, nothing crashes.
+    @Test func fullDatabaseFilePausesSampling() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        var config = Configuration()
+        config.journalMode = .wal
+        let queue = try DatabaseQueue(path: path, configuration: config)
+        let store = try LocationStore(writer: queue, path: path)
+        let pages = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = \(pages + 4)") }
+        var recorder = SampleRecorder(store: store, sampling: .init(interval: .seconds(120)))
+        recorder.start(at: now)
+        var stored: [UUID] = []
+        var failure: StoreError?
+        for index in 0..<5000 {
+            let at = now + .seconds(Int64(index) * 120)
+            switch recorder.record(fix(index), trigger: .timer, state: .background, at: at) {
+            case .stored(let sample): stored.append(sample.id)
+            case .notStored(let error): failure = error
+            default: break
+            }
+            if failure != nil { break }
+        }
+        let error = try #require(failure)
+        #expect(error.isDiskFull)
+        #expect("\(error)".contains("is full"))
+        #expect(!stored.isEmpty)
+        #expect(recorder.pausedUntil != nil)
+        #expect(!recorder.wantsFix(at: recorder.pausedUntil.map { $0 - .seconds(1) } ?? now))
+        #expect(try store.pendingIDs() == Set(stored))
+        // Space comes back (the limit is lifted, as after an upload freed pages): sampling resumes.
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = 1000000") }
+        let later = (recorder.pausedUntil ?? now) + .seconds(1)
+        let resumed = recorder.record(
+            LocationFix(timestamp: later, latitude: 31.3, longitude: 121.5, horizontalAccuracy: 9), trigger: .timer,
+            state: .background, at: later)
+        guard case .stored = resumed else {
+            Issue.record("sampling did not resume: \(resumed)")
+            return
+        }
+        #expect(try store.diagnostics().contains { $0.message.contains("sampling resumed") })
+        #expect(try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
+    }
+
+    /// Disk full for real: a 512 KiB tmpfs (needs root and mount rights; skipped otherwise).
+    @Test func realFullFileSystemNeverCrashes() throws {
+        guard let mount = TinyMount(sizeKiB: 512) else {
+            print("tmpfs disk-full test skipped: cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)")
+            return
+        }
+        defer { mount.unmount() }
+        let path = mount.path + "/store.sqlite"
+        let (store, _) = try LocationStore.open(path: path, now: now)
+        // Fill the disk around the store so only a little room is left.
+        let filler = mount.path + "/filler"
+        #expect(FileManager.default.createFile(atPath: filler, contents: Data(repeating: 1, count: 200 * 1024)))
+        var stored: [UUID] = []
+        var failure: StoreError?
+        for index in 0..<100_000 {
+            do {
+                stored.append(try store.append(fix(index), trigger: .timer, state: .background).id)
+            } catch {
+                failure = error
+                break
+            }
+        }
+        #expect(failure?.isDiskFull == true, "expected disk full, got \(String(describing: failure))")
+        #expect(try store.pendingIDs() == Set(stored))
+        try FileManager.default.removeItem(atPath: filler)
+        #expect(throws: Never.self) { try store.append(fix(0), trigger: .timer, state: .background) }
+        print("tmpfs disk full after \(stored.count) samples; every returned insert present")
+    }
+
+    /// A read-only location: a clear error naming the path, nothing moved or deleted.
+    @Test func readOnlyDirectoryIsReportedClearly() throws {
+        let directory: String
+        var mount: TinyMount?
+        if getuid() == 0 {
+            // root ignores permission bits, so use a read-only mount instead of chmod.
+            guard let made = TinyMount(sizeKiB: 256) else {
+                print("read-only test skipped: running as root and cannot mount a tmpfs")
+                return
+            }
+            mount = made
+            directory = made.path
+        } else {
+            directory = try temporaryDirectory().path
+        }
+        defer {
+            mount?.unmount()
+            if mount == nil { try? FileManager.default.removeItem(atPath: directory) }
+        }
+        // An existing store first, then the location turns read-only.
+        let path = directory + "/store.sqlite"
+        do {
+            let (store, _) = try LocationStore.open(path: path, now: now)
+            try store.append(fix(0), trigger: .timer, state: .background)
+        }
+        if let mount {
+            #expect(mount.remountReadOnly())
+        } else {
+            chmod(directory, 0o555)
+        }
+        defer { if mount == nil { chmod(directory, 0o755) } }
+        #expect {
+            try LocationStore.open(path: path, now: now)
+        } throws: { error in
+            let text = "\(error)"
+            print("read-only store: \(text)")
+            return text.contains(path) && (text.contains("writable") || text.contains("cannot open"))
+        }
+        #expect(FileManager.default.fileExists(atPath: path), "a read-only store must never be moved or deleted")
+        // A new store in the read-only location fails the same clear way.
+        #expect(throws: StoreError.self) { try LocationStore.open(path: directory + "/new.sqlite", now: now) }
+    }
+
+    @Test func diagnosticsLogIsBounded() throws {
+        let store = try LocationStore(writer: DatabaseQueue(), diagnosticsLimit: 50)
+        for index in 0..<500 { try store.log(.info, "line \(index)", at: now) }
+        let lines = try store.diagnostics(limit: 1000)
+        #expect(lines.count == 50)
+        #expect(lines.first?.message == "line 450" && lines.last?.message == "line 499")
+    }
+
+    @Test func rejectedFixesAreLoggedWithTheReason() throws {
+        let store = try LocationStore.inMemory()
+        var recorder = SampleRecorder(store: store)
+        recorder.start(at: now)
+        let bad = LocationFix(timestamp: now, latitude: 0, longitude: 0, horizontalAccuracy: 5)
+        #expect(recorder.record(bad, trigger: .timer, state: .foreground, at: now) == .rejected(.nullIsland))
+        let stale = LocationFix(timestamp: now - .seconds(600), latitude: 31, longitude: 121, horizontalAccuracy: 5)
+        guard case .rejected(.stale) = recorder.record(stale, trigger: .timer, state: .foreground, at: now) else {
+            Issue.record("a 600 s old fix with a 120 s interval must be stale")
+            return
+        }
+        let messages = try store.diagnostics().map(\.message)
+        #expect(messages.contains { $0.contains("0,0") })
+        #expect(messages.contains { $0.contains("600 s old") })
+    }
+}
+
+/// A tmpfs of a given size mounted in a temporary directory (root only).
+struct TinyMount {
+    let path: String
+
+    init?(sizeKiB: Int) {
+        guard getuid() == 0 else { return nil }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tmpfs-\(UUID().uuidString)").path
+        guard (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil,
+            Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(sizeKiB)k", "tmpfs", path])
+        else { return nil }
+        self.path = path
+    }
+
+    func remountReadOnly() -> Bool {
+        Self.run("/bin/mount", ["-o", "remount,ro", path])
+    }
+
+    func unmount() {
+        _ = Self.run("/bin/umount", [path])
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    static func run(_ tool: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}

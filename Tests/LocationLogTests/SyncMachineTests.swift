@@ -1,0 +1,146 @@
+import BackgroundCore
+import Foundation
+import LocationLog
+import Testing
+
+@Suite struct SyncMachineTests {
+    let start = Instant(milliseconds: 1_732_240_000_000)
+
+    @Test func nominalBackoffDoublesFrom5sTo30min() {
+        let machine = SyncMachine(seed: 1)
+        let seconds = (1...12).map { Int(machine.nominalBackoff(failures: $0).seconds) }
+        #expect(seconds == [5, 10, 20, 40, 80, 160, 320, 640, 1280, 1800, 1800, 1800])
+        #expect(machine.nominalBackoff(failures: 10_000) == .seconds(1800))
+    }
+
+    /// Failure after failure: each retry waits between half the nominal delay and the nominal
+    /// delay, the same seed gives the same sequence, another seed another one.
+    @Test func jitteredBackoffSequenceIsSeededAndBounded() {
+        func sequence(seed: UInt64) -> [Int64] {
+            var machine = SyncMachine(seed: seed)
+            var now = start
+            var delays: [Int64] = []
+            for _ in 0..<12 {
+                _ = machine.handle(.wake(pending: 1, backgroundTimeRemaining: nil), at: now)
+                _ = machine.handle(
+                    .uploaded(sent: [UUID()], outcome: .networkError(message: "offline"), took: .zero), at: now)
+                let retryAt = machine.snapshot.retryAt ?? now
+                delays.append((retryAt - now).wholeMilliseconds)
+                // Nothing happens before the retry time…
+                #expect(
+                    machine.handle(.wake(pending: 1, backgroundTimeRemaining: nil), at: retryAt - .seconds(1)) == [])
+                now = retryAt
+            }
+            return delays
+        }
+        let delays = sequence(seed: 42)
+        let nominal = SyncMachine(seed: 0)
+        for (index, delay) in delays.enumerated() {
+            let limit = nominal.nominalBackoff(failures: index + 1).wholeMilliseconds
+            #expect(
+                delay >= limit / 2 && delay <= limit, "retry \(index + 1): \(delay) ms not in \(limit / 2)…\(limit)")
+        }
+        #expect(sequence(seed: 42) == delays)
+        #expect(sequence(seed: 43) != delays)
+        print("back-off sequence (seed 42, ms): \(delays.map(String.init).joined(separator: ", "))")
+    }
+
+    @Test func uploadsWhenIntervalPassedOrBacklogReachesABatch() {
+        var machine = SyncMachine(snapshot: SyncSnapshot(lastSuccess: start), seed: 1)
+        #expect(machine.handle(.wake(pending: 499, backgroundTimeRemaining: nil), at: start + .seconds(60)) == [])
+        #expect(
+            machine.handle(.wake(pending: 500, backgroundTimeRemaining: nil), at: start + .seconds(60)) == [
+                .upload(limit: 500)
+            ])
+        var idle = SyncMachine(snapshot: SyncSnapshot(lastSuccess: start), seed: 1)
+        #expect(idle.handle(.wake(pending: 3, backgroundTimeRemaining: nil), at: start + .seconds(1799)) == [])
+        #expect(idle.nextWake(pending: 3, now: start + .seconds(1799)) == start + .seconds(1800))
+        #expect(
+            idle.handle(.wake(pending: 3, backgroundTimeRemaining: nil), at: start + .seconds(1800)) == [
+                .upload(limit: 500)
+            ])
+        // One upload at a time.
+        #expect(idle.handle(.wake(pending: 900, backgroundTimeRemaining: nil), at: start + .seconds(1801)) == [])
+        var empty = SyncMachine(seed: 1)
+        #expect(empty.handle(.wake(pending: 0, backgroundTimeRemaining: nil), at: start) == [])
+    }
+
+    @Test func noUploadStartsWithLessBackgroundTimeThanItNeeds() {
+        var machine = SyncMachine(seed: 1)
+        let first = machine.handle(.wake(pending: 10, backgroundTimeRemaining: .seconds(29)), at: start)
+        #expect(first.count == 1)
+        if case .log(_, let message) = first.first { #expect(message.contains("29 s of background time left")) }
+        #expect(machine.handle(.wake(pending: 10, backgroundTimeRemaining: .seconds(20)), at: start) == [])
+        #expect(
+            machine.handle(.wake(pending: 10, backgroundTimeRemaining: .seconds(30)), at: start) == [
+                .upload(limit: 500)
+            ])
+        // A slow upload (40 s) raises what the next one is assumed to need to 80 s.
+        _ = machine.handle(
+            .uploaded(sent: [], outcome: .acknowledged(.init()), took: .seconds(40)), at: start + .seconds(40))
+        #expect(machine.uploadTimeNeeded == .seconds(80))
+    }
+
+    @Test func tooLargeHalvesTheBatchAndSuccessGrowsItBack() {
+        var machine = SyncMachine(seed: 1)
+        var sizes: [Int] = []
+        for _ in 0..<3 {
+            let actions = machine.handle(.wake(pending: 1000, backgroundTimeRemaining: nil), at: start)
+            if case .upload(let limit) = actions.first { sizes.append(limit) }
+            _ = machine.handle(.uploaded(sent: [UUID()], outcome: .tooLarge, took: .zero), at: start)
+        }
+        #expect(sizes == [500, 250, 125])
+        #expect(machine.snapshot.retryAt == nil, "413 retries at once with a smaller batch, no back-off")
+        #expect(machine.batchSize == 62)
+        _ = machine.handle(.wake(pending: 1000, backgroundTimeRemaining: nil), at: start)
+        _ = machine.handle(.uploaded(sent: [], outcome: .acknowledged(.init()), took: .zero), at: start)
+        #expect(machine.batchSize == 124)
+        _ = machine.handle(.wake(pending: 1000, backgroundTimeRemaining: nil), at: start)
+        _ = machine.handle(.uploaded(sent: [], outcome: .acknowledged(.init()), took: .zero), at: start)
+        #expect(machine.batchSize == 248)
+    }
+
+    @Test func unauthorizedHoldsAndNotifiesUntilCredentialsChange() {
+        var machine = SyncMachine(seed: 1)
+        _ = machine.handle(.wake(pending: 5, backgroundTimeRemaining: nil), at: start)
+        let actions = machine.handle(
+            .uploaded(sent: [UUID()], outcome: .unauthorized(status: 401, message: "token revoked"), took: .zero),
+            at: start)
+        #expect(actions.contains { if case .notifyUser = $0 { return true } else { return false } })
+        #expect(!actions.contains { if case .acknowledge = $0 { return true } else { return false } })
+        #expect(machine.handle(.wake(pending: 5000, backgroundTimeRemaining: nil), at: start + .seconds(86_400)) == [])
+        #expect(machine.nextWake(pending: 5000, now: start) == nil)
+        _ = machine.handle(.credentialsChanged, at: start + .seconds(86_400))
+        #expect(
+            machine.handle(.wake(pending: 5, backgroundTimeRemaining: nil), at: start + .seconds(86_400)) == [
+                .upload(limit: 500)
+            ])
+    }
+
+    @Test func aClockSetBackDoesNotBlockUploads() {
+        var machine = SyncMachine(
+            snapshot: SyncSnapshot(lastSuccess: start + .seconds(7200), retryAt: start + .seconds(86_400)), seed: 1)
+        #expect(machine.handle(.wake(pending: 1, backgroundTimeRemaining: nil), at: start) == [.upload(limit: 500)])
+    }
+
+    @Test func rateLimitHonoursRetryAfter() {
+        var machine = SyncMachine(seed: 1)
+        _ = machine.handle(.wake(pending: 5, backgroundTimeRemaining: nil), at: start)
+        _ = machine.handle(
+            .uploaded(sent: [UUID()], outcome: .rateLimited(retryAfter: .seconds(120)), took: .zero), at: start)
+        #expect(machine.snapshot.retryAt == start + .seconds(120))
+        #expect(machine.snapshot.consecutiveFailures == 1)
+    }
+
+    @Test func acknowledgementOnlyTouchesIdsThatWereSent() {
+        var machine = SyncMachine(seed: 1)
+        let sent = [UUID(), UUID(), UUID()]
+        let stranger = UUID()
+        _ = machine.handle(.wake(pending: 3, backgroundTimeRemaining: nil), at: start)
+        let ack = BatchAcknowledgement(
+            stored: [sent[0], stranger], rejected: [sent[1]: "latitude 91 is outside -90…90"])
+        let actions = machine.handle(.uploaded(sent: Set(sent), outcome: .acknowledged(ack), took: .zero), at: start)
+        #expect(
+            actions.first == .acknowledge(delete: [sent[0]], quarantine: [sent[1]: "latitude 91 is outside -90…90"]))
+    }
+}
