@@ -8,9 +8,9 @@ extension TrackServerEnvironment {
     func ingestNative(_ request: Request, context: some RequestContext) async throws -> Response {
         try await countingRefusals(.native) {
             let device = try await auth.writer(token: Authenticator.bearer(request, allowQuery: false))
-            let json = try JSONBody.parse(try await bodyReader.read(request))
+            let bytes = try await bodyReader.read(request)
             let parser = NativeBatchParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
-            let parsed = try parser.parse(json, device: device, now: clock.now)
+            let parsed = try parser.parse(bytes: bytes, device: device, now: clock.now)
             let outcome = try await store.insert(parsed.samples, device: device, at: clock.now)
             await record(.native, outcome: outcome, rejected: parsed.rejected.count)
             context.logger.info(

@@ -61,6 +61,19 @@ struct NativeRouteTests {
         #expect(try await server.sampleCount() == 1)
     }
 
+    @Test func aWrongTypeRejectsOnlyThatSampleNamingTheField() async throws {
+        let server = try await TestServer()
+        let body = Fixtures.nativeBatch.replacingOccurrences(of: "\"lat\": 31.2310", with: "\"lat\": \"north\"")
+        let response = try await server.test { client in
+            try await client.executeRequest(
+                uri: "/v1/batches", method: .post, headers: .bearer(server.phoneToken), body: ByteBuffer(text: body))
+        }
+        let decoded = try JSONDecoder().decode(BatchResponse.self, from: Data(response.body.readableBytesView))
+        #expect(decoded.accepted == ["0b9c3a1e-4f59-4d7e-8a51-6f7a0a3c9e01"])
+        #expect(decoded.rejected.first?.reason == "sample 1: field \"lat\" must be a number, got string")
+        #expect(try await server.sampleCount() == 1)
+    }
+
     @Test func acceptsGzipBodies() async throws {
         let server = try await TestServer()
         let zipped = try Gzip.compress(Data(Fixtures.nativeBatch.utf8))
