@@ -31,7 +31,9 @@ db="$work/tracks.sqlite"
 device_token="$("$bin" device add walker --db "$db" | tail -n 1)"
 operator_token="$("$bin" operator add screenshot --db "$db" | tail -n 1)"
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-"$bin" serve --db "$db" --host 127.0.0.1 --port "$port" --log-level warning >"$work/server.log" 2>&1 &
+# --offline-minutes 0.03 (about 2 s): by the time of the screenshot the device is stale, so the
+# page shows its offline banner too.
+"$bin" serve --db "$db" --host 127.0.0.1 --port "$port" --log-level warning --offline-minutes 0.03 >"$work/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 100); do
     python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/healthz', timeout=1)" \
@@ -70,12 +72,15 @@ for i in range(0, len(samples), 500):
     print(f"uploaded {len(answer['accepted'])} samples, {len(answer['rejected'])} rejected")
 PY
 
+sleep 2.5
 url="http://127.0.0.1:$port/devices/walker?day=2024-11-22&token=$operator_token"
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,860 \
     --virtual-time-budget=3000 --screenshot="$out" "$url" 2>"$work/chromium.log" || {
     cat "$work/chromium.log" >&2
     exit 1
 }
-python3 -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:$port/?token=$operator_token').read().decode())" \
-    >"$work/index.html"
+index_png="${out%.png}-index.png"
+chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=900,260 \
+    --screenshot="$index_png" "http://127.0.0.1:$port/?token=$operator_token" 2>>"$work/chromium.log"
 echo "wrote $out ($(stat -c %s "$out") bytes) from $url" | sed "s/token=[^&]*/token=…/"
+echo "wrote $index_png ($(stat -c %s "$index_png") bytes), the index page"

@@ -13,8 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @Option(help: "Address to listen on; keep 127.0.0.1 unless a TLS proxy sits in front.") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
-    @Option(help: "Minutes without samples or heartbeats before a device shows as offline.")
-    var offlineMinutes = 10
+    @Option(help: "Minutes without samples or heartbeats before a device shows as offline (fractions allowed).")
+    var offlineMinutes = 10.0
     @Option(help: "Minutes without a sample that break the track line on the map.") var gapMinutes = 10
     @Option(help: "Hours a login session lives after its last heartbeat.") var sessionHours = 24
     @Option(help: "Map tile URL with {z}/{x}/{y}; by default no tiles are fetched (works offline).")
@@ -27,8 +27,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port (0…65535)") }
-        guard offlineMinutes > 0, gapMinutes > 0, sessionHours > 0 else {
-            throw ValidationError("--offline-minutes, --gap-minutes and --session-hours must be positive")
+        guard offlineMinutes > 0, offlineMinutes <= 1_000_000, gapMinutes > 0, sessionHours > 0 else {
+            throw ValidationError(
+                "--offline-minutes (at most 1000000), --gap-minutes and --session-hours must be positive")
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error")
@@ -45,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
-        configuration.offlineThreshold = .seconds(offlineMinutes * 60)
+        configuration.offlineThreshold = .milliseconds(Int64((offlineMinutes * 60_000).rounded()))
         configuration.gapThreshold = .seconds(gapMinutes * 60)
         configuration.sessionTTL = .seconds(sessionHours * 3600)
         configuration.tileURL = tileURL
