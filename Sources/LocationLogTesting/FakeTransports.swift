@@ -40,6 +40,8 @@ public actor InMemoryBatchServer: BatchTransport {
     /// How many times each id arrived (re-sends included).
     public private(set) var receipts: [String: Int] = [:]
     public private(set) var batches = 0
+    /// The batch id of every request, in order.
+    public private(set) var batchIDs: [String] = []
     /// Requests whose answer is lost after the commit, counted down.
     private var loseAnswers: Int
     /// Runs before the server handles a request (e.g. to advance virtual time).
@@ -53,6 +55,7 @@ public actor InMemoryBatchServer: BatchTransport {
     public func send(_ request: BatchRequest) async -> UploadOutcome {
         onRequest?()
         batches += 1
+        batchIDs.append(request.batch)
         var response = BatchResponse()
         for wire in request.samples {
             receipts[wire.id, default: 0] += 1

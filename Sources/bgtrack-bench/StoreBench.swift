@@ -78,7 +78,7 @@ struct StoreBench: ParsableCommand {
     }
 
     func batchBenchmark(_ base: String) throws {
-        let path = base + "/backlog.sqlite"
+        let path = base + "/backlog-\(UUID().uuidString).sqlite"
         let (store, _) = try LocationStore.open(path: path, now: Self.start)
         let samples = (0..<backlog).map { index in
             Sample(
@@ -134,7 +134,8 @@ struct StoreBench: ParsableCommand {
         let baseline = Double(overland.count) / 1000
         func line(_ label: String, _ bytes: Int) {
             let perPoint = Double(bytes) / 1000
-            print(String(format: "  %-52@ %7.1f B/point  %5.3f × Overland raw", label, perPoint, perPoint / baseline))
+            let padded = label.padding(toLength: 52, withPad: " ", startingAt: 0)
+            print("  \(padded)" + String(format: " %7.1f B/point  %5.3f × Overland raw", perPoint, perPoint / baseline))
         }
         print("payload for the same 1,000-point track (baseline: Overland GeoJSON, uncompressed, one request):")
         line("ours, JSON", ours.count)

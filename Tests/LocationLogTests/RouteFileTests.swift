@@ -3,12 +3,16 @@ import Foundation
 import LocationLog
 import Testing
 
-@Suite struct RouteFileTests {
+@Suite final class RouteFileTests {
     let directory: URL
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("route-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     func write(_ name: String, _ data: Data) throws -> String {

@@ -184,6 +184,17 @@ import Testing
         #expect(throws: StoreError.self) { try LocationStore.open(path: directory + "/new.sqlite", now: now) }
     }
 
+    /// The durability setting reaches SQLite (GRDB's WAL set-up would otherwise force NORMAL).
+    @Test(arguments: [(LocationStore.Durability.processCrash, 1), (.powerLoss, 2)])
+    func durabilityReachesSQLite(durability: LocationStore.Durability, level: Int) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, _) = try LocationStore.open(
+            path: directory.appendingPathComponent("store.sqlite").path, durability: durability, now: now)
+        #expect(try store.synchronousLevel() == level)
+        #expect(try store.journalMode() == "wal")
+    }
+
     @Test func diagnosticsLogIsBounded() throws {
         let store = try LocationStore(writer: DatabaseQueue(), diagnosticsLimit: 50)
         for index in 0..<500 { try store.log(.info, "line \(index)", at: now) }

@@ -31,7 +31,9 @@ import Testing
             // Kill after a seeded number of reported commits (1…30): the child is then somewhere
             // inside its next transaction, at a moment that differs run to run.
             let killAfter = Int.random(in: 1...30, using: &random)
-            let ids = try runAndKill(writer, path: path, afterLines: killAfter)
+            // Alternate durability settings: both must keep every returned insert across SIGKILL.
+            let durability: LocationStore.Durability = kills % 2 == 0 ? .processCrash : .powerLoss
+            let ids = try runAndKill(writer, path: path, durability: durability, afterLines: killAfter)
             kills += 1
             reported.formUnion(ids)
             let (store, report) = try LocationStore.open(path: path, now: .epoch)
@@ -51,10 +53,12 @@ import Testing
 
     /// Runs the writer, reads ids until `afterLines` arrived, SIGKILLs it, and returns every id
     /// it reported (including any already in the pipe when it died).
-    func runAndKill(_ writer: String, path: String, afterLines: Int) throws -> [String] {
+    func runAndKill(
+        _ writer: String, path: String, durability: LocationStore.Durability, afterLines: Int
+    ) throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: writer)
-        process.arguments = [path]
+        process.arguments = [path, durability.rawValue]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -138,6 +138,8 @@ import Testing
         #expect(await server.stored.count == 40)
         #expect(await server.batches == 3)
         #expect(await server.receipts.values.allSatisfy { $0 == 3 })
+        // The same samples went out under the same batch id each time.
+        #expect(Set(await server.batchIDs).count == 1)
     }
 
     @Test func aBacklogDrainsBatchByBatchInOneWake() async throws {

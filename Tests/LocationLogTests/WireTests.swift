@@ -78,6 +78,15 @@ import Testing
         #expect(minimal.accepted.isEmpty && minimal.rejected.isEmpty)
     }
 
+    @Test func batchIDsDependOnlyOnTheSampleSet() {
+        let ids = (0..<5).map { _ in UUID() }
+        let id = BatchRequest.batchID(for: ids)
+        #expect(BatchRequest.batchID(for: ids.reversed()) == id)
+        #expect(BatchRequest.batchID(for: ids.dropLast()) != id)
+        #expect(id.wireString.dropFirst(14).first == "8", "version 8 UUID: \(id)")
+        #expect(BatchRequest.batchID(for: [UUID]()) != BatchRequest.batchID(for: [ids[0]]))
+    }
+
     @Test func gzipRoundTripsAndRefusesBombs() throws {
         let text = Data(String(repeating: "{\"lat\":31.2304,\"lon\":121.4737}", count: 2000).utf8)
         let packed = try Gzip.compress(text)

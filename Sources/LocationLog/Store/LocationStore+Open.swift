@@ -71,10 +71,8 @@ extension LocationStore {
         config.label = "LocationStore"
         // Fail fast instead of waiting when another process holds the file: there is one writer.
         config.busyMode = .timeout(2)
-        let synchronous = durability == .powerLoss ? "FULL" : "NORMAL"
-        config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
-        }
+        // `synchronous` is set after opening (see `openChecked`): GRDB's WAL set-up runs after
+        // `prepareDatabase` and sets NORMAL, which would silently override FULL.
         return config
     }
 
@@ -89,6 +87,9 @@ extension LocationStore {
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration(durability))
+            // One connection in a queue, so the setting holds for every later transaction.
+            let synchronous = durability == .powerLoss ? "FULL" : "NORMAL"
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
             let check = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             guard check == ["ok"] else {
                 try? queue.close()

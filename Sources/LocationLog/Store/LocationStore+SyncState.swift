@@ -63,3 +63,16 @@ extension LocationStore {
         }
     }
 }
+
+extension LocationStore {
+    /// SQLite's `PRAGMA synchronous` on the store's connection (1 NORMAL, 2 FULL), so tests can
+    /// check the durability setting really took effect.
+    package func synchronousLevel() throws(StoreError) -> Int {
+        try read("reading PRAGMA synchronous") { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+    }
+
+    /// SQLite's `PRAGMA journal_mode` on the store's connection.
+    package func journalMode() throws(StoreError) -> String {
+        try read("reading PRAGMA journal_mode") { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+    }
+}

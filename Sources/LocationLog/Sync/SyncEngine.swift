@@ -1,5 +1,5 @@
 public import BackgroundCore
-public import Foundation
+import Foundation
 
 /// Runs the sync machine against a store and a transport: the shell around `SyncMachine`.
 ///
@@ -17,7 +17,6 @@ public actor SyncEngine {
     public let device: String
     public private(set) var machine: SyncMachine
     private let now: @Sendable () -> Instant
-    private let makeBatchID: @Sendable () -> UUID
     /// Notifications the machine asked for, oldest first (the shell shows them).
     public private(set) var notifications: [String] = []
 
@@ -33,13 +32,12 @@ public actor SyncEngine {
     public init(
         store: LocationStore, transport: any BatchTransport, device: String,
         configuration: SyncMachine.Configuration = .init(), seed: UInt64,
-        makeBatchID: @escaping @Sendable () -> UUID = { UUID() }, now: @escaping @Sendable () -> Instant
+        now: @escaping @Sendable () -> Instant
     ) throws(StoreError) {
         self.store = store
         self.transport = transport
         self.device = device
         self.machine = SyncMachine(configuration: configuration, snapshot: try store.syncSnapshot(), seed: seed)
-        self.makeBatchID = makeBatchID
         self.now = now
     }
 
@@ -66,7 +64,8 @@ public actor SyncEngine {
             if batch.isEmpty {
                 outcome = .acknowledged(BatchAcknowledgement())
             } else {
-                outcome = await transport.send(BatchRequest(batch: makeBatchID(), device: device, samples: batch))
+                let id = BatchRequest.batchID(for: batch.map(\.id))
+                outcome = await transport.send(BatchRequest(batch: id, device: device, samples: batch))
             }
             let took = now() - started
             remaining = remaining.map { $0 - took }

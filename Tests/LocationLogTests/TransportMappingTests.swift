@@ -1,0 +1,40 @@
+import Foundation
+import LocationLog
+import Testing
+
+/// How HTTP answers map to the sync machine's outcomes (no network needed).
+@Suite struct TransportMappingTests {
+    func outcome(_ status: Int, _ body: String = "", retryAfter: String? = nil) -> UploadOutcome {
+        URLSessionBatchTransport.outcome(status: status, body: Data(body.utf8), retryAfter: retryAfter)
+    }
+
+    @Test func everyResponseClassMaps() {
+        let id = UUID()
+        let ok = #"{"result":"ok","accepted":["\#(id.wireString)"],"duplicates":[],"rejected":[]}"#
+        #expect(outcome(200, ok) == .acknowledged(BatchAcknowledgement(stored: [id])))
+        #expect(
+            outcome(200, "<html>proxy login</html>")
+                == .unexpectedResponse(message: "HTTP 200 without a batch response: <html>proxy login</html>"))
+        #expect(outcome(400, #"{"error":"body is not JSON"}"#) == .badRequest(message: "body is not JSON"))
+        #expect(outcome(401, #"{"error":"unknown token"}"#) == .unauthorized(status: 401, message: "unknown token"))
+        #expect(outcome(403) == .unauthorized(status: 403, message: "(empty body)"))
+        #expect(outcome(413) == .tooLarge)
+        #expect(outcome(429, retryAfter: "120") == .rateLimited(retryAfter: .seconds(120)))
+        #expect(outcome(429, retryAfter: "Wed, 21 Oct 2015 07:28:00 GMT") == .rateLimited(retryAfter: nil))
+        #expect(outcome(503, "busy") == .serverError(status: 503, message: "busy"))
+        #expect(outcome(404, "no route") == .clientError(status: 404, message: "no route"))
+        #expect(outcome(302, "") == .unexpectedResponse(message: "HTTP 302: (empty body)"))
+    }
+
+    /// Nothing listens on the port: a network error, never a crash or a hang.
+    @Test func unreachableServerIsANetworkError() async throws {
+        let transport = URLSessionBatchTransport(
+            server: try #require(URL(string: "http://127.0.0.1:1")), token: "t", timeout: .seconds(5))
+        let result = await transport.send(BatchRequest(batch: "b", device: "d", samples: []))
+        guard case .networkError(let message) = result else {
+            Issue.record("expected a network error, got \(result)")
+            return
+        }
+        #expect(message.contains("127.0.0.1:1/v1/batches"))
+    }
+}
