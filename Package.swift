@@ -15,11 +15,17 @@ let package = Package(
         .library(name: "BackgroundCore", targets: ["BackgroundCore"]),
         .library(name: "IOSSimulator", targets: ["IOSSimulator"]),
         .library(name: "LocationLog", targets: ["LocationLog"]),
+        .library(name: "TrackServer", targets: ["TrackServer"]),
         .executable(name: "bgtrack", targets: ["bgtrack"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // TrackServer (issue 5). Hummingbird without the swift-configuration trait: it is not used
+        // and costs build time on these machines.
+        .package(
+            url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "BackgroundCore", swiftSettings: strictSettings),
@@ -31,6 +37,17 @@ let package = Package(
             dependencies: ["BackgroundCore", "CZlib", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "TrackServer",
+            dependencies: [
+                "BackgroundCore",
+                "LocationLog",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(name: "LocationLogTesting", dependencies: ["LocationLog"], swiftSettings: strictSettings),
         // The child process of the store kill test: writes samples and prints each committed id.
         .executableTarget(name: "bgtrack-store-writer", dependencies: ["LocationLog"], swiftSettings: strictSettings),
@@ -40,7 +57,9 @@ let package = Package(
                 "BackgroundCore",
                 "IOSSimulator",
                 "LocationLog",
+                "TrackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -50,8 +69,11 @@ let package = Package(
                 "BackgroundCore",
                 "IOSSimulator",
                 "LocationLog",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "TrackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strictSettings
         ),
@@ -68,6 +90,17 @@ let package = Package(
         .testTarget(
             name: "LocationLogTests",
             dependencies: ["LocationLog", "LocationLogTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TrackServerTests",
+            dependencies: [
+                "TrackServer",
+                "LocationLog",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
     ],

@@ -5,6 +5,9 @@ struct BGTrack: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bgtrack",
         abstract: "Background location tracking for iOS: simulate, compare, sync and serve.",
-        subcommands: [SimulateCommand.self, CompareCommand.self, PolicyCommand.self, DeviceCommand.self]
+        subcommands: [
+            SimulateCommand.self, CompareCommand.self, PolicyCommand.self, ServeCommand.self, DeviceCommand.self,
+            OperatorCommand.self,
+        ]
     )
 }

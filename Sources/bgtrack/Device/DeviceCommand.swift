@@ -6,7 +6,7 @@ struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
         abstract: "Run a live Linux device (real store, real HTTP, fixes from a route file) or manage devices.",
-        subcommands: [DeviceRun.self],
+        subcommands: [DeviceRun.self, DeviceAdd.self, DeviceList.self, DeviceRevoke.self],
         defaultSubcommand: DeviceRun.self
     )
 }

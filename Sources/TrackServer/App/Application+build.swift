@@ -1,0 +1,43 @@
+import HTTPTypes
+public import Hummingbird
+import Logging
+
+/// The routes of the track server; used by `bgtrack serve` and by the in-process tests.
+///
+/// ```swift
+/// let router = buildRouter(environment)
+/// let app = Application(router: router)
+/// ```
+public func buildRouter(_ environment: TrackServerEnvironment) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    router.middlewares.add(LogRequestsMiddleware(.info))
+    router.middlewares.add(ErrorAndMetricsMiddleware(metrics: environment.metrics))
+    router.get("/healthz", use: environment.health)
+    router.get("/metrics", use: environment.metricsText)
+    router.get("/openapi.yaml", use: environment.openAPI)
+    router.post("/v1/batches", use: environment.ingestNative)
+    router.post("/ingest/overland", use: environment.ingestOverland)
+    router.post("/ingest/owntracks", use: environment.ingestOwnTracks)
+    router.get("/ingest/osmand", use: environment.ingestOsmAnd)
+    router.post("/ingest/osmand", use: environment.ingestOsmAnd)
+    router.post("/v1/sessions", use: environment.login)
+    router.post("/v1/sessions/heartbeat", use: environment.heartbeat)
+    router.delete("/v1/sessions", use: environment.logout)
+    router.get("/v1/devices", use: environment.listDevices)
+    router.get("/v1/devices/{id}/track", use: environment.track)
+    router.get("/devices/{id}", use: environment.mapPage)
+    router.get("/", use: environment.indexPage)
+    return router
+}
+
+/// The server application: ``buildRouter(_:)`` bound to the configured host and port.
+public func buildApplication(_ environment: TrackServerEnvironment) -> some ApplicationProtocol {
+    Application(
+        router: buildRouter(environment),
+        configuration: .init(
+            address: .hostname(environment.configuration.host, port: environment.configuration.port),
+            serverName: "bgtrack"
+        ),
+        logger: environment.logger
+    )
+}

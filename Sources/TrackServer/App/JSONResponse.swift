@@ -1,0 +1,22 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+extension Response {
+    /// A JSON response; encoding our own response types cannot fail, a failure is a 500 with a message.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func text(_ text: String, contentType: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: contentType],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

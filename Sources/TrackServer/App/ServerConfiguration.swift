@@ -1,0 +1,23 @@
+/// What an operator can tune on `bgtrack serve`. Defaults suit one phone uploading 500-sample batches.
+public struct ServerConfiguration: Sendable {
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    /// Bytes accepted on the wire per request.
+    public var maxBodyBytes: Int = 4 << 20
+    /// Bytes a gzip body may inflate to.
+    public var maxDecompressedBytes: Int = 16 << 20
+    /// Samples accepted in one batch (the phone sends 500); more is a 413 so the phone halves it.
+    public var maxSamplesPerBatch: Int = 1000
+    /// Nothing heard for this long marks a device offline.
+    public var offlineThreshold: Duration = .seconds(600)
+    /// A heartbeat session lives this long after login or its last heartbeat.
+    public var sessionTTL: Duration = .seconds(24 * 3600)
+    /// No sample for longer than this breaks the track line on the map.
+    public var gapThreshold: Duration = .seconds(600)
+    /// Accept OsmAnd requests without `token` (the protocol has no other credential).
+    public var allowTokenlessOsmAnd: Bool = false
+    /// An `{z}/{x}/{y}` tile URL for the map background; `nil` draws no tiles (works offline).
+    public var tileURL: String?
+
+    public init() {}
+}

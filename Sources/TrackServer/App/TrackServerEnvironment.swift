@@ -1,0 +1,28 @@
+public import Logging
+
+/// What every route needs: the store, the clock, the limits and the counters.
+public struct TrackServerEnvironment: Sendable {
+    public var store: any TrackStore
+    public var clock: ServerClock
+    public var configuration: ServerConfiguration
+    public var metrics: ServerMetrics
+    public var logger: Logger
+
+    public init(
+        store: any TrackStore, clock: ServerClock = .system, configuration: ServerConfiguration = .init(),
+        metrics: ServerMetrics = ServerMetrics(), logger: Logger
+    ) {
+        self.store = store
+        self.clock = clock
+        self.configuration = configuration
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    var auth: Authenticator { Authenticator(store: store, clock: clock) }
+    var bodyReader: BodyReader {
+        BodyReader(
+            maxBodyBytes: configuration.maxBodyBytes, maxDecompressedBytes: configuration.maxDecompressedBytes)
+    }
+    var rules: SampleRules { SampleRules() }
+}

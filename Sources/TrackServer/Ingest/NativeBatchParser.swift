@@ -1,0 +1,153 @@
+import BackgroundCore
+import Foundation
+import HTTPTypes
+import LocationLog
+import Logging
+
+/// Parses `POST /v1/batches` (protocols.md §1) into valid samples and per-sample rejections.
+///
+/// Whole-batch problems (not JSON, no `samples` array, a sample without an id, the same id twice,
+/// too many samples, another device's name) throw an ``APIError`` and nothing is written.
+/// Problems with one sample's values reject only that sample, by id, with a reason.
+struct NativeBatchParser: Sendable {
+    var rules: SampleRules
+    var maxSamples: Int
+
+    struct Parsed {
+        var batch: String?
+        var samples: [IngestSample]
+        var rejected: [(id: String, reason: String)]
+    }
+
+    /// The shape of a well-typed batch: decoding straight into it is several times cheaper than a
+    /// generic JSON tree, and any type mismatch falls back to the field-by-field path.
+    private struct TypedBatch: Decodable {
+        var batch: String?
+        var device: String?
+        var samples: [WireSample]
+    }
+
+    func parse(bytes: [UInt8], device: String, now: Instant) throws(APIError) -> Parsed {
+        try JSONBody.checkDepth(bytes)
+        if let typed = try? JSONDecoder().decode(TypedBatch.self, from: Data(bytes)) {
+            try checkHeader(deviceField: typed.device, device: device, count: typed.samples.count)
+            var parsed = Parsed(batch: typed.batch, samples: [], rejected: [])
+            var seen: [String: Int] = [:]
+            for (index, wire) in typed.samples.enumerated() {
+                let label = "sample \(index)"
+                try checkID(wire.id, label: label, index: index, seen: &seen)
+                do {
+                    parsed.samples.append(try validate(wire, label: label, now: now))
+                } catch {
+                    parsed.rejected.append((id: wire.id, reason: error.message))
+                }
+            }
+            return parsed
+        }
+        return try parse(try JSONBody.parse(bytes), device: device, now: now)
+    }
+
+    func parse(_ body: JSONValue, device: String, now: Instant) throws(APIError) -> Parsed {
+        guard case .object = body else {
+            throw APIError(.badRequest, "the body must be a JSON object {\"batch\", \"device\", \"samples\": […]}")
+        }
+        let batch: String?
+        switch body["batch"] {
+        case nil, .null: batch = nil
+        case .string(let value): batch = value
+        case .some(let other): throw APIError(.badRequest, "field \"batch\" must be a string, got \(other.typeName)")
+        }
+        let deviceField: String?
+        switch body["device"] {
+        case nil, .null: deviceField = nil
+        case .string(let name): deviceField = name
+        case .some(let other): throw APIError(.badRequest, "field \"device\" must be a string, got \(other.typeName)")
+        }
+        guard case .array(let items) = body["samples"] else {
+            throw APIError(.badRequest, "field \"samples\" must be an array of samples")
+        }
+        try checkHeader(deviceField: deviceField, device: device, count: items.count)
+        var parsed = Parsed(batch: batch, samples: [], rejected: [])
+        var seen: [String: Int] = [:]
+        for (index, item) in items.enumerated() {
+            let label = "sample \(index)"
+            guard case .string(let id) = item["id"] else {
+                throw APIError(.badRequest, "\(label) has no string \"id\"; " + Self.idAdvice)
+            }
+            try checkID(id, label: label, index: index, seen: &seen)
+            do {
+                parsed.samples.append(try sample(item, id: id, label: label, now: now))
+            } catch {
+                parsed.rejected.append((id: id, reason: error.message))
+            }
+        }
+        return parsed
+    }
+
+    private static let idAdvice =
+        "every sample needs the UUID minted on the phone (1…64 characters); the whole batch was refused so nothing is lost"
+
+    private func checkHeader(deviceField: String?, device: String, count: Int) throws(APIError) {
+        if let deviceField, deviceField != device {
+            throw APIError(
+                .forbidden,
+                "the batch names device \"\(deviceField.prefix(64))\" but the token belongs to another device; "
+                    + "upload each device's samples with its own token")
+        }
+        guard count <= maxSamples else {
+            throw APIError(
+                .contentTooLarge, "the batch has \(count) samples, more than the limit of \(maxSamples); split it")
+        }
+    }
+
+    private func checkID(_ id: String, label: String, index: Int, seen: inout [String: Int]) throws(APIError) {
+        guard !id.isEmpty, id.utf8.count <= 64 else {
+            throw APIError(.badRequest, "\(label) has an unusable \"id\"; " + Self.idAdvice)
+        }
+        if let first = seen[id] {
+            throw APIError(
+                .badRequest, "\(label) repeats id \"\(id)\" of sample \(first); ids must be unique in a batch")
+        }
+        seen[id] = index
+    }
+
+    private func sample(_ item: JSONValue, id: String, label: String, now: Instant) throws(SampleProblem)
+        -> IngestSample
+    {
+        let fields = try FieldReader(item, label: label)
+        let time = try fields.requiredNumber("t")
+        guard time == time.rounded(), abs(time) < 1e15 else {
+            throw fields.problem("t", "must be whole epoch milliseconds, got \(time)")
+        }
+        let seq = try fields.requiredNumber("seq")
+        guard seq == seq.rounded(), abs(seq) < 9e15 else {
+            throw fields.problem("seq", "must be a whole number, got \(seq)")
+        }
+        let wire = WireSample(
+            id: id, seq: Int64(seq), t: Int64(time), lat: try fields.requiredNumber("lat"),
+            lon: try fields.requiredNumber("lon"), acc: try fields.number("acc"), alt: try fields.number("alt"),
+            speed: try fields.number("speed"), course: try fields.number("course"),
+            battery: try fields.number("battery"), charging: try fields.bool("charging"),
+            trigger: try fields.string("trigger"), state: try fields.string("state"))
+        return try validate(wire, label: label, now: now)
+    }
+
+    private func validate(_ wire: WireSample, label: String, now: Instant) throws(SampleProblem) -> IngestSample {
+        guard wire.t > -1_000_000_000_000_000, wire.t < 1_000_000_000_000_000 else {
+            throw SampleProblem(message: "\(label): field \"t\" \(wire.t) is not epoch milliseconds")
+        }
+        do {
+            // The phone's own validation (LocationLog), so both ends judge a sample alike.
+            _ = try wire.sample()
+        } catch {
+            throw SampleProblem(message: "\(label): \(error.description)")
+        }
+        let sample = IngestSample(
+            key: wire.id, id: wire.id, seq: wire.seq, time: Instant(milliseconds: wire.t), latitude: wire.lat,
+            longitude: wire.lon, accuracy: wire.acc, altitude: wire.alt, speed: wire.speed, course: wire.course,
+            battery: wire.battery, charging: wire.charging, trigger: wire.trigger, state: wire.state, source: .native
+        )
+        try rules.check(sample, label: label, now: now)
+        return sample
+    }
+}

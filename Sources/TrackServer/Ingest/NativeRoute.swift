@@ -1,0 +1,45 @@
+import HTTPTypes
+import Hummingbird
+import LocationLog
+import Logging
+
+extension TrackServerEnvironment {
+    /// `POST /v1/batches`: answers only after the transaction committed.
+    func ingestNative(_ request: Request, context: some RequestContext) async throws -> Response {
+        try await countingRefusals(.native) {
+            let device = try await auth.writer(token: Authenticator.bearer(request, allowQuery: false))
+            let bytes = try await bodyReader.read(request)
+            let parser = NativeBatchParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
+            let parsed = try parser.parse(bytes: bytes, device: device, now: clock.now)
+            let outcome = try await store.insert(parsed.samples, device: device, at: clock.now)
+            await record(.native, outcome: outcome, rejected: parsed.rejected.count)
+            context.logger.info(
+                "batch stored",
+                metadata: [
+                    "device": "\(device)", "batch": "\(parsed.batch ?? "-")", "accepted": "\(outcome.accepted.count)",
+                    "duplicates": "\(outcome.duplicates.count)", "rejected": "\(parsed.rejected.count)",
+                ])
+            return try Response.json(
+                BatchResponse(
+                    accepted: outcome.accepted, duplicates: outcome.duplicates,
+                    rejected: parsed.rejected.map { BatchResponse.Rejection(id: $0.id, reason: $0.reason) }))
+        }
+    }
+
+    /// Counts a request refused as a whole (nothing written) before rethrowing its error.
+    func countingRefusals(_ source: IngestSource, _ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch {
+            await metrics.add("bgtrack_batches_refused_total", ["protocol": source.rawValue])
+            throw error
+        }
+    }
+
+    func record(_ source: IngestSource, outcome: InsertOutcome, rejected: Int) async {
+        let name = "bgtrack_samples_total"
+        await metrics.add(name, ["protocol": source.rawValue, "outcome": "accepted"], outcome.accepted.count)
+        await metrics.add(name, ["protocol": source.rawValue, "outcome": "duplicate"], outcome.duplicates.count)
+        await metrics.add(name, ["protocol": source.rawValue, "outcome": "rejected"], rejected)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+extension TrackServerEnvironment {
+    /// `GET` or `POST /ingest/osmand`: answers `200` with an empty body after commit.
+    ///
+    /// The OsmAnd protocol identifies a device only by `id`; `token` is our addition. An operator
+    /// who allows token-less OsmAnd devices accepts that anyone who knows or guesses a device name
+    /// can add points to its track (they still cannot read it).
+    func ingestOsmAnd(_ request: Request, context: some RequestContext) async throws -> Response {
+        try await countingRefusals(.osmand) {
+            let parsed = try await parseOsmAnd(request)
+            guard let registered = try await store.device(named: parsed.device), registered.revokedAt == nil else {
+                throw APIError(
+                    .badRequest, "unknown device id; register it with `bgtrack device add NAME` and use that name as id"
+                )
+            }
+            if parsed.token != nil || !configuration.allowTokenlessOsmAnd {
+                let device = try await auth.writer(token: parsed.token)
+                guard device == parsed.device else {
+                    throw APIError(.forbidden, "the token belongs to another device than id \"\(parsed.device)\"")
+                }
+            }
+            let outcome = try await store.insert(parsed.samples, device: parsed.device, at: clock.now)
+            await record(.osmand, outcome: outcome, rejected: 0)
+            context.logger.info(
+                "osmand location stored",
+                metadata: ["device": "\(parsed.device)", "accepted": "\(outcome.accepted.count)"])
+            return Response(status: .ok)
+        }
+    }
+
+    private func parseOsmAnd(_ request: Request) async throws -> OsmAndParser.Parsed {
+        let parser = OsmAndParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
+        var parameters = FormParameters.parse(request.uri.query ?? "")
+        guard let query = parameters else {
+            throw APIError(.badRequest, "the query string is not valid percent-encoded UTF-8")
+        }
+        if request.method == .post {
+            let bytes = try await bodyReader.read(request)
+            let contentType = request.headers[.contentType]?.lowercased() ?? ""
+            if contentType.contains("json") || bytes.first == UInt8(ascii: "{") || bytes.first == UInt8(ascii: "[") {
+                return try parser.parse(json: try JSONBody.parse(bytes), token: query["token"], now: clock.now)
+            }
+            guard let text = String(validating: bytes, as: UTF8.self), let form = FormParameters.parse(text) else {
+                throw APIError(.badRequest, "the form body is not valid percent-encoded UTF-8")
+            }
+            parameters = query.merging(form) { _, body in body }
+        }
+        return try parser.parse(parameters: parameters ?? query, now: clock.now)
+    }
+}
+
+/// `a=1&b=two` (query strings and `application/x-www-form-urlencoded` bodies).
+enum FormParameters {
+    static func parse(_ text: String) -> [String: String]? {
+        var result: [String: String] = [:]
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decode(parts[0]) else { return nil }
+            let value = parts.count > 1 ? decode(parts[1]) : ""
+            guard let value else { return nil }
+            result[name] = value
+        }
+        return result
+    }
+
+    private static func decode(_ part: Substring) -> String? {
+        part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

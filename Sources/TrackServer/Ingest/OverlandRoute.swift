@@ -1,0 +1,43 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The Overland success body: the app deletes its queue only on `"result":"ok"`.
+struct OverlandResponse: Encodable {
+    struct Skip: Encodable {
+        var index: Int
+        var reason: String
+    }
+    var result = "ok"
+    var saved: Int
+    var skipped: [Skip]
+}
+
+extension TrackServerEnvironment {
+    /// `POST /ingest/overland`.
+    func ingestOverland(_ request: Request, context: some RequestContext) async throws -> Response {
+        try await countingRefusals(.overland) {
+            let device = try await auth.writer(token: Authenticator.bearer(request, allowQuery: true))
+            let json = try JSONBody.parse(try await bodyReader.read(request))
+            let parser = OverlandParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
+            let parsed = try parser.parse(json, now: clock.now)
+            let outcome = try await store.insert(parsed.samples, device: device, at: clock.now)
+            if let trip = parsed.trip {
+                let text = String(decoding: try JSONEncoder().encode(trip), as: UTF8.self)
+                try await store.recordEvent(device: device, type: "overland.trip", json: text, at: clock.now)
+            }
+            await record(.overland, outcome: outcome, rejected: parsed.skipped.count)
+            context.logger.info(
+                "overland batch stored",
+                metadata: [
+                    "device": "\(device)", "accepted": "\(outcome.accepted.count)",
+                    "duplicates": "\(outcome.duplicates.count)", "skipped": "\(parsed.skipped.count)",
+                ])
+            return try Response.json(
+                OverlandResponse(
+                    saved: outcome.accepted.count + outcome.duplicates.count,
+                    skipped: parsed.skipped.map { .init(index: $0.index, reason: $0.reason) }))
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import BackgroundCore
+import HTTPTypes
+import Logging
+
+/// Parses one OwnTracks HTTP message (protocols.md §3).
+///
+/// Only `_type:"location"` becomes a sample; every other `_type` is kept as an event and never an
+/// error. OwnTracks deletes its message on a 4xx too, so only a truly unusable location is refused.
+struct OwnTracksParser: Sendable {
+    var rules: SampleRules
+
+    enum Parsed {
+        case location(IngestSample)
+        case event(type: String)
+    }
+
+    /// OwnTracks `t` (trigger) letters mapped to our trigger names.
+    static let triggers: [String: String] = [
+        "p": "timer", "t": "timer", "c": "region", "b": "region", "r": "push", "u": "manual", "v": "visit",
+    ]
+
+    func parse(_ body: JSONValue, now: Instant) throws(APIError) -> Parsed {
+        guard case .object = body else {
+            throw APIError(.badRequest, "the body must be one OwnTracks JSON object with a \"_type\"")
+        }
+        guard case .string(let type) = body["_type"] else {
+            throw APIError(.badRequest, "field \"_type\" must be a string such as \"location\"")
+        }
+        guard type == "location" else { return .event(type: type) }
+        do {
+            return .location(try sample(body, now: now))
+        } catch {
+            throw APIError(.badRequest, error.message)
+        }
+    }
+
+    private func sample(_ body: JSONValue, now: Instant) throws(SampleProblem) -> IngestSample {
+        let fields = try FieldReader(body, label: "location")
+        let lat = try fields.requiredNumber("lat")
+        let lon = try fields.requiredNumber("lon")
+        let tst = try fields.requiredNumber("tst")
+        guard abs(tst) < 1e13 else { throw fields.problem("tst", "\(tst) is not Unix seconds") }
+        let time = Instant(seconds: tst)
+        let velocity = try fields.number("vel")
+        let battery = try fields.number("batt")
+        let batteryStatus = try fields.number("bs")
+        let course = try fields.number("cog")
+        let sample = IngestSample(
+            key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
+            latitude: lat, longitude: lon, accuracy: try fields.number("acc"), altitude: try fields.number("alt"),
+            speed: velocity.flatMap { $0 < 0 ? nil : $0 / 3.6 }, course: course.flatMap { $0 < 0 ? nil : $0 },
+            battery: battery.flatMap { $0 < 0 ? nil : $0 / 100 },
+            charging: batteryStatus.flatMap(Int.init(exactly:)).flatMap { [1: false, 2: true, 3: true][$0] },
+            trigger: try fields.string("t").flatMap { Self.triggers[$0] }, source: .owntracks
+        )
+        try rules.check(sample, label: "location", now: now)
+        return sample
+    }
+}

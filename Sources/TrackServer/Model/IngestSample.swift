@@ -1,0 +1,63 @@
+public import BackgroundCore
+
+/// A validated location sample as the server stores it, whatever protocol it came in by.
+///
+/// Units are normalised on the way in: `speed` is m/s, `battery` 0–1, `time` epoch milliseconds.
+/// Optional fields are `nil` when the client did not send them; "unknown" is never 0 or -1.
+/// `key` makes ingest idempotent: the sample id where the protocol has one, otherwise
+/// device + time + position (see ``IngestSample/positionKey(time:latitude:longitude:)``).
+public struct IngestSample: Hashable, Sendable {
+    public var key: String
+    public var id: String?
+    public var seq: Int64?
+    public var time: Instant
+    public var latitude: Double
+    public var longitude: Double
+    public var accuracy: Double?
+    public var altitude: Double?
+    public var speed: Double?
+    public var course: Double?
+    public var battery: Double?
+    public var charging: Bool?
+    public var trigger: String?
+    public var state: String?
+    public var source: IngestSource
+
+    public init(
+        key: String, id: String? = nil, seq: Int64? = nil, time: Instant, latitude: Double, longitude: Double,
+        accuracy: Double? = nil, altitude: Double? = nil, speed: Double? = nil, course: Double? = nil,
+        battery: Double? = nil, charging: Bool? = nil, trigger: String? = nil, state: String? = nil,
+        source: IngestSource
+    ) {
+        self.key = key
+        self.id = id
+        self.seq = seq
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.accuracy = accuracy
+        self.altitude = altitude
+        self.speed = speed
+        self.course = course
+        self.battery = battery
+        self.charging = charging
+        self.trigger = trigger
+        self.state = state
+        self.source = source
+    }
+
+    /// The idempotency key for protocols without a sample id: the same device reporting the same
+    /// instant at the same position (to about 1 cm) is the same sample.
+    public static func positionKey(time: Instant, latitude: Double, longitude: Double) -> String {
+        // Called before range checks too, so never trap on a wild value.
+        func scaled(_ degrees: Double) -> String {
+            Int64(exactly: (degrees * 1e7).rounded()).map(String.init) ?? "\(degrees)"
+        }
+        return "p:\(time.milliseconds):\(scaled(latitude)):\(scaled(longitude))"
+    }
+}
+
+/// Which client protocol delivered a sample (protocols.md §1–§4).
+public enum IngestSource: String, Hashable, Sendable, CaseIterable {
+    case native, overland, owntracks, osmand
+}

@@ -1,0 +1,55 @@
+/// Counters exposed at `/metrics` in the Prometheus text format (version 0.0.4).
+///
+/// A handful of counters does not need a metrics backend; an actor keeps them consistent.
+public actor ServerMetrics {
+    private var counters: [Key: Int] = [:]
+
+    struct Key: Hashable, Comparable {
+        var name: String
+        var labels: [String: String]
+
+        var rendered: String {
+            let pairs = labels.sorted { $0.key < $1.key }.map { "\($0.key)=\"\($0.value)\"" }
+            return pairs.isEmpty ? name : "\(name){\(pairs.joined(separator: ","))}"
+        }
+
+        static func < (lhs: Key, rhs: Key) -> Bool { lhs.rendered < rhs.rendered }
+    }
+
+    static let help: [String: String] = [
+        "bgtrack_http_requests_total": "HTTP requests answered, by method and status.",
+        "bgtrack_samples_total": "Samples received, by protocol and outcome (accepted, duplicate, rejected).",
+        "bgtrack_batches_refused_total": "Ingest requests refused as a whole (nothing written), by protocol.",
+    ]
+
+    public init() {}
+
+    func add(_ name: String, _ labels: [String: String] = [:], _ amount: Int = 1) {
+        guard amount != 0 else { return }
+        counters[Key(name: name, labels: labels), default: 0] += amount
+    }
+
+    func value(_ name: String, _ labels: [String: String] = [:]) -> Int {
+        counters[Key(name: name, labels: labels)] ?? 0
+    }
+
+    /// The exposition text, with `bgtrack_devices` gauges supplied by the caller.
+    func render(devices: Int, offline: Int) -> String {
+        var lines: [String] = []
+        var seen: Set<String> = []
+        for key in counters.keys.sorted() {
+            if seen.insert(key.name).inserted {
+                lines.append("# HELP \(key.name) \(Self.help[key.name] ?? key.name)")
+                lines.append("# TYPE \(key.name) counter")
+            }
+            lines.append("\(key.rendered) \(counters[key] ?? 0)")
+        }
+        lines.append("# HELP bgtrack_devices Registered devices that are not revoked.")
+        lines.append("# TYPE bgtrack_devices gauge")
+        lines.append("bgtrack_devices \(devices)")
+        lines.append("# HELP bgtrack_devices_offline Devices with nothing heard within the offline threshold.")
+        lines.append("# TYPE bgtrack_devices_offline gauge")
+        lines.append("bgtrack_devices_offline \(offline)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

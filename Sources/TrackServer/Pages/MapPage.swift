@@ -1,0 +1,98 @@
+import BackgroundCore
+import HTTPTypes
+import Hummingbird
+import LocationLog
+import Logging
+
+/// The data the map script draws, embedded in the page (no second request, no token in JS).
+struct MapData: Encodable {
+    var device: String
+    var day: String
+    /// Segments of `[lat, lon, time ms, accuracy or -1]`.
+    var segments: [[[Double]]]
+    var offline: Bool
+    var lastSeen: Int64?
+    var gapSeconds: Double
+    var tileURL: String?
+}
+
+extension TrackServerEnvironment {
+    /// `GET /devices/{id}?day=YYYY-MM-DD`: the day's track (UTC) drawn in the browser, offline-safe.
+    func mapPage(_ request: Request, context: some RequestContext) async throws -> Response {
+        let device = try context.parameters.require("id")
+        let token = Authenticator.bearer(request, allowQuery: true)
+        _ = try await auth.requireRead(token: token, device: device)
+        guard let record = try await store.device(named: device) else {
+            throw APIError(.notFound, "no device is registered as \"\(device)\"")
+        }
+        let now = clock.now
+        let dayNumber = try day(request, fallback: record.lastSeenAt ?? now)
+        let start = Instant(milliseconds: Int64(dayNumber) * 86_400_000)
+        let segments = try await segments(device: device, from: start, to: start + .seconds(86_400), simplify: nil)
+        let data = MapData(
+            device: device, day: HTML.isoDay(dayNumber),
+            segments: segments.map {
+                $0.map { [$0.latitude, $0.longitude, Double($0.time.milliseconds), $0.accuracy ?? -1] }
+            },
+            offline: record.isOffline(at: now, threshold: configuration.offlineThreshold),
+            lastSeen: record.lastSeenAt?.milliseconds, gapSeconds: configuration.gapThreshold.seconds,
+            tileURL: configuration.tileURL)
+        let page = MapPageHTML(data: data, dayNumber: dayNumber, token: token, pointCount: segments.joined().count)
+        return Response.text(try page.render(), contentType: "text/html; charset=utf-8")
+    }
+
+    /// The asked day as a day number since the epoch; by default the day of `fallback`.
+    private func day(_ request: Request, fallback: Instant) throws(APIError) -> Int {
+        guard let text = request.uri.queryParameters.get("day"), !text.isEmpty else {
+            return Int(fallback.milliseconds.quotientFloor(86_400_000))
+        }
+        guard let instant = TimestampParser.iso8601(text + "T00:00:00Z") else {
+            throw APIError(.badRequest, "day must be YYYY-MM-DD, got \"\(text.prefix(20))\"")
+        }
+        return Int(instant.milliseconds.quotientFloor(86_400_000))
+    }
+}
+
+/// The map page's markup around ``MapScript``.
+struct MapPageHTML {
+    var data: MapData
+    var dayNumber: Int
+    var token: String?
+    var pointCount: Int
+
+    func link(day: Int) -> String {
+        var query = "day=\(HTML.isoDay(day))"
+        if let token { query += "&token=\(HTML.percentEncoded(token))" }
+        return "/devices/\(HTML.percentEncoded(data.device))?\(query)"
+    }
+
+    func render() throws -> String {
+        let name = HTML.escape(data.device)
+        let tokenField = token.map { "<input type=\"hidden\" name=\"token\" value=\"\(HTML.escape($0))\">" } ?? ""
+        let indexLink = token.map { "/?token=\(HTML.percentEncoded($0))" } ?? "/"
+        let banner =
+            data.offline
+            ? "<div id=\"offline\" class=\"banner\">Offline: nothing heard from this device "
+                + (data.lastSeen.map { "since \(HTML.utc($0))" } ?? "yet") + "</div>" : ""
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(name) — \(data.day)</title>
+            <style>\(MapScript.css)</style></head>
+            <body>
+            <header><a href="\(HTML.escape(indexLink))">devices</a> / <strong>\(name)</strong>
+            <form method="get" action="/devices/\(HTML.escape(HTML.percentEncoded(data.device)))">
+            <a href="\(HTML.escape(link(day: dayNumber - 1)))">◀</a>
+            <input type="date" name="day" value="\(data.day)" onchange="this.form.submit()">\(tokenField)
+            <a href="\(HTML.escape(link(day: dayNumber + 1)))">▶</a>
+            <noscript><button>show</button></noscript></form>
+            <span id="summary">\(pointCount) points, \(data.segments.count) segments (UTC day)</span></header>
+            \(banner)
+            <div id="map"><svg id="svg" xmlns="http://www.w3.org/2000/svg"></svg><div id="tip"></div></div>
+            <script>const MAP = \(try HTML.scriptJSON(data));</script>
+            <script>\(MapScript.javascript)</script>
+            </body></html>
+            """
+    }
+}

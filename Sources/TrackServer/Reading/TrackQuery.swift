@@ -1,0 +1,41 @@
+import BackgroundCore
+import HTTPTypes
+import Hummingbird
+import LocationLog
+import Logging
+
+/// The parameters of `GET /v1/devices/{id}/track` (protocols.md §6), checked.
+struct TrackQuery {
+    enum Format: String, CaseIterable { case geojson, gpx, csv, polyline }
+
+    var from: Instant
+    var to: Instant
+    var format: Format
+    var simplify: Double?
+
+    /// Defaults: the last 24 hours, GeoJSON, no simplification.
+    init(_ parameter: (String) -> String?, now: Instant) throws(APIError) {
+        func instant(_ name: String) throws(APIError) -> Instant? {
+            guard let text = parameter(name), !text.isEmpty else { return nil }
+            guard let value = TimestampParser.instant(from: text) else {
+                throw APIError(
+                    .badRequest, "\"\(name)\" must be epoch milliseconds or ISO-8601, got \"\(text.prefix(40))\"")
+            }
+            return value
+        }
+        to = try instant("to") ?? now
+        from = try instant("from") ?? (to - .seconds(24 * 3600))
+        guard from <= to else { throw APIError(.badRequest, "\"from\" is after \"to\"; swap them") }
+        let formatText = parameter("format") ?? "geojson"
+        guard let format = Format(rawValue: formatText) else {
+            throw APIError(.badRequest, "format \"\(formatText.prefix(20))\" is not one of geojson, gpx, csv, polyline")
+        }
+        self.format = format
+        if let text = parameter("simplify"), !text.isEmpty {
+            guard let metres = Double(text), metres.isFinite, metres >= 0, metres <= 100_000 else {
+                throw APIError(.badRequest, "simplify must be a tolerance in metres between 0 and 100000")
+            }
+            simplify = metres
+        }
+    }
+}

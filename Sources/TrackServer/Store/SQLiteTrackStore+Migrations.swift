@@ -1,0 +1,65 @@
+import GRDB
+
+extension SQLiteTrackStore {
+    /// Named, append-only migrations: never edit one that shipped, add a new one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-devices-samples-sessions") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE device (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL UNIQUE,
+                        tokenHash TEXT NOT NULL UNIQUE,
+                        createdAt INTEGER NOT NULL,
+                        revokedAt INTEGER,
+                        lastSeenAt INTEGER
+                    );
+                    CREATE TABLE operator (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL UNIQUE,
+                        tokenHash TEXT NOT NULL UNIQUE,
+                        createdAt INTEGER NOT NULL
+                    );
+                    CREATE TABLE session (
+                        tokenHash TEXT PRIMARY KEY,
+                        deviceId INTEGER NOT NULL REFERENCES device(id),
+                        createdAt INTEGER NOT NULL,
+                        expiresAt INTEGER NOT NULL,
+                        revokedAt INTEGER
+                    );
+                    CREATE TABLE sample (
+                        id INTEGER PRIMARY KEY,
+                        deviceId INTEGER NOT NULL REFERENCES device(id),
+                        key TEXT NOT NULL,
+                        sampleId TEXT,
+                        seq INTEGER,
+                        t INTEGER NOT NULL,
+                        lat REAL NOT NULL,
+                        lon REAL NOT NULL,
+                        acc REAL,
+                        alt REAL,
+                        speed REAL,
+                        course REAL,
+                        battery REAL,
+                        charging INTEGER,
+                        trigger TEXT,
+                        state TEXT,
+                        source TEXT NOT NULL,
+                        receivedAt INTEGER NOT NULL,
+                        UNIQUE (deviceId, key)
+                    );
+                    CREATE INDEX sample_device_time ON sample(deviceId, t);
+                    CREATE TABLE event (
+                        id INTEGER PRIMARY KEY,
+                        deviceId INTEGER NOT NULL REFERENCES device(id),
+                        type TEXT NOT NULL,
+                        json TEXT NOT NULL,
+                        receivedAt INTEGER NOT NULL
+                    );
+                    """
+            )
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,58 @@
+import BackgroundCore
+import GRDB
+
+extension SQLiteTrackStore {
+    static let deviceQuery = """
+        SELECT d.name, d.createdAt, d.revokedAt, d.lastSeenAt,
+            (SELECT COUNT(*) FROM sample s WHERE s.deviceId = d.id) AS sampleCount
+        FROM device d
+        """
+
+    static let insertSQL = """
+        INSERT OR IGNORE INTO sample (deviceId, key, sampleId, seq, t, lat, lon, acc, alt, speed, course,
+            battery, charging, trigger, state, source, receivedAt)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static func deviceID(_ db: Database, _ name: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ? AND revokedAt IS NULL", arguments: [name])
+    }
+
+    static func device(from row: Row) -> DeviceRecord {
+        DeviceRecord(
+            name: row["name"],
+            createdAt: Instant(milliseconds: row["createdAt"]),
+            revokedAt: (row["revokedAt"] as Int64?).map(Instant.init(milliseconds:)),
+            lastSeenAt: (row["lastSeenAt"] as Int64?).map(Instant.init(milliseconds:)),
+            sampleCount: row["sampleCount"]
+        )
+    }
+
+    static func arguments(_ sample: IngestSample, deviceID: Int64, now: Instant) -> StatementArguments {
+        [
+            deviceID, sample.key, sample.id, sample.seq, sample.time.milliseconds, sample.latitude, sample.longitude,
+            sample.accuracy, sample.altitude, sample.speed, sample.course, sample.battery, sample.charging,
+            sample.trigger, sample.state, sample.source.rawValue, now.milliseconds,
+        ]
+    }
+
+    static func sample(from row: Row) -> IngestSample {
+        IngestSample(
+            key: row["key"],
+            id: row["sampleId"],
+            seq: row["seq"],
+            time: Instant(milliseconds: row["t"]),
+            latitude: row["lat"],
+            longitude: row["lon"],
+            accuracy: row["acc"],
+            altitude: row["alt"],
+            speed: row["speed"],
+            course: row["course"],
+            battery: row["battery"],
+            charging: row["charging"],
+            trigger: row["trigger"],
+            state: row["state"],
+            source: IngestSource(rawValue: row["source"]) ?? .native
+        )
+    }
+}

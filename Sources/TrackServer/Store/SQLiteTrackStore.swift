@@ -1,0 +1,218 @@
+public import BackgroundCore
+public import GRDB
+
+/// The embedded SQLite store (GRDB): one file on disk, or in memory for tests.
+///
+/// ```swift
+/// let store = try SQLiteTrackStore(path: "./data/tracks.sqlite")
+/// ```
+public struct SQLiteTrackStore: TrackStore {
+    let writer: any DatabaseWriter
+
+    /// Opens (creating if needed) and migrates the database at `path`.
+    /// - Throws: GRDB's `DatabaseError` when the file cannot be opened or migrated.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        try self.init(writer: DatabasePool(path: path, configuration: configuration))
+    }
+
+    /// A private in-memory database, for tests.
+    public static func inMemory() throws -> SQLiteTrackStore {
+        try SQLiteTrackStore(writer: DatabaseQueue())
+    }
+
+    /// Wraps and migrates an existing writer.
+    public init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    public func addDevice(name: String, tokenHash: String, at now: Instant) async throws -> DeviceRecord {
+        do {
+            try await writer.write { db in
+                try db.execute(
+                    sql: "INSERT INTO device (name, tokenHash, createdAt) VALUES (?, ?, ?)",
+                    arguments: [name, tokenHash, now.milliseconds]
+                )
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw TrackStoreError.duplicateName(name)
+        }
+        return DeviceRecord(name: name, createdAt: now, revokedAt: nil, lastSeenAt: nil, sampleCount: 0)
+    }
+
+    public func addOperator(name: String, tokenHash: String, at now: Instant) async throws {
+        do {
+            try await writer.write { db in
+                try db.execute(
+                    sql: "INSERT INTO operator (name, tokenHash, createdAt) VALUES (?, ?, ?)",
+                    arguments: [name, tokenHash, now.milliseconds]
+                )
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw TrackStoreError.duplicateName(name)
+        }
+    }
+
+    public func devices() async throws -> [DeviceRecord] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: Self.deviceQuery + " ORDER BY d.name").map(Self.device(from:))
+        }
+    }
+
+    public func device(named name: String) async throws -> DeviceRecord? {
+        try await writer.read { db in
+            try Row.fetchOne(db, sql: Self.deviceQuery + " WHERE d.name = ?", arguments: [name]).map(Self.device(from:))
+        }
+    }
+
+    public func revokeDevice(named name: String, at now: Instant) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE device SET revokedAt = ? WHERE name = ? AND revokedAt IS NULL",
+                arguments: [now.milliseconds, name]
+            )
+            let changed = db.changesCount > 0
+            try db.execute(
+                sql: """
+                    UPDATE session SET revokedAt = ?
+                    WHERE revokedAt IS NULL AND deviceId = (SELECT id FROM device WHERE name = ?)
+                    """,
+                arguments: [now.milliseconds, name]
+            )
+            return changed
+        }
+    }
+
+    public func owner(ofTokenHash hash: String, at now: Instant) async throws -> TokenOwner? {
+        try await writer.read { db in
+            if let name = try String.fetchOne(
+                db, sql: "SELECT name FROM device WHERE tokenHash = ? AND revokedAt IS NULL", arguments: [hash])
+            {
+                return .device(name)
+            }
+            if let name = try String.fetchOne(
+                db, sql: "SELECT name FROM operator WHERE tokenHash = ?", arguments: [hash])
+            {
+                return .operator(name)
+            }
+            let sessionDevice = try String.fetchOne(
+                db,
+                sql: """
+                    SELECT d.name FROM session s JOIN device d ON d.id = s.deviceId
+                    WHERE s.tokenHash = ? AND s.revokedAt IS NULL AND s.expiresAt > ? AND d.revokedAt IS NULL
+                    """,
+                arguments: [hash, now.milliseconds]
+            )
+            return sessionDevice.map { .session(device: $0, tokenHash: hash) }
+        }
+    }
+
+    public func createSession(device: String, tokenHash: String, expiresAt: Instant, at now: Instant) async throws {
+        try await writer.write { db in
+            guard let deviceID = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }
+            try db.execute(
+                sql: "INSERT INTO session (tokenHash, deviceId, createdAt, expiresAt) VALUES (?, ?, ?, ?)",
+                arguments: [tokenHash, deviceID, now.milliseconds, expiresAt.milliseconds]
+            )
+            try db.execute(
+                sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [now.milliseconds, deviceID])
+        }
+    }
+
+    public func session(tokenHash: String) async throws -> SessionRecord? {
+        try await writer.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT d.name, s.expiresAt, s.revokedAt FROM session s JOIN device d ON d.id = s.deviceId
+                    WHERE s.tokenHash = ?
+                    """,
+                arguments: [tokenHash]
+            ).map { row in
+                SessionRecord(
+                    device: row[0],
+                    expiresAt: Instant(milliseconds: row[1]),
+                    revokedAt: (row[2] as Int64?).map(Instant.init(milliseconds:))
+                )
+            }
+        }
+    }
+
+    public func extendSession(tokenHash: String, to expiresAt: Instant, at now: Instant) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE session SET expiresAt = ? WHERE tokenHash = ? AND revokedAt IS NULL",
+                arguments: [expiresAt.milliseconds, tokenHash]
+            )
+            try db.execute(
+                sql: "UPDATE device SET lastSeenAt = ? WHERE id = (SELECT deviceId FROM session WHERE tokenHash = ?)",
+                arguments: [now.milliseconds, tokenHash]
+            )
+        }
+    }
+
+    public func revokeSession(tokenHash: String, at now: Instant) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE session SET revokedAt = ? WHERE tokenHash = ? AND revokedAt IS NULL",
+                arguments: [now.milliseconds, tokenHash]
+            )
+        }
+    }
+
+    public func insert(_ samples: [IngestSample], device: String, at now: Instant) async throws -> InsertOutcome {
+        try await writer.write { db in
+            guard let deviceID = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }
+            let statement = try db.cachedStatement(sql: Self.insertSQL)
+            var outcome = InsertOutcome(accepted: [], duplicates: [])
+            for sample in samples {
+                try statement.execute(arguments: Self.arguments(sample, deviceID: deviceID, now: now))
+                if db.changesCount > 0 {
+                    outcome.accepted.append(sample.key)
+                } else {
+                    outcome.duplicates.append(sample.key)
+                }
+            }
+            try db.execute(
+                sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [now.milliseconds, deviceID])
+            return outcome
+        }
+    }
+
+    public func samples(device: String, from: Instant, to: Instant) async throws -> [IngestSample] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.* FROM sample s JOIN device d ON d.id = s.deviceId
+                    WHERE d.name = ? AND s.t >= ? AND s.t < ? ORDER BY s.t, s.id
+                    """,
+                arguments: [device, from.milliseconds, to.milliseconds]
+            ).map(Self.sample(from:))
+        }
+    }
+
+    public func recordEvent(device: String, type: String, json: String, at now: Instant) async throws {
+        try await writer.write { db in
+            guard let deviceID = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }
+            try db.execute(
+                sql: "INSERT INTO event (deviceId, type, json, receivedAt) VALUES (?, ?, ?, ?)",
+                arguments: [deviceID, type, json, now.milliseconds]
+            )
+            try db.execute(
+                sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [now.milliseconds, deviceID])
+        }
+    }
+
+    public func eventCount(device: String) async throws -> Int {
+        try await writer.read { db in
+            try Int.fetchOne(
+                db,
+                sql: "SELECT COUNT(*) FROM event e JOIN device d ON d.id = e.deviceId WHERE d.name = ?",
+                arguments: [device]
+            ) ?? 0
+        }
+    }
+}

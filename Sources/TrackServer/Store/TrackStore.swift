@@ -1,0 +1,63 @@
+public import BackgroundCore
+
+/// Everything the server keeps: devices, operators, sessions, samples and non-location events.
+///
+/// The SQLite store is the embedded default; a PostgreSQL store plugs in by conforming and
+/// passing `TrackStoreContract` (Tests/TrackServerTests/Store). Every write that carries samples
+/// is one transaction: when the method returns, the rows are committed, and when it throws,
+/// nothing was written. Routes acknowledge only after it returned.
+public protocol TrackStore: Sendable {
+    /// Registers a device. Throws ``TrackStoreError/duplicateName(_:)`` if the name is taken.
+    func addDevice(name: String, tokenHash: String, at now: Instant) async throws -> DeviceRecord
+    /// Registers an operator. Throws ``TrackStoreError/duplicateName(_:)`` if the name is taken.
+    func addOperator(name: String, tokenHash: String, at now: Instant) async throws
+    /// Every device, revoked ones included, sorted by name.
+    func devices() async throws -> [DeviceRecord]
+    func device(named name: String) async throws -> DeviceRecord?
+    /// Marks the device revoked (its token and sessions stop working). False if unknown.
+    func revokeDevice(named name: String, at now: Instant) async throws -> Bool
+    /// Who owns the token hash, ignoring revoked devices and dead sessions at `now`.
+    func owner(ofTokenHash hash: String, at now: Instant) async throws -> TokenOwner?
+
+    func createSession(device: String, tokenHash: String, expiresAt: Instant, at now: Instant) async throws
+    /// The session with this token hash, live or not; `nil` if there never was one.
+    func session(tokenHash: String) async throws -> SessionRecord?
+    /// Moves the expiry of a live session and records the heartbeat as "seen".
+    func extendSession(tokenHash: String, to expiresAt: Instant, at now: Instant) async throws
+    func revokeSession(tokenHash: String, at now: Instant) async throws
+
+    /// Stores samples in one transaction; a sample whose key the device already has is a duplicate.
+    /// - Returns: the keys newly stored and the keys that were already there, in input order.
+    func insert(_ samples: [IngestSample], device: String, at now: Instant) async throws -> InsertOutcome
+    /// Samples of a device with `from <= time < to`, ordered by time.
+    func samples(device: String, from: Instant, to: Instant) async throws -> [IngestSample]
+    /// Stores a non-location message (OwnTracks `_type` other than location, Overland `trip`).
+    func recordEvent(device: String, type: String, json: String, at now: Instant) async throws
+    func eventCount(device: String) async throws -> Int
+}
+
+/// What ``TrackStore/insert(_:device:at:)`` did with each sample key.
+public struct InsertOutcome: Hashable, Sendable {
+    public var accepted: [String]
+    public var duplicates: [String]
+
+    public init(accepted: [String], duplicates: [String]) {
+        self.accepted = accepted
+        self.duplicates = duplicates
+    }
+}
+
+/// Store failures that callers can act on.
+public enum TrackStoreError: Error, Hashable, CustomStringConvertible {
+    case duplicateName(String)
+    case unknownDevice(String)
+
+    public var description: String {
+        switch self {
+        case .duplicateName(let name):
+            "the name \"\(name)\" is already registered; pick another name or revoke the old one first"
+        case .unknownDevice(let name):
+            "no device is registered as \"\(name)\"; add it with `bgtrack device add \(name)`"
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import BackgroundCore
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LocationLog
+import Logging
+import TrackServer
+
+/// `bgtrack-bench server`: points per second ingested over HTTP on loopback (500-point native
+/// batches, keep-alive, one client) against a raw SQLite insert of the same points in one
+/// transaction, both into a fresh on-disk database, measured in the same run.
+struct ServerBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server", abstract: "Track server ingest over HTTP vs a raw SQLite insert.")
+
+    @Option(help: "Points per run.") var points = 50_000
+    @Option(help: "Points per HTTP batch.") var batch = 500
+    @Option(help: "Timed runs of each side (after one warm-up).") var repetitions = 3
+
+    func run() async throws {
+        let samples = Self.samples(count: points)
+        let encoder = JSONEncoder()
+        let bodies = try stride(from: 0, to: samples.count, by: batch).map { start in
+            let slice = Array(samples[start..<min(start + batch, samples.count)])
+            return ByteBuffer(bytes: try encoder.encode(BatchRequest(batch: UUID(), device: "bench", samples: slice)))
+        }
+        var http: [Double] = []
+        var raw: [Double] = []
+        for round in 0...repetitions {
+            let httpSeconds = try await Self.timeHTTP(bodies: bodies, expected: samples.count)
+            let rawSeconds = try await Self.timeRaw(samples: samples)
+            if round > 0 {
+                http.append(httpSeconds)
+                raw.append(rawSeconds)
+            }
+        }
+        let httpMeasurement = Measurement(label: "HTTP ingest", seconds: http)
+        let rawMeasurement = Measurement(label: "raw SQLite", seconds: raw)
+        let httpRate = Double(points) / httpMeasurement.median
+        let rawRate = Double(points) / rawMeasurement.median
+        print("server ingest benchmark: \(points) points, \(bodies.count) batches of \(batch), \(repetitions) runs")
+        print(
+            String(
+                format: "  HTTP POST /v1/batches (loopback): median %.3f s  %.0f points/s", httpMeasurement.median,
+                httpRate))
+        print(
+            String(
+                format: "  raw SQLite, one transaction:       median %.3f s  %.0f points/s", rawMeasurement.median,
+                rawRate))
+        print(
+            String(
+                format: "  ratio raw/HTTP: %.2f (HTTP ingest reaches %.1f %% of the raw insert rate)",
+                rawRate / httpRate, 100 * httpRate / rawRate))
+    }
+
+    static func samples(count: Int) -> [Sample] {
+        (0..<count).map { (index: Int) -> Sample in
+            let offset = Double(index) * 1e-6
+            let time = Instant(milliseconds: 1_732_233_600_000 + Int64(index) * 1000)
+            return Sample(
+                id: UUID(), seq: Int64(index + 1), time: time, latitude: 31.2 + offset, longitude: 121.4 + offset,
+                accuracy: 10, altitude: 4, speed: 1.2, course: 90, battery: 0.8, charging: false)
+        }
+    }
+
+    static func freshDatabase() throws -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("bgtrack-bench-\(UUID().uuidString).sqlite").path
+    }
+
+    static func timeHTTP(bodies: [ByteBuffer], expected: Int) async throws -> Double {
+        let path = try freshDatabase()
+        defer { removeDatabase(path) }
+        let store = try SQLiteTrackStore(path: path)
+        let token = Tokens.mint(prefix: "bgd")
+        _ = try await store.addDevice(name: "bench", tokenHash: Tokens.hash(token), at: ServerClock.system.now)
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        var logger = Logger(label: "bench")
+        logger.logLevel = .warning
+        let environment = TrackServerEnvironment(store: store, configuration: configuration, logger: logger)
+        let app = Application(
+            router: buildRouter(environment), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            logger: logger)
+        let headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
+        let seconds = try await app.test(.live) { client in
+            let clock = ContinuousClock()
+            let start = clock.now
+            for body in bodies {
+                let response = try await client.executeRequest(
+                    uri: "/v1/batches", method: .post, headers: headers, body: body)
+                guard response.status == .ok else {
+                    throw ValidationError(
+                        "the server answered \(response.status.code): \(String(buffer: response.body))")
+                }
+            }
+            let elapsed = clock.now - start
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        }
+        let stored = try await store.device(named: "bench")?.sampleCount ?? 0
+        guard stored == expected else { throw ValidationError("HTTP run stored \(stored) of \(expected) points") }
+        return seconds
+    }
+
+    static func timeRaw(samples: [Sample]) async throws -> Double {
+        let path = try freshDatabase()
+        defer { removeDatabase(path) }
+        _ = try SQLiteTrackStore(path: path)  // same schema
+        let pool = try DatabasePool(path: path)
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO device (name, tokenHash, createdAt) VALUES ('bench', 'x', 0)")
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await pool.write { db in
+            let statement = try db.makeStatement(
+                sql: """
+                    INSERT INTO sample (deviceId, key, sampleId, seq, t, lat, lon, acc, alt, speed, course, battery,
+                        charging, trigger, state, source, receivedAt)
+                    VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'timer', 'background', 'native', 0)
+                    """)
+            for sample in samples {
+                let id = sample.id.wireString
+                try statement.execute(arguments: [
+                    id, id, sample.seq, sample.time.milliseconds, sample.latitude, sample.longitude, sample.accuracy,
+                    sample.altitude, sample.speed, sample.course, sample.battery, sample.charging,
+                ])
+            }
+        }
+        let elapsed = clock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    static func removeDatabase(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import BackgroundCore
+import TrackServer
+
+/// `bgtrack device list`.
+struct DeviceList: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List registered devices.")
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Minutes of silence that count as offline.") var offlineMinutes = 10
+
+    func run() async throws {
+        let now = ServerClock.system.now
+        let devices = try await database.openStore().devices()
+        guard !devices.isEmpty else {
+            print("no devices; add one with `bgtrack device add NAME`")
+            return
+        }
+        for device in devices {
+            let status =
+                device.revokedAt != nil
+                ? "revoked" : device.isOffline(at: now, threshold: .seconds(offlineMinutes * 60)) ? "offline" : "online"
+            let seen = device.lastSeenAt.map { "\(Int((now - $0).seconds)) s ago" } ?? "never"
+            print("\(device.name)\t\(status)\tlast seen \(seen)\t\(device.sampleCount) samples")
+        }
+    }
+}

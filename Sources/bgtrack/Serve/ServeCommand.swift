@@ -1,0 +1,61 @@
+import ArgumentParser
+import Hummingbird
+import Logging
+import TrackServer
+
+/// `bgtrack serve`: the track server (ingest, sessions, map page) on one SQLite file.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the track server: ingest (native, Overland, OwnTracks, OsmAnd), sessions, map page."
+    )
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Address to listen on; keep 127.0.0.1 unless a TLS proxy sits in front.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
+    @Option(help: "Minutes without samples or heartbeats before a device shows as offline (fractions allowed).")
+    var offlineMinutes = 10.0
+    @Option(help: "Minutes without a sample that break the track line on the map.") var gapMinutes = 10
+    @Option(help: "Hours a login session lives after its last heartbeat.") var sessionHours = 24
+    @Option(help: "Map tile URL with {z}/{x}/{y}; by default no tiles are fetched (works offline).")
+    var tileURL: String?
+    @Flag(help: "Accept OsmAnd/Traccar requests without a token (anyone knowing a device name can add points).")
+    var allowTokenlessOsmand = false
+    @Option(help: "Largest request body in bytes.") var maxBodyBytes = 4 << 20
+    @Option(help: "Largest samples per batch; more answers 413 so clients split.") var maxBatch = 1000
+    @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port (0…65535)") }
+        guard offlineMinutes > 0, offlineMinutes <= 1_000_000, gapMinutes > 0, sessionHours > 0 else {
+            throw ValidationError(
+                "--offline-minutes (at most 1000000), --gap-minutes and --session-hours must be positive")
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error")
+        }
+        if let tileURL, !(tileURL.contains("{z}") && tileURL.contains("{x}") && tileURL.contains("{y}")) {
+            throw ValidationError("--tile-url must contain {z}, {x} and {y}, e.g. http://tiles.local/{z}/{x}/{y}.png")
+        }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardOutput)
+        var logger = Logger(label: "bgtrack.serve")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.offlineThreshold = .milliseconds(Int64((offlineMinutes * 60_000).rounded()))
+        configuration.gapThreshold = .seconds(gapMinutes * 60)
+        configuration.sessionTTL = .seconds(sessionHours * 3600)
+        configuration.tileURL = tileURL
+        configuration.allowTokenlessOsmAnd = allowTokenlessOsmand
+        configuration.maxBodyBytes = maxBodyBytes
+        configuration.maxSamplesPerBatch = maxBatch
+        let environment = TrackServerEnvironment(
+            store: try database.openStore(), configuration: configuration, logger: logger)
+        logger.info("serving", metadata: ["db": "\(database.path)", "host": "\(host)", "port": "\(port)"])
+        try await buildApplication(environment).runService()
+    }
+}

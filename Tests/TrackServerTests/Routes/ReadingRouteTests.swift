@@ -1,0 +1,95 @@
+import BackgroundCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TrackServer
+
+@Suite("Reading: track API, map page, index, ops routes (protocols.md §6)")
+struct ReadingRouteTests {
+    func seeded() async throws -> TestServer {
+        let server = try await TestServer()
+        try await server.test { client in
+            let response = try await client.executeRequest(
+                uri: "/v1/batches", method: .post, headers: .bearer(server.phoneToken),
+                body: ByteBuffer(text: Fixtures.nativeBatch))
+            #expect(response.status == .ok)
+        }
+        return server
+    }
+
+    @Test(arguments: ["geojson", "gpx", "csv", "polyline"])
+    func trackExports(format: String) async throws {
+        let server = try await seeded()
+        let response = try await server.test { client in
+            try await client.executeRequest(
+                uri: "/v1/devices/iphone-42/track?from=1732230000000&to=1732250000000&format=\(format)&simplify=5",
+                method: .get, headers: .bearer(server.phoneToken), body: nil)
+        }
+        #expect(response.status == .ok)
+        switch format {
+        case "geojson": #expect(response.text.contains("MultiLineString") && response.text.contains("121.4737"))
+        case "gpx": #expect(response.text.contains("<gpx") && response.text.contains("<trkseg>"))
+        case "csv": #expect(response.text.split(separator: "\n").count == 3)
+        default: #expect(response.text.contains("segments"))
+        }
+    }
+
+    @Test func mapPageDrawsTheDayWithoutExternalResources() async throws {
+        let server = try await seeded()
+        server.clock.advance(by: .seconds(3600))
+        let response = try await server.test { client in
+            try await client.executeRequest(
+                uri: "/devices/iphone-42?day=2024-11-22&token=\(server.operatorToken)", method: .get, headers: [:],
+                body: nil)
+        }
+        #expect(response.status == .ok)
+        let page = response.text
+        #expect(page.contains("\"segments\":[[[31.2304,121.4737"))
+        #expect(page.contains("scalebar") && page.contains("type=\"date\""))
+        #expect(page.contains("id=\"offline\""))  // an hour of silence
+        #expect(!page.contains("https://") && !page.contains("src=\"http"))
+    }
+
+    @Test func indexListsDevicesWithLastSeen() async throws {
+        let server = try await seeded()
+        let response = try await server.test { client in
+            try await client.executeRequest(
+                uri: "/?token=\(server.operatorToken)", method: .get, headers: [:], body: nil)
+        }
+        #expect(response.status == .ok)
+        #expect(response.text.contains("iphone-42") && response.text.contains("other"))
+        #expect(response.text.contains("2024-11-22 03:06:40 UTC"))
+    }
+
+    @Test func healthMetricsAndOpenAPI() async throws {
+        let server = try await seeded()
+        let (health, metrics, spec) = try await server.test { client in
+            (
+                try await client.executeRequest(uri: "/healthz", method: .get, headers: [:], body: nil),
+                try await client.executeRequest(uri: "/metrics", method: .get, headers: [:], body: nil),
+                try await client.executeRequest(uri: "/openapi.yaml", method: .get, headers: [:], body: nil)
+            )
+        }
+        #expect(health.status == .ok && health.text.contains("ok"))
+        #expect(metrics.text.contains("bgtrack_samples_total{outcome=\"accepted\",protocol=\"native\"} 2"))
+        #expect(metrics.text.contains("# TYPE bgtrack_devices gauge"))
+        for path in [
+            "/v1/batches", "/ingest/overland", "/ingest/owntracks", "/ingest/osmand", "/v1/sessions",
+            "/v1/sessions/heartbeat", "/v1/devices", "/v1/devices/{id}/track", "/devices/{id}", "/healthz",
+            "/metrics", "/openapi.yaml",
+        ] {
+            #expect(spec.text.contains("  \(path):"), "openapi.yaml lacks \(path)")
+        }
+    }
+
+    @Test func unknownRouteIs404WithJSONError() async throws {
+        let server = try await TestServer()
+        let response = try await server.test { client in
+            try await client.executeRequest(uri: "/nope", method: .get, headers: [:], body: nil)
+        }
+        #expect(response.status == .notFound)
+        #expect((response.json as? [String: Any])?["error"] is String)
+    }
+}

@@ -1,0 +1,84 @@
+import BackgroundCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import TrackServer
+
+/// A clock the test moves by hand. Lock-guarded, hence `@unchecked Sendable`.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Instant
+
+    init(_ start: Instant) { current = start }
+
+    var now: Instant { lock.withLock { current } }
+    func advance(by duration: Duration) { lock.withLock { current += duration } }
+    var serverClock: ServerClock { ServerClock { self.now } }
+}
+
+/// An in-memory server with two devices and an operator, and helpers to call its router.
+struct TestServer {
+    /// 2024-11-22T03:06:40Z, the day of the fixtures.
+    static let start = Instant(milliseconds: 1_732_244_800_000)
+
+    let store: SQLiteTrackStore
+    let clock: ManualClock
+    let environment: TrackServerEnvironment
+    let phoneToken = "bgd_phone-token"
+    let otherToken = "bgd_other-token"
+    let operatorToken = "bgo_operator-token"
+
+    init(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
+        store = try SQLiteTrackStore.inMemory()
+        clock = ManualClock(Self.start)
+        var configuration = ServerConfiguration()
+        configure(&configuration)
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        environment = TrackServerEnvironment(
+            store: store, clock: clock.serverClock, configuration: configuration, logger: logger)
+        _ = try await store.addDevice(name: "iphone-42", tokenHash: Tokens.hash(phoneToken), at: clock.now)
+        _ = try await store.addDevice(name: "other", tokenHash: Tokens.hash(otherToken), at: clock.now)
+        try await store.addOperator(name: "ops", tokenHash: Tokens.hash(operatorToken), at: clock.now)
+    }
+
+    var app: some ApplicationProtocol {
+        Application(router: buildRouter(environment), logger: environment.logger)
+    }
+
+    /// Runs `body` with a client of the router, in process.
+    func test<Value>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await app.test(.router, body)
+    }
+
+    func sampleCount(_ device: String = "iphone-42") async throws -> Int {
+        try await store.device(named: device)?.sampleCount ?? -1
+    }
+}
+
+extension HTTPFields {
+    static func bearer(_ token: String, json: Bool = true) -> HTTPFields {
+        var fields: HTTPFields = [.authorization: "Bearer \(token)"]
+        if json { fields[.contentType] = "application/json" }
+        return fields
+    }
+
+    static func basic(user: String, password: String) -> HTTPFields {
+        let encoded = Data("\(user):\(password)".utf8).base64EncodedString()
+        return [.authorization: "Basic \(encoded)", .contentType: "application/json"]
+    }
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+    var json: Any? {
+        try? JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed])
+    }
+}
+
+extension ByteBuffer {
+    init(text: String) { self.init(string: text) }
+}
