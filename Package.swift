@@ -29,7 +29,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "BackgroundCore", swiftSettings: strictSettings),
-        .target(name: "IOSSimulator", dependencies: ["BackgroundCore"], swiftSettings: strictSettings),
+        .target(name: "IOSSimulator", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
         // zlib from the system (libz is in every Linux base image and in the Apple SDKs): gzip payloads.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(

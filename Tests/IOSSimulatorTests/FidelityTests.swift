@@ -132,4 +132,17 @@ import Testing
                 "\(report.strategy) iOS \(report.ios) \(report.auth): \(report.violationExamples)")
         }
     }
+
+    @Test(arguments: [StrategyName.adaptive, .fixAndTaskChain, .significantChange])
+    func nothingIsLostThroughKillsOutagesAndARevokedToken(strategy: StrategyName) {
+        var scenario = Scenario.commute()
+        scenario.happenings += [
+            (at: 9.5 * 3600, .reboot), (at: 14 * 3600, .forceQuit), (at: 20.5 * 3600, .revokeSession),
+        ]
+        let report = run(strategy, ios: 17, scenario: scenario, memoryKillFactor: 20)
+        #expect(report.invariantViolations == 0, "\(report.violationExamples)")
+        #expect(report.samplesOnServer + report.samplesPending >= report.samplesCaptured)
+        #expect(report.samplesPending > 0, "after the revocation samples wait on the phone")
+        #expect(report.notificationsByKind["uploads-held"] == 1)
+    }
 }

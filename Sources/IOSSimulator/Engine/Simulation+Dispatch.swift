@@ -55,7 +55,7 @@ extension Simulation {
         case .playSilentAudio(let duration): playSilentAudio(duration)
         case .stopAudio: audioPlaying = false
         case .scheduleRefresh(let earliest): scheduleRefresh(earliest: earliest)
-        case .recordSample(let fix, _, _): record(fix)
+        case .recordSample(let fix, let trigger, let state): record(fix, trigger: trigger, state: state)
         case .rejectFix: report.fixesRejected += 1
         case .notify(let notice): notify(notice)
         case .log(let message): report.note(now, message)
@@ -139,11 +139,11 @@ extension Simulation {
 
     /// Work the app does whenever it runs: upload what is due, then maybe be suspended.
     mutating func afterAppCode() {
-        uploadIfDue(force: false)
+        syncIfDue()
         settle()
     }
 
-    // MARK: Heartbeat and uploads
+    // MARK: Heartbeat
 
     mutating func deliverHeartbeat(_ event: HeartbeatMachine.Event) {
         guard var process, process.state != .suspended else { return }
@@ -175,33 +175,8 @@ extension Simulation {
         return sessionRevoked ? .rejected(status: 401) : .active(expiresAt: now + .seconds(3600))
     }
 
-    mutating func uploadIfDue(force: Bool) {
-        guard isRunning, pendingUploads > 0 else { return }
-        guard force || now - lastUploadAttempt >= configuration.uploadInterval else { return }
-        lastUploadAttempt = now
-        guard configuration.scenario.networkUp(at: scenarioSeconds) else {
-            lastUploadAttempt = now - configuration.uploadInterval + .seconds(300)
-            return
-        }
-        energy.radioBurst(at: now, profile: profile)
-        if sessionRevoked {
-            // The server answers 401: nothing is deleted, and the app learns its login is gone.
-            deliverHeartbeat(.response(.rejected(status: 401)))
-            return
-        }
-        pendingUploads = 0
-        report.uploads += 1
-        deliverHeartbeat(.serverContact)
-    }
-
     mutating func notify(_ notice: UserNotice) {
         report.notifications[notice.rawValue, default: 0] += 1
         report.note(now, "notification: \(notice.rawValue)")
-    }
-
-    mutating func record(_ fix: LocationFix) {
-        report.sampleTimes.append(fix.timestamp)
-        lastSampleAt = fix.timestamp
-        pendingUploads += 1
     }
 }

@@ -76,7 +76,7 @@ extension Simulation {
             resumeTimers()
             deliver(.enteredForeground)
             deliverHeartbeat(.enteredForeground)
-            uploadIfDue(force: true)
+            syncIfDue()
         }
     }
 

@@ -38,6 +38,7 @@ extension Simulation {
             environmentChanged()
         case .revokeSession:
             sessionRevoked = true
+            server.revoked = true
         }
     }
 
@@ -78,7 +79,7 @@ extension Simulation {
             let key: PolicyKey = process.state == .suspended ? .memoryKillsPerHourSuspended : .memoryKillsPerHourRunning
             if rng.unit() < profile[key] * configuration.memoryKillFactor / 60 { terminate("memory") }
         }
-        if isRunning { uploadIfDue(force: false) }
+        if isRunning { syncIfDue() }
     }
 
     /// Adds the continuous draws since the last event.

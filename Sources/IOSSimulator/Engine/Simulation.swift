@@ -1,4 +1,5 @@
 import BackgroundCore
+import LocationLog
 
 /// The simulated iPhone: a deterministic discrete-event model of iOS background policy that runs
 /// a `KeepAliveMachine` and a `HeartbeatMachine` through a scenario.
@@ -93,8 +94,10 @@ public struct Simulation: Sendable {
     var sessionRevoked = false
     var sessionRejectedByApp = false
     var lastSampleAt: Instant?
-    var pendingUploads = 0
-    var lastUploadAttempt: Instant
+    var store: LocationStore
+    var sync: SyncMachine
+    var server = SimulatedServer()
+    var pendingCount = 0
     var battery: Double
     var charging = false
     var stationarySince: Instant?
@@ -112,7 +115,13 @@ public struct Simulation: Sendable {
         self.energy = EnergyMeter(start: configuration.scenario.start)
         self.report = ReportBuilder(configuration: configuration)
         self.unlockedAt = configuration.scenario.start
-        self.lastUploadAttempt = configuration.scenario.start
+        do {
+            self.store = try LocationStore.inMemory()
+        } catch {
+            preconditionFailure("an in-memory SQLite database could not be opened: \(error)")
+        }
+        self.sync = SyncMachine(
+            configuration: .init(uploadInterval: configuration.uploadInterval), seed: configuration.seed)
         self.battery = configuration.scenario.battery.start
     }
 
@@ -132,6 +141,7 @@ public struct Simulation: Sendable {
         accrueEnergy(until: end)
         now = end
         closeRunningInterval()
+        checkNothingLost()
         return report.finish(energy: energy, end: end)
     }
 

@@ -16,6 +16,8 @@ struct ReportBuilder: Sendable {
     var fixesRejected = 0
     var uploads = 0
     var events = 0
+    var samplesOnServer = 0
+    var samplesPending = 0
     var reviewRisks: Set<String> = []
     var timeline: [String] = []
 
@@ -72,7 +74,8 @@ struct ReportBuilder: Sendable {
             violationExamples: violationExamples, notifications: notifications.values.reduce(0, +),
             notificationsByKind: notifications, silentPushesDelivered: pushesDelivered,
             silentPushesDropped: pushesDropped, relaunches: relaunches, fixesRejected: fixesRejected,
-            uploads: uploads, events: events, reviewRisks: reviewRisks.sorted(),
+            uploads: uploads, samplesOnServer: samplesOnServer, samplesPending: samplesPending, events: events,
+            reviewRisks: reviewRisks.sorted(),
             timeline: configuration.recordsTimeline ? timeline : nil)
     }
 

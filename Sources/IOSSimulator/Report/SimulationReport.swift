@@ -35,7 +35,11 @@ public struct SimulationReport: Codable, Hashable, Sendable {
     public var silentPushesDropped: Int
     public var relaunches: Int
     public var fixesRejected: Int
+    /// Batches the server acknowledged.
     public var uploads: Int
+    /// Samples the server holds at the end, and samples still waiting on the phone.
+    public var samplesOnServer: Int
+    public var samplesPending: Int
     /// Discrete events the simulator processed (a measure of its work).
     public var events: Int
     public var reviewRisks: [String]
@@ -61,6 +65,8 @@ public struct SimulationReport: Codable, Hashable, Sendable {
         case relaunches
         case fixesRejected = "fixes_rejected"
         case uploads, events
+        case samplesOnServer = "samples_on_server"
+        case samplesPending = "samples_pending"
         case reviewRisks = "review_risks"
         case timeline
     }

@@ -90,31 +90,9 @@ public actor SyncEngine {
     }
 
     private func perform(_ actions: [SyncMachine.Action], into report: inout Report) throws(StoreError) {
-        for action in actions {
-            switch action {
-            case .upload:
-                continue  // performed by the caller, which needs the outcome
-            case .acknowledge(let delete, let quarantine):
-                let (deleted, quarantined) = try store.acknowledge(
-                    deleting: delete, quarantining: quarantine, at: now())
-                report.deleted += deleted
-                report.quarantined += quarantined
-            case .save(let snapshot):
-                try store.save(snapshot)
-            case .notifyUser(let message):
-                notifications.append(message)
-                try? store.log(.error, "user notified: \(message)", at: now())
-            case .log(let level, let message):
-                // A full disk must not stop the sync that would free it: diagnostics are best effort.
-                try? store.log(level, message, at: now())
-            }
-        }
-    }
-}
-
-extension [SyncMachine.Action] {
-    var uploadLimit: Int? {
-        for case .upload(let limit) in self { return limit }
-        return nil
+        let result = try store.apply(actions, at: now())
+        report.deleted += result.deleted
+        report.quarantined += result.quarantined
+        notifications += result.notifications
     }
 }

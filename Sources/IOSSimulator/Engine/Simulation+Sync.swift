@@ -1,0 +1,98 @@
+import BackgroundCore
+import LocationLog
+
+extension Simulation {
+    /// Stores an accepted fix in the phone's store (the real GRDB store, in memory: it survives the
+    /// simulated process being killed, as a file would).
+    mutating func record(_ fix: LocationFix, trigger: SampleTrigger, state: SampleAppState) {
+        do {
+            try store.append(
+                fix, trigger: trigger, state: state, power: PowerContext(battery: battery, charging: charging))
+            report.sampleTimes.append(fix.timestamp)
+            lastSampleAt = fix.timestamp
+            pendingCount += 1
+        } catch {
+            report.violation(now, "the store refused an accepted sample: \(error)")
+        }
+    }
+
+    /// What `UIApplication.backgroundTimeRemaining` would say: `nil` in the foreground or while a
+    /// background mode keeps the app running, else the time left of the task budget or the wake.
+    var backgroundTimeRemaining: Duration? {
+        guard let process, process.state == .background else { return nil }
+        let holders = backgroundHolders
+        if holders.contains("location updates") || holders.contains("audio") { return nil }
+        let ends = [stintDeadline, wakeEnd].compactMap { $0 }.filter { $0 > now }
+        return ends.max().map { $0 - now } ?? .zero
+    }
+
+    /// Gives the real sync machine its chance to upload whenever the app runs, and plays the
+    /// uploads against the simulated server and network.
+    mutating func syncIfDue() {
+        guard isRunning else { return }
+        for _ in 0..<SyncEngine.maximumUploadsPerWake {
+            // The count is kept alongside the store (it is read on every wake); the end of the run
+            // checks it against the store itself.
+            let actions = sync.handle(
+                .wake(pending: pendingCount, backgroundTimeRemaining: backgroundTimeRemaining), at: now)
+            applySync(actions)
+            guard let limit = actions.uploadLimit, let batch = storeValue({ try $0.oldestPending(limit: limit) }) else {
+                return
+            }
+            let outcome: UploadOutcome
+            if configuration.scenario.networkUp(at: scenarioSeconds) {
+                energy.radioBurst(at: now, profile: profile)
+                outcome = server.receive(batch)
+            } else {
+                outcome = .networkError(message: "no network (simulated outage)")
+            }
+            applySync(
+                sync.handle(.uploaded(sent: Set(batch.map { $0.id }), outcome: outcome, took: .seconds(1)), at: now))
+            switch outcome {
+            case .acknowledged:
+                report.uploads += 1
+                deliverHeartbeat(.serverContact)
+            case .unauthorized(let status, _):
+                deliverHeartbeat(.response(.rejected(status: status)))
+                return
+            default:
+                return
+            }
+        }
+    }
+
+    private mutating func applySync(_ actions: [SyncMachine.Action]) {
+        let now = self.now
+        guard let result = storeValue({ try $0.apply(actions, at: now) }) else { return }
+        pendingCount -= result.deleted + result.quarantined
+        for _ in result.notifications { notify(.uploadsHeld) }
+    }
+
+    /// Runs a store call; a failure is an invariant violation (the in-memory store never fills up).
+    private mutating func storeValue<T>(_ body: (LocationStore) throws -> T) -> T? {
+        do {
+            return try body(store)
+        } catch {
+            report.violation(now, "store error: \(error)")
+            return nil
+        }
+    }
+
+    /// At the end of the run: every accepted sample is on the server, pending or quarantined.
+    mutating func checkNothingLost() {
+        let pending = storeValue { try $0.pendingCount() } ?? 0
+        let quarantined = storeValue { try $0.quarantined().count } ?? 0
+        report.samplesOnServer = server.stored.count
+        report.samplesPending = pending
+        let accepted = report.sampleTimes.count
+        if pending != pendingCount {
+            report.violation(now, "the simulator counted \(pendingCount) pending samples, the store holds \(pending)")
+        }
+        if accepted != server.stored.count + pending + quarantined {
+            report.violation(
+                now,
+                "\(accepted) samples accepted, but \(server.stored.count) on the server + \(pending) pending "
+                    + "+ \(quarantined) quarantined")
+        }
+    }
+}
