@@ -1,4 +1,5 @@
 import Foundation
+import LocationLog
 
 /// A WGS-84 position in degrees.
 public struct Coordinate: Hashable, Sendable, Codable {
@@ -10,15 +11,10 @@ public struct Coordinate: Hashable, Sendable, Codable {
         self.longitude = longitude
     }
 
-    /// Great-circle distance in metres (haversine, mean Earth radius).
+    /// Great-circle distance in metres.
     public func distance(to other: Coordinate) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (other.latitude - latitude) * radians
-        let dLon = (other.longitude - longitude) * radians
-        let a =
-            sin(dLat / 2) * sin(dLat / 2) + cos(latitude * radians) * cos(other.latitude * radians) * sin(dLon / 2)
-            * sin(dLon / 2)
-        return 2 * 6_371_008.8 * asin(min(1, a.squareRoot()))
+        Haversine.distance(
+            latitude1: latitude, longitude1: longitude, latitude2: other.latitude, longitude2: other.longitude)
     }
 
     /// The point `fraction` (0…1) of the way to `other`, interpolated linearly (fine at city scale).
