@@ -77,6 +77,20 @@ import Testing
         #expect(Instant(iso8601: "yesterday") == nil)
     }
 
+    @Test func iso8601AcceptsTheFormsClientsSendAndNothingElse() {
+        let instant = Instant(milliseconds: 1_732_240_000_123)
+        #expect(Instant(iso8601: "2024-11-22 01:46:40.123") == instant, "space, no zone: UTC")
+        #expect(Instant(iso8601: "2024-11-22t01:46:40,123z") == instant, "lower case, decimal comma")
+        #expect(Instant(iso8601: "2024-11-22T09:46:40.123+0800") == instant, "offset without colon")
+        #expect(Instant(iso8601: "2024-11-21T20:46:40.123-05:00") == instant)
+        for bad in [
+            "2024-11-22T01:46:40+08", "2024-11-22T01:46:40+25:00", "2024-13-22T01:46:40Z", "2024-11-22T01:46:40ZZ",
+            "2024-11-22T01:46:40.Z", "2024-11-22X01:46:40Z", "", String(repeating: "9", count: 100_000),
+        ] {
+            #expect(Instant(iso8601: bad) == nil, "\(bad.prefix(40))")
+        }
+    }
+
     @Test func exportsCarryEveryPointAndBreakAtGaps() throws {
         var a = point(0, 31.2304, 121.4737)
         a.accuracy = 12.5

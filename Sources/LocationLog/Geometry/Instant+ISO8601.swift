@@ -22,7 +22,9 @@ extension Instant {
             + ".\(pad(millisecond, 3))Z"
     }
 
-    /// Reads `YYYY-MM-DDTHH:MM:SS[.fff…](Z|±HH:MM)`; `nil` for anything else.
+    /// Reads `YYYY-MM-DD[T ]HH:MM:SS[.fff…][Z|±HH:MM|±HHMM]` (no zone means UTC; `t`, `z` and a
+    /// decimal comma are accepted too); `nil` for anything else. The one ISO-8601 reader of the
+    /// package: route files, exports and every ingest protocol use it.
     public init?(iso8601 text: some StringProtocol) {
         let bytes = Array(text.utf8)
         func number(_ range: Range<Int>) -> Int64? {
@@ -34,7 +36,7 @@ extension Instant {
             }
             return value
         }
-        guard bytes.count >= 19, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84 || bytes[10] == 32,
+        guard bytes.count >= 19, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84 || bytes[10] == 32 || bytes[10] == 116,
             bytes[13] == 58, bytes[16] == 58,
             let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
@@ -42,7 +44,7 @@ extension Instant {
         else { return nil }
         var index = 19
         var fraction: Int64 = 0
-        if index < bytes.count, bytes[index] == 46 {
+        if index < bytes.count, bytes[index] == 46 || bytes[index] == 44 {
             index += 1
             var scale: Int64 = 100
             let start = index
@@ -54,11 +56,13 @@ extension Instant {
             guard index > start else { return nil }
         }
         var offsetMinutes: Int64 = 0
+        let colon = index + 3 < bytes.count && bytes[index + 3] == 58 ? 1 : 0
         if index == bytes.count {
-            // No zone: GPX requires UTC, so read it as UTC.
-        } else if bytes[index] == 90, index + 1 == bytes.count {
-        } else if bytes[index] == 43 || bytes[index] == 45, index + 6 == bytes.count, bytes[index + 3] == 58,
-            let offsetHours = number((index + 1)..<(index + 3)), let offsetMins = number((index + 4)..<(index + 6))
+            // No zone: GPX requires UTC, and the clients that omit it mean UTC.
+        } else if bytes[index] == 90 || bytes[index] == 122, index + 1 == bytes.count {
+        } else if bytes[index] == 43 || bytes[index] == 45, index + 5 + colon == bytes.count,
+            let offsetHours = number((index + 1)..<(index + 3)),
+            let offsetMins = number((index + 3 + colon)..<(index + 5 + colon)), offsetHours < 24, offsetMins < 60
         {
             offsetMinutes = (offsetHours * 60 + offsetMins) * (bytes[index] == 45 ? -1 : 1)
         } else {
@@ -69,7 +73,8 @@ extension Instant {
         self.init(milliseconds: ms)
     }
 
-    static func civil(fromDays daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
+    /// The proleptic Gregorian (year, month, day) of a day number since 1970-01-01.
+    public static func civil(fromDays daysSinceEpoch: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = daysSinceEpoch + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -80,7 +80,8 @@ public enum TrackExport {
         return String(value)
     }
 
-    static func xmlEscaped(_ text: String) -> String {
+    /// Escapes text for XML and HTML (element content and quoted attributes).
+    public static func xmlEscaped(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {
