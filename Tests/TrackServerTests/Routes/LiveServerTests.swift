@@ -12,9 +12,7 @@ import TrackServer
 struct LiveServerTests {
     @Test func healthAndAGzipBatchOverARealSocket() async throws {
         let server = try await TestServer()
-        let app = Application(
-            router: buildRouter(server.environment), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            logger: server.environment.logger)
+        let app = server.liveApp
         let zipped = try Gzip.compress(Data(Fixtures.nativeBatch.utf8))
         var fields = HTTPFields.bearer(server.phoneToken)
         fields[.contentEncoding] = "gzip"

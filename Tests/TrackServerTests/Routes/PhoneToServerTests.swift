@@ -16,9 +16,7 @@ import TrackServer
 struct PhoneToServerTests {
     @Test func aBacklogArrivesOnceAndLeavesThePhoneOnlyWhenAcknowledged() async throws {
         let server = try await TestServer()
-        let app = Application(
-            router: buildRouter(server.environment), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            logger: server.environment.logger)
+        let app = server.liveApp
         let phone = try LocationStore.inMemory()
         var time = TestServer.start - .seconds(3 * 3600)
         for index in 0..<1_200 {
@@ -51,9 +49,7 @@ struct PhoneToServerTests {
 
     @Test func aLostAcknowledgementResendsWithoutDuplicatesAndARevokedTokenHoldsEverything() async throws {
         let server = try await TestServer()
-        let app = Application(
-            router: buildRouter(server.environment), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            logger: server.environment.logger)
+        let app = server.liveApp
         let phone = try LocationStore.inMemory()
         for index in 0..<10 {
             let fix = LocationFix(

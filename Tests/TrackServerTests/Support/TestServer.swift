@@ -49,6 +49,13 @@ struct TestServer {
         Application(router: buildRouter(environment), logger: environment.logger)
     }
 
+    /// The same app listening on a real socket (127.0.0.1, a free port), for `.live` tests.
+    var liveApp: some ApplicationProtocol {
+        Application(
+            router: buildRouter(environment), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            logger: environment.logger)
+    }
+
     /// Runs `body` with a client of the router, in process.
     func test<Value>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
         try await app.test(.router, body)
