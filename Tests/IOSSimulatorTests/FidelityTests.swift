@@ -145,4 +145,20 @@ import Testing
         #expect(report.samplesPending > 0, "after the revocation samples wait on the phone")
         #expect(report.notificationsByKind["uploads-held"] == 1)
     }
+
+    @Test func theUserIsWarnedWhenOnlyATaskKeepsTheAppRunning() {
+        let finite = run(.finiteTask, ios: 17, memoryKillFactor: 0)
+        #expect(finite.notificationsByKind["background-time-running-out"] == 6, "once per time the user left the app")
+        let adaptive = run(.adaptive, ios: 17, memoryKillFactor: 0)
+        #expect(adaptive.notificationsByKind["background-time-running-out"] == nil, "location keeps it running")
+    }
+
+    @Test func overlappingForegroundSessionsMerge() {
+        var scenario = Scenario.commute()
+        scenario.happenings += [(at: 7.5 * 3600 + 60, .openApp(seconds: 60))]
+        let merged = run(.finiteTask, ios: 17, scenario: scenario, memoryKillFactor: 0)
+        let plain = run(.finiteTask, ios: 17, memoryKillFactor: 0)
+        #expect(merged.aliveAfterBackgroundS == plain.aliveAfterBackgroundS)
+        #expect(merged.notificationsByKind == plain.notificationsByKind, "the short session does not end the long one")
+    }
 }

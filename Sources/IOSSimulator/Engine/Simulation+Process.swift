@@ -57,8 +57,10 @@ extension Simulation {
     }
 
     /// The user brings the app to the screen (launching it if needed).
-    mutating func enterForeground(for seconds: Double, session: Int) {
-        queue.push(.leaveApp(session: session), at: now + .milliseconds(Int64(seconds * 1000)))
+    mutating func enterForeground(for seconds: Double) {
+        // Sessions that overlap merge: the app leaves the screen when the last of them ends.
+        foregroundUntil = max(foregroundUntil, now + .milliseconds(Int64(seconds * 1000)))
+        queue.push(.leaveApp, at: foregroundUntil)
         guard var process else {
             launch(.user)
             return

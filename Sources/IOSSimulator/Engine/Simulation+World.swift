@@ -5,7 +5,7 @@ extension Simulation {
     mutating func happen(_ happening: Scenario.Happening) {
         switch happening {
         case .openApp(let seconds):
-            enterForeground(for: seconds, session: Int(scenarioSeconds))
+            enterForeground(for: seconds)
         case .forceQuit:
             guard process != nil else { return }
             terminate("force-quit")
@@ -106,11 +106,11 @@ extension Simulation {
     // MARK: Background task budget
 
     mutating func warnTimeRemaining(stint: Int) {
-        guard stint == self.stint, let deadline = stintDeadline, isRunning, process?.state == .background,
-            backgroundHolders.allSatisfy({ $0 == "background task" || $0 == "enter-background handler" }),
-            !openTasks.isEmpty
-        else { return }
-        deliverHeartbeat(.backgroundTimeRemaining(deadline - now))
+        // Only an app that a task keeps running hears it; a background mode keeps it running anyway.
+        guard stint == self.stint, isRunning, !openTasks.isEmpty, let remaining = backgroundTimeRemaining else {
+            return
+        }
+        deliverHeartbeat(.backgroundTimeRemaining(remaining))
     }
 
     /// Shortly before the budget ends, the system calls every open task's expiration handler.

@@ -16,7 +16,7 @@ import LocationLog
 public struct Simulation: Sendable {
     enum Event: Sendable {
         case happening(Scenario.Happening)
-        case leaveApp(session: Int)
+        case leaveApp
         case callEnded
         case appTimer(TimerID, version: Int)
         case tick
@@ -60,6 +60,7 @@ public struct Simulation: Sendable {
     var timerSerial = 0
     var overdueTimers: [TimerID] = []
     var stint = 0
+    var foregroundUntil: Instant
     var stintDeadline: Instant?
     var handlerWindowEnd: Instant?
     var wakeEnd: Instant?
@@ -115,6 +116,7 @@ public struct Simulation: Sendable {
         self.energy = EnergyMeter(start: configuration.scenario.start)
         self.report = ReportBuilder(configuration: configuration)
         self.unlockedAt = configuration.scenario.start
+        self.foregroundUntil = configuration.scenario.start
         do {
             self.store = try LocationStore.inMemory()
         } catch {
@@ -169,13 +171,14 @@ public struct Simulation: Sendable {
         }
         // The day starts with the app launched by the user, as after installing it.
         launch(.user)
-        queue.push(.leaveApp(session: 0), at: start + .seconds(60))
+        foregroundUntil = start + .seconds(60)
+        queue.push(.leaveApp, at: foregroundUntil)
     }
 
     mutating func handle(_ event: Event) {
         switch event {
         case .happening(let happening): happen(happening)
-        case .leaveApp: leaveForeground()
+        case .leaveApp: if now >= foregroundUntil { leaveForeground() }
         case .callEnded: endCall()
         case .appTimer(let id, let version): fireTimer(id, version: version)
         case .tick: tick()
