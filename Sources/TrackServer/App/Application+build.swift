@@ -10,7 +10,7 @@ import Logging
 /// ```
 public func buildRouter(_ environment: TrackServerEnvironment) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
-    router.middlewares.add(LogRequestsMiddleware(.info))
+    router.middlewares.add(RequestLogMiddleware(level: .info))
     router.middlewares.add(ErrorAndMetricsMiddleware(metrics: environment.metrics))
     router.get("/healthz", use: environment.health)
     router.get("/metrics", use: environment.metricsText)

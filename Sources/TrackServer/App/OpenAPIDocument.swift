@@ -354,7 +354,7 @@ enum OpenAPIDocument {
                 "401": {$ref: '#/components/responses/Unauthorized'}
           /v1/devices/{id}/track:
             get:
-              summary: A device's track (protocols.md section 6), cut at gaps.
+              summary: A device's track (protocols.md section 6), cut at gaps; 400 when the range holds more samples than the server returns at once.
               security: [{bearer: []}, {tokenQuery: []}]
               parameters:
                 - {name: id, in: path, required: true, schema: {type: string}, example: iphone-42}

@@ -8,6 +8,9 @@ public struct ServerConfiguration: Sendable {
     public var maxDecompressedBytes: Int = 16 << 20
     /// Samples accepted in one batch (the phone sends 500); more is a 413 so the phone halves it.
     public var maxSamplesPerBatch: Int = 1000
+    /// Samples one track read (API export or map page) may return; a wider range is a 400 asking
+    /// for a shorter one, so a year-long `from`…`to` cannot make the server build gigabytes in memory.
+    public var maxTrackPoints: Int = 200_000
     /// Nothing heard for this long marks a device offline.
     public var offlineThreshold: Duration = .seconds(600)
     /// A heartbeat session lives this long after login or its last heartbeat.

@@ -62,11 +62,17 @@ struct OverlandParser: Sendable {
         let course = try properties.number("course")
         let accuracy = try properties.number("horizontal_accuracy")
         let batteryState = try properties.string("battery_state")
+        // iOS sentinels Overland forwards as is: battery level -1 when the battery state is unknown,
+        // and a negative vertical accuracy when the altitude is invalid. Both mean "unknown" (nil);
+        // they must not make the location bogus, or it is skipped and Overland deletes it.
+        let battery = try properties.number("battery_level")
+        let verticalAccuracy = try properties.number("vertical_accuracy")
+        let altitude = try properties.number("altitude")
         let sample = IngestSample(
             key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
             latitude: lat, longitude: lon, accuracy: accuracy.flatMap { $0 < 0 ? nil : $0 },
-            altitude: try properties.number("altitude"), speed: speed.flatMap { $0 < 0 ? nil : $0 },
-            course: course.flatMap { $0 < 0 ? nil : $0 }, battery: try properties.number("battery_level"),
+            altitude: (verticalAccuracy ?? 0) < 0 ? nil : altitude, speed: speed.flatMap { $0 < 0 ? nil : $0 },
+            course: course.flatMap { $0 < 0 ? nil : $0 }, battery: battery.flatMap { $0 < 0 ? nil : $0 },
             charging: batteryState.flatMap { ["charging": true, "full": true, "unplugged": false][$0] },
             source: .overland
         )

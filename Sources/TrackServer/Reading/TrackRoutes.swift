@@ -56,8 +56,18 @@ extension TrackServerEnvironment {
     }
 
     /// The stored points cut at gaps, each segment simplified when asked.
+    /// - Throws: a 400 ``APIError`` when the range holds more than `maxTrackPoints` samples.
     func segments(device: String, from: Instant, to: Instant, simplify: Double?) async throws -> [[TrackPoint]] {
-        let points = try await store.samples(device: device, from: from, to: to).map {
+        let limit = configuration.maxTrackPoints
+        let stored = try await store.samples(
+            device: device, from: from, to: to, limit: limit < Int.max ? limit + 1 : limit)
+        guard stored.count <= limit else {
+            throw APIError(
+                .badRequest,
+                "the range \(from.iso8601) … \(to.iso8601) holds more than \(limit) samples; "
+                    + "ask for a shorter from…to and fetch the track in parts")
+        }
+        let points = stored.map {
             TrackPoint(
                 time: $0.time, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy,
                 altitude: $0.altitude, speed: $0.speed, course: $0.course)

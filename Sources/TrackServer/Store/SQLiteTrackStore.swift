@@ -181,15 +181,16 @@ public struct SQLiteTrackStore: TrackStore {
         }
     }
 
-    public func samples(device: String, from: Instant, to: Instant) async throws -> [IngestSample] {
+    public func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [IngestSample] {
         try await writer.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT s.* FROM sample s JOIN device d ON d.id = s.deviceId
-                    WHERE d.name = ? AND s.t >= ? AND s.t < ? ORDER BY s.t, s.id
+                    WHERE d.name = ? AND s.t >= ? AND s.t < ? ORDER BY s.t, s.id LIMIT ?
                     """,
-                arguments: [device, from.milliseconds, to.milliseconds]
+                // SQLite reads a negative LIMIT as "no limit".
+                arguments: [device, from.milliseconds, to.milliseconds, limit.map { max(0, $0) } ?? -1]
             ).map(Self.sample(from:))
         }
     }

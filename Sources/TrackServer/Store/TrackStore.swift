@@ -29,11 +29,19 @@ public protocol TrackStore: Sendable {
     /// Stores samples in one transaction; a sample whose key the device already has is a duplicate.
     /// - Returns: the keys newly stored and the keys that were already there, in input order.
     func insert(_ samples: [IngestSample], device: String, at now: Instant) async throws -> InsertOutcome
-    /// Samples of a device with `from <= time < to`, ordered by time.
-    func samples(device: String, from: Instant, to: Instant) async throws -> [IngestSample]
+    /// Samples of a device with `from <= time < to`, ordered by time; at most `limit` (the earliest)
+    /// when a limit is given, so a reader can bound its memory.
+    func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [IngestSample]
     /// Stores a non-location message (OwnTracks `_type` other than location, Overland `trip`).
     func recordEvent(device: String, type: String, json: String, at now: Instant) async throws
     func eventCount(device: String) async throws -> Int
+}
+
+extension TrackStore {
+    /// Every sample of a device with `from <= time < to`, ordered by time.
+    public func samples(device: String, from: Instant, to: Instant) async throws -> [IngestSample] {
+        try await samples(device: device, from: from, to: to, limit: nil)
+    }
 }
 
 /// What ``TrackStore/insert(_:device:at:)`` did with each sample key.

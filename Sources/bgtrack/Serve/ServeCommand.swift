@@ -23,13 +23,22 @@ struct ServeCommand: AsyncParsableCommand {
     var allowTokenlessOsmand = false
     @Option(help: "Largest request body in bytes.") var maxBodyBytes = 4 << 20
     @Option(help: "Largest samples per batch; more answers 413 so clients split.") var maxBatch = 1000
+    @Option(help: "Most samples one track read (export or map page) returns; a wider range answers 400.")
+    var maxTrackPoints = 200_000
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port (0…65535)") }
-        guard offlineMinutes > 0, offlineMinutes <= 1_000_000, gapMinutes > 0, sessionHours > 0 else {
+        // Upper bounds keep every duration within Int64 milliseconds: `--session-hours 3000000000000`
+        // passed before and trapped on the first login when `now + TTL` overflowed.
+        guard offlineMinutes > 0, offlineMinutes <= 1_000_000, (1...1_000_000).contains(gapMinutes),
+            (1...1_000_000).contains(sessionHours)
+        else {
             throw ValidationError(
-                "--offline-minutes (at most 1000000), --gap-minutes and --session-hours must be positive")
+                "--offline-minutes, --gap-minutes and --session-hours must be positive and at most 1000000")
+        }
+        guard maxBodyBytes > 0, maxBatch > 0, maxTrackPoints > 0 else {
+            throw ValidationError("--max-body-bytes, --max-batch and --max-track-points must be positive")
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error")
@@ -53,6 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.allowTokenlessOsmAnd = allowTokenlessOsmand
         configuration.maxBodyBytes = maxBodyBytes
         configuration.maxSamplesPerBatch = maxBatch
+        configuration.maxTrackPoints = maxTrackPoints
         let environment = TrackServerEnvironment(
             store: try database.openStore(), configuration: configuration, logger: logger)
         logger.info("serving", metadata: ["db": "\(database.path)", "host": "\(host)", "port": "\(port)"])

@@ -24,6 +24,30 @@ struct ClientProtocolRouteTests {
         #expect(samples[1].speed == nil && samples[1].course == nil)  // -1 means invalid
     }
 
+    /// iOS reports an unknown battery as level -1 (battery_state "unknown") and an invalid altitude
+    /// with a negative vertical accuracy. Overland forwards both; the location itself is good, and
+    /// skipping it loses it for good because Overland deletes everything once it reads "ok".
+    @Test func overlandUnknownBatteryAndInvalidAltitudeKeepTheLocation() async throws {
+        let server = try await TestServer()
+        let body = """
+            {"locations":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-122.6302,45.5113]},
+              "properties":{"timestamp":"2024-11-22T02:00:00Z","altitude":0,"vertical_accuracy":-1,"speed":3,
+                "horizontal_accuracy":10,"battery_state":"unknown","battery_level":-1}}]}
+            """
+        let response = try await server.test { client in
+            try await client.executeRequest(
+                uri: "/ingest/overland", method: .post, headers: .bearer(server.phoneToken),
+                body: ByteBuffer(text: body))
+        }
+        #expect(response.status == .ok)
+        #expect((response.json as? [String: Any])?["saved"] as? Int == 1, "\(response.text)")
+        let sample = try #require(
+            try await server.store.samples(device: "iphone-42", from: .epoch, to: TestServer.start).first)
+        #expect(sample.battery == nil && sample.charging == nil)
+        #expect(sample.altitude == nil)
+        #expect(sample.speed == 3 && sample.accuracy == 10)
+    }
+
     @Test func overlandAcceptsTokenInQueryAndSkipsNullIsland() async throws {
         let server = try await TestServer()
         let body = """

@@ -52,6 +52,39 @@ struct ReadingRouteTests {
         #expect(!page.contains("https://") && !page.contains("src=\"http"))
     }
 
+    /// A year-long range must not load every stored sample into memory: past `maxTrackPoints`
+    /// the track API and the map page answer 400 and ask for a shorter range.
+    @Test func aRangeOverTheTrackPointLimitIs400NotAHugeResponse() async throws {
+        let server = try await TestServer { $0.maxTrackPoints = 1 }
+        let (upload, track, map) = try await server.test { client in
+            (
+                try await client.executeRequest(
+                    uri: "/v1/batches", method: .post, headers: .bearer(server.phoneToken),
+                    body: ByteBuffer(text: Fixtures.nativeBatch)),
+                try await client.executeRequest(
+                    uri: "/v1/devices/iphone-42/track?from=0&to=1800000000000&format=csv", method: .get,
+                    headers: .bearer(server.phoneToken), body: nil),
+                try await client.executeRequest(
+                    uri: "/devices/iphone-42?day=2024-11-22", method: .get, headers: .bearer(server.phoneToken),
+                    body: nil)
+            )
+        }
+        #expect(upload.status == .ok)
+        #expect(track.status == .badRequest)
+        #expect((track.json as? [String: String])?["error"]?.contains("more than 1 samples") == true)
+        #expect(map.status == .badRequest)
+        let underLimit = try await TestServer { $0.maxTrackPoints = 2 }
+        let full = try await underLimit.test { client in
+            _ = try await client.executeRequest(
+                uri: "/v1/batches", method: .post, headers: .bearer(underLimit.phoneToken),
+                body: ByteBuffer(text: Fixtures.nativeBatch))
+            return try await client.executeRequest(
+                uri: "/v1/devices/iphone-42/track?from=0&to=1800000000000&format=csv", method: .get,
+                headers: .bearer(underLimit.phoneToken), body: nil)
+        }
+        #expect(full.status == .ok && full.text.split(separator: "\n").count == 3)
+    }
+
     @Test func indexListsDevicesWithLastSeen() async throws {
         let server = try await seeded()
         let response = try await server.test { client in

@@ -109,6 +109,20 @@ struct TrackStoreContract {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func aLimitReturnsOnlyTheEarliestSamples(kind: StoreKind) async throws {
+        let store = try kind.make()
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: Self.now)
+        _ = try await store.insert(
+            [Self.sample("late", at: 300), Self.sample("early", at: 0), Self.sample("mid", at: 120)], device: "a",
+            at: Self.now)
+        let start = Instant(milliseconds: 1_732_240_000_000)
+        let two = try await store.samples(device: "a", from: start, to: start + .seconds(301), limit: 2)
+        #expect(two.map(\.key) == ["early", "mid"])
+        #expect(try await store.samples(device: "a", from: start, to: start + .seconds(301), limit: 0).isEmpty)
+        #expect(try await store.samples(device: "a", from: start, to: start + .seconds(301), limit: 5).count == 3)
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func unknownOrRevokedDeviceWritesNothing(kind: StoreKind) async throws {
         let store = try kind.make()
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: Self.now)

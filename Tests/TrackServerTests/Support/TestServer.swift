@@ -31,15 +31,15 @@ struct TestServer {
     let otherToken = "bgd_other-token"
     let operatorToken = "bgo_operator-token"
 
-    init(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
+    init(logger: Logger? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
         store = try SQLiteTrackStore.inMemory()
         clock = ManualClock(Self.start)
         var configuration = ServerConfiguration()
         configure(&configuration)
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
+        var quiet = Logger(label: "test")
+        quiet.logLevel = .critical
         environment = TrackServerEnvironment(
-            store: store, clock: clock.serverClock, configuration: configuration, logger: logger)
+            store: store, clock: clock.serverClock, configuration: configuration, logger: logger ?? quiet)
         _ = try await store.addDevice(name: "iphone-42", tokenHash: Tokens.hash(phoneToken), at: clock.now)
         _ = try await store.addDevice(name: "other", tokenHash: Tokens.hash(otherToken), at: clock.now)
         try await store.addOperator(name: "ops", tokenHash: Tokens.hash(operatorToken), at: clock.now)
