@@ -95,4 +95,10 @@ import Testing
         let text = try #require(message(["compare", "--memory-kills", value]))
         #expect(text.contains("--memory-kills"))
     }
+
+    @Test(arguments: ["0", "-5", "99999999999999999", "1000001"])
+    func deviceListRefusesOfflineThresholdsOutOfRange(value: String) throws {
+        let text = try #require(message(["device", "list", "--offline-minutes", value]))
+        #expect(text.contains("--offline-minutes"))
+    }
 }

@@ -7,7 +7,13 @@ struct DeviceList: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List registered devices.")
 
     @OptionGroup var database: DatabaseOptions
-    @Option(help: "Minutes of silence that count as offline.") var offlineMinutes = 10
+    @Option(help: "Minutes of silence that count as offline (1…1000000).") var offlineMinutes = 10
+
+    func validate() throws {
+        guard (1...1_000_000).contains(offlineMinutes) else {
+            throw ValidationError("--offline-minutes \(offlineMinutes) is outside 1…1000000.")
+        }
+    }
 
     func run() async throws {
         let now = ServerClock.system.now
