@@ -168,6 +168,22 @@ import Testing
     }
 }
 
+extension SyncEngineTests {
+    /// A server answering `200` without naming any sample of the batch is retried with back-off;
+    /// before, each such answer counted as a success and one wake re-sent the same batch 100 times.
+    @Test func anEmptyAcknowledgementIsNotResentInAHotLoop() async throws {
+        let store = try makeStore(samples: 600)
+        let transport = ScriptedTransport([], fallback: ScriptedTransport.always(.acknowledged(BatchAcknowledgement())))
+        let sync = try engine(store, transport)
+        let report = try await sync.wake()
+        #expect(report.uploads == 1)
+        #expect(try store.pendingCount() == 600)
+        let snapshot = try store.syncSnapshot()
+        #expect(snapshot.consecutiveFailures == 1 && snapshot.lastSuccess == nil)
+        #expect((snapshot.retryAt ?? time.now) > time.now)
+    }
+}
+
 /// A lock-guarded mutable box for values a `@Sendable` closure sets.
 /// `@unchecked Sendable`: `stored` is only accessed while holding `lock`.
 final class LockedBox<Value>: @unchecked Sendable {

@@ -143,4 +143,22 @@ import Testing
         #expect(
             actions.first == .acknowledge(delete: [sent[0]], quarantine: [sent[1]: "latitude 91 is outside -90…90"]))
     }
+
+    /// A `200` that names none of the samples sent (an `{"error": …}` body read leniently, empty
+    /// arrays, or only ids of another batch) made no progress, so it is no success: it must not
+    /// reset the back-off or restart the upload interval.
+    @Test func anAnswerThatAcknowledgesNoneOfTheBatchBacksOff() {
+        let earlier = start - .seconds(3600)
+        for ack in [BatchAcknowledgement(), BatchAcknowledgement(stored: [UUID()], rejected: [UUID(): "unknown"])] {
+            var machine = SyncMachine(snapshot: SyncSnapshot(lastSuccess: earlier, consecutiveFailures: 2), seed: 1)
+            _ = machine.handle(.wake(pending: 600, backgroundTimeRemaining: nil), at: start)
+            let actions = machine.handle(
+                .uploaded(sent: [UUID(), UUID()], outcome: .acknowledged(ack), took: .zero), at: start)
+            #expect(!actions.contains { if case .acknowledge = $0 { return true } else { return false } })
+            #expect(machine.snapshot.lastSuccess == earlier)
+            #expect(machine.snapshot.consecutiveFailures == 3)
+            #expect((machine.snapshot.retryAt ?? start) > start)
+            #expect(machine.handle(.wake(pending: 600, backgroundTimeRemaining: nil), at: start) == [])
+        }
+    }
 }

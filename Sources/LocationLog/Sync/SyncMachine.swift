@@ -127,6 +127,16 @@ public struct SyncMachine: Sendable {
             let delete = ack.stored.intersection(sent)
             let quarantine = ack.rejected.filter { sent.contains($0.key) && !delete.contains($0.key) }
             let unknown = ack.stored.union(ack.rejected.keys).subtracting(sent).count
+            guard sent.isEmpty || !delete.isEmpty || !quarantine.isEmpty else {
+                // A `200` naming none of the samples sent made no progress (an error body read
+                // leniently, empty arrays, another batch's ids). Counting it as a success would
+                // reset the back-off and, with a batch-sized backlog, re-send the same batch at once.
+                return backOff(
+                    after: .unexpectedResponse(
+                        message: "HTTP 200 acknowledged none of the \(sent.count) samples sent"
+                            + (unknown > 0 ? " (it named \(unknown) ids not in the batch)" : "")),
+                    atLeast: nil, at: now)
+            }
             snapshot.lastSuccess = now
             snapshot.consecutiveFailures = 0
             snapshot.retryAt = nil

@@ -69,6 +69,11 @@ public struct URLSessionBatchTransport: BatchTransport {
         let message = Self.message(body)
         switch status {
         case 200:
+            // The error shape has no batch fields, so the lenient batch reader would take it for
+            // an empty success.
+            if let error = try? JSONDecoder().decode(ErrorResponse.self, from: body) {
+                return .unexpectedResponse(message: "HTTP 200 with an error body: \(error.error)")
+            }
             guard let response = try? JSONDecoder().decode(BatchResponse.self, from: body), response.result == "ok"
             else {
                 return .unexpectedResponse(message: "HTTP 200 without a batch response: \(message)")
