@@ -1,5 +1,6 @@
 import BackgroundCore
 import Foundation
+import GRDB
 import LocationLog
 import LocationLogTesting
 import Testing
@@ -181,6 +182,22 @@ extension SyncEngineTests {
         let snapshot = try store.syncSnapshot()
         #expect(snapshot.consecutiveFailures == 1 && snapshot.lastSuccess == nil)
         #expect((snapshot.retryAt ?? time.now) > time.now)
+    }
+
+    /// A store read failing after the machine decided to upload (SQLITE_BUSY, an I/O error) must
+    /// not leave the machine believing an upload is in flight: sync resumes once the store reads.
+    @Test func aStoreErrorBeforeTheUploadDoesNotStopSyncForGood() async throws {
+        let queue = try DatabaseQueue()
+        let store = try LocationStore(writer: queue)
+        for index in 0..<3 { try store.append(fix(index), trigger: .timer, state: .background) }
+        // Break only the batch query; the pending count still works.
+        try await queue.write { try $0.execute(sql: "ALTER TABLE sample RENAME COLUMN lat TO latitude") }
+        let sync = try engine(store, ScriptedTransport())
+        await #expect(throws: StoreError.self) { try await sync.wake() }
+        try await queue.write { try $0.execute(sql: "ALTER TABLE sample RENAME COLUMN latitude TO lat") }
+        let next = try #require(try await sync.nextWake(), "the machine still thinks an upload is in flight")
+        if next > time.now { time.advance(by: next - time.now) }
+        #expect(try await sync.wake().deleted == 3)
     }
 }
 

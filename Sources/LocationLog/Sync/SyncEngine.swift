@@ -58,7 +58,20 @@ public actor SyncEngine {
             let actions = machine.handle(.wake(pending: pending, backgroundTimeRemaining: remaining), at: now())
             try perform(actions, into: &report)
             guard let limit = actions.uploadLimit else { break }
-            let batch = try store.oldestPending(limit: limit)
+            let batch: [Sample]
+            do {
+                batch = try store.oldestPending(limit: limit)
+            } catch {
+                // The machine believes an upload is in flight until it hears how it ended; without
+                // this it would wait for that answer, and never upload again, for good.
+                let ended = machine.handle(
+                    .uploaded(
+                        sent: [], outcome: .unexpectedResponse(message: "the batch could not be read: \(error)"),
+                        took: .zero),
+                    at: now())
+                try? perform(ended, into: &report)
+                throw error
+            }
             let started = now()
             let outcome: UploadOutcome
             if batch.isEmpty {
