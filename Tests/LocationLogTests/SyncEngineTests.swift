@@ -69,7 +69,7 @@ import Testing
         let snapshot = try store.syncSnapshot()
         switch outcome {
         case .tooLarge:
-            #expect(snapshot.batchSize == 250 && snapshot.retryAt == nil)
+            #expect(snapshot.batchSize == 10 && snapshot.retryAt == nil, "half of the 20 samples sent")
         case .unauthorized:
             #expect(snapshot.heldReason != nil)
             #expect(await sync.notifications.count == 1)
@@ -198,6 +198,16 @@ extension SyncEngineTests {
         let next = try #require(try await sync.nextWake(), "the machine still thinks an upload is in flight")
         if next > time.now { time.advance(by: next - time.now) }
         #expect(try await sync.wake().deleted == 3)
+    }
+
+    @Test func tooLargeHalvesASmallBacklogToo() async throws {
+        let store = try makeStore(samples: 40)
+        let transport = ScriptedTransport([ScriptedTransport.always(.tooLarge)])
+        let sync = try engine(store, transport)
+        try await sync.wake()
+        try await sync.wake()
+        #expect(await transport.requests.map(\.samples.count) == [40, 20])
+        #expect(try store.pendingCount() == 20)
     }
 }
 

@@ -86,8 +86,10 @@ import Testing
         var sizes: [Int] = []
         for _ in 0..<3 {
             let actions = machine.handle(.wake(pending: 1000, backgroundTimeRemaining: nil), at: start)
-            if case .upload(let limit) = actions.first { sizes.append(limit) }
-            _ = machine.handle(.uploaded(sent: [UUID()], outcome: .tooLarge, took: .zero), at: start)
+            guard case .upload(let limit) = actions.first else { break }
+            sizes.append(limit)
+            let sent = Set((0..<limit).map { _ in UUID() })
+            _ = machine.handle(.uploaded(sent: sent, outcome: .tooLarge, took: .zero), at: start)
         }
         #expect(sizes == [500, 250, 125])
         #expect(machine.snapshot.retryAt == nil, "413 retries at once with a smaller batch, no back-off")
@@ -160,5 +162,21 @@ import Testing
             #expect((machine.snapshot.retryAt ?? start) > start)
             #expect(machine.handle(.wake(pending: 600, backgroundTimeRemaining: nil), at: start) == [])
         }
+    }
+
+    /// `413` halves what was sent: a 40-sample batch answered 413 is retried with 20 samples, not
+    /// re-sent whole because the configured size (500) went down to 250.
+    @Test func tooLargeHalvesTheBatchThatWasSent() {
+        var machine = SyncMachine(seed: 1)
+        _ = machine.handle(.wake(pending: 40, backgroundTimeRemaining: nil), at: start)
+        _ = machine.handle(
+            .uploaded(sent: Set((0..<40).map { _ in UUID() }), outcome: .tooLarge, took: .zero), at: start)
+        #expect(machine.batchSize == 20)
+        #expect(machine.handle(.wake(pending: 40, backgroundTimeRemaining: nil), at: start) == [.upload(limit: 20)])
+        // A single sample that is still too large cannot be halved: back off instead of a hot loop.
+        var single = SyncMachine(seed: 1)
+        _ = single.handle(.wake(pending: 1, backgroundTimeRemaining: nil), at: start)
+        _ = single.handle(.uploaded(sent: [UUID()], outcome: .tooLarge, took: .zero), at: start)
+        #expect(single.snapshot.consecutiveFailures == 1 && (single.snapshot.retryAt ?? start) > start)
     }
 }

@@ -154,8 +154,10 @@ public struct SyncMachine: Sendable {
                 actions.append(.log(.warning, "sample \(id.wireString) quarantined: the server rejected it: \(reason)"))
             }
             return actions
-        case .tooLarge where batchSize > 1:
-            snapshot.batchSize = max(1, batchSize / 2)
+        case .tooLarge where min(batchSize, sent.count) > 1:
+            // Halve what was sent: a backlog smaller than the batch size would otherwise go out
+            // unchanged until the size had halved below it.
+            snapshot.batchSize = min(batchSize, sent.count) / 2
             return [
                 .save(snapshot),
                 .log(.warning, "server answered 413 (batch too large); batch size halved to \(batchSize)"),
