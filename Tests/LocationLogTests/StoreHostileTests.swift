@@ -58,6 +58,27 @@ import Testing
         #expect(try store.pendingCount() == 0)
     }
 
+    /// A file that is a sound SQLite database but whose rows hold values of the wrong type (SQLite
+    /// does not enforce column types: another tool, a hand edit) must not crash the reader: GRDB's
+    /// `row["t"]` is a `try!`. Unreadable rows are left alone and reported, never deleted.
+    @Test func rowsOfTheWrongTypeDoNotCrashTheStore() throws {
+        let queue = try DatabaseQueue()
+        let store = try LocationStore(writer: queue)
+        for index in 0..<3 { try store.append(fix(index), trigger: .timer, state: .background) }
+        try queue.write { db in
+            try db.execute(sql: "UPDATE sample SET t = 'yesterday' WHERE seq = 1")
+            try db.execute(sql: "UPDATE sample SET acc = x'00ff' WHERE seq = 2")
+            try db.execute(sql: "UPDATE sync_state SET consecutive_failures = 'many', retry_at = 'soon'")
+            try db.execute(sql: "INSERT INTO diagnostic (t, level, message) VALUES ('noon', 'info', x'ff')")
+        }
+        let batch = try store.oldestPending(limit: 10)
+        #expect(batch.map(\.seq) == [3])
+        #expect(try store.pendingCount() == 3, "unreadable rows are kept, not deleted")
+        #expect(throws: StoreError.self) { try store.syncSnapshot() }
+        #expect(throws: StoreError.self) { try store.diagnostics() }
+        #expect(try store.quarantined().isEmpty)
+    }
+
     @Test func missingDirectorySaysSo() throws {
         #expect {
             try LocationStore.open(path: "/nonexistent-\(UUID().uuidString)/store.sqlite", now: now)

@@ -77,10 +77,12 @@ extension LocationStore {
             try Row.fetchAll(
                 db, sql: "SELECT \(SampleColumns.list), reason, quarantined_at FROM quarantine ORDER BY seq"
             ).compactMap { row in
-                SampleColumns.sample(row).map {
-                    QuarantinedSample(
-                        sample: $0, reason: row["reason"], quarantinedAt: Instant(milliseconds: row["quarantined_at"]))
-                }
+                guard let sample = SampleColumns.sample(row),
+                    let reason = try? row.decode(String.self, forColumn: "reason"),
+                    let quarantinedAt = try? row.decode(Int64.self, forColumn: "quarantined_at")
+                else { return nil }
+                return QuarantinedSample(
+                    sample: sample, reason: reason, quarantinedAt: Instant(milliseconds: quarantinedAt))
             }
         }
     }
@@ -122,16 +124,26 @@ enum SampleColumns {
         ]
     }
 
-    /// `nil` only for a row no version of this code could have written (bad id or enum).
+    /// `nil` only for a row no version of this code could have written (bad id or enum, a value
+    /// of the wrong type). Decoding throws instead of using `row["…"]`, which is a `try!` in GRDB:
+    /// SQLite does not enforce column types, so a hand-edited file would otherwise crash the app.
     static func sample(_ row: Row) -> Sample? {
-        guard let id = UUID(uuidString: row["id"]), let trigger = SampleTrigger(rawValue: row["trigger"]),
-            let state = SampleAppState(rawValue: row["state"])
-        else { return nil }
-        return Sample(
-            id: id, seq: row["seq"], time: Instant(milliseconds: row["t"]), latitude: row["lat"],
-            longitude: row["lon"], accuracy: row["acc"], altitude: row["alt"], speed: row["speed"],
-            course: row["course"], battery: row["battery"], charging: row["charging"], trigger: trigger,
-            state: state)
+        do {
+            guard let id = UUID(uuidString: try row.decode(forColumn: "id")),
+                let trigger = SampleTrigger(rawValue: try row.decode(forColumn: "trigger")),
+                let state = SampleAppState(rawValue: try row.decode(forColumn: "state"))
+            else { return nil }
+            return Sample(
+                id: id, seq: try row.decode(forColumn: "seq"),
+                time: Instant(milliseconds: try row.decode(forColumn: "t")),
+                latitude: try row.decode(forColumn: "lat"), longitude: try row.decode(forColumn: "lon"),
+                accuracy: try row.decode(forColumn: "acc"), altitude: try row.decode(forColumn: "alt"),
+                speed: try row.decode(forColumn: "speed"), course: try row.decode(forColumn: "course"),
+                battery: try row.decode(forColumn: "battery"), charging: try row.decode(forColumn: "charging"),
+                trigger: trigger, state: state)
+        } catch {
+            return nil
+        }
     }
 }
 

@@ -33,11 +33,13 @@ extension LocationStore {
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sync_state WHERE id = 1") else {
                 return SyncSnapshot()
             }
+            // `decode` throws where `row["…"]` would trap on a value of the wrong type.
             return SyncSnapshot(
-                lastSuccess: (row["last_success"] as Int64?).map(Instant.init(milliseconds:)),
-                consecutiveFailures: row["consecutive_failures"],
-                retryAt: (row["retry_at"] as Int64?).map(Instant.init(milliseconds:)),
-                batchSize: row["batch_size"], heldReason: row["held_reason"])
+                lastSuccess: try row.decode(Int64?.self, forColumn: "last_success").map(Instant.init(milliseconds:)),
+                consecutiveFailures: try row.decode(forColumn: "consecutive_failures"),
+                retryAt: try row.decode(Int64?.self, forColumn: "retry_at").map(Instant.init(milliseconds:)),
+                batchSize: try row.decode(forColumn: "batch_size"), heldReason: try row.decode(forColumn: "held_reason")
+            )
         }
     }
 
