@@ -79,6 +79,19 @@ import Testing
         #expect(try store.quarantined().isEmpty)
     }
 
+    /// Paths SQLite treats specially would give a store that vanishes on close (`""` is a private
+    /// temporary file, `:memory:` lives in RAM): every "durable" insert lost at the next launch.
+    /// A directory is not a store file either. Each is refused with a message naming the fix.
+    @Test(arguments: ["", ":memory:", "file::memory:", "/tmp", "/tmp/"])
+    func pathsThatCannotHoldADurableStoreAreRefused(path: String) throws {
+        #expect {
+            try LocationStore.open(path: path, now: now)
+        } throws: { error in
+            guard case .cannotOpen(_, let reason) = error as? StoreError else { return false }
+            return reason.contains("not a durable file") || reason.contains("it is a directory; name a file inside it")
+        }
+    }
+
     @Test func missingDirectorySaysSo() throws {
         #expect {
             try LocationStore.open(path: "/nonexistent-\(UUID().uuidString)/store.sqlite", now: now)
