@@ -92,6 +92,35 @@ import Testing
         }
     }
 
+    /// A sync state of the right types but absurd values (a hand edit, another tool, a bug in an
+    /// older version) used to trap (Instant arithmetic on ±2^63 ms, `consecutiveFailures += 1` at
+    /// Int.max) or stall uploads for good (a batch size of 0 reads empty batches for ever).
+    @Test func absurdSyncStateNeitherTrapsNorStallsUploads() async throws {
+        let queue = try DatabaseQueue()
+        let store = try LocationStore(writer: queue)
+        for index in 0..<3 { try store.append(fix(index), trigger: .timer, state: .background) }
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE sync_state SET last_success = -9223372036854775808, retry_at = -9223372036854775807,
+                    consecutive_failures = 9223372036854775807, batch_size = 0
+                    """)
+        }
+        let snapshot = try store.syncSnapshot()
+        #expect(snapshot.lastSuccess == nil && snapshot.retryAt == nil && snapshot.batchSize == nil)
+        #expect((0...64).contains(snapshot.consecutiveFailures))
+        let time = ManualTime(now)
+        let failing = try SyncEngine(
+            store: store,
+            transport: ScriptedTransport([ScriptedTransport.always(.serverError(status: 503, message: ""))]),
+            device: "d", seed: 1, now: time.reader)
+        #expect(try await failing.wake().uploads == 1)
+        #expect(try await failing.nextWake() != nil)
+        let sync = try SyncEngine(store: store, transport: ScriptedTransport(), device: "d", seed: 1, now: time.reader)
+        time.advance(by: .seconds(3600))
+        #expect(try await sync.wake().deleted == 3)
+    }
+
     @Test func missingDirectorySaysSo() throws {
         #expect {
             try LocationStore.open(path: "/nonexistent-\(UUID().uuidString)/store.sqlite", now: now)

@@ -179,4 +179,17 @@ import Testing
         _ = single.handle(.uploaded(sent: [UUID()], outcome: .tooLarge, took: .zero), at: start)
         #expect(single.snapshot.consecutiveFailures == 1 && (single.snapshot.retryAt ?? start) > start)
     }
+
+    /// A batch size below 1 (an unvalidated configuration or a saved state) asked for empty
+    /// batches: nothing was ever sent, yet each empty "upload" counted as a success. And a saved
+    /// failure count at Int.max trapped on the next failure.
+    @Test func degenerateSizesAndCountsStillUpload() {
+        var zero = SyncMachine(configuration: .init(batchSize: 0), seed: 1)
+        #expect(zero.handle(.wake(pending: 5, backgroundTimeRemaining: nil), at: start) == [.upload(limit: 1)])
+        var saved = SyncMachine(snapshot: SyncSnapshot(consecutiveFailures: .max, batchSize: -4), seed: 1)
+        #expect(saved.handle(.wake(pending: 5, backgroundTimeRemaining: nil), at: start) == [.upload(limit: 1)])
+        _ = saved.handle(.uploaded(sent: [UUID()], outcome: .networkError(message: "offline"), took: .zero), at: start)
+        #expect(saved.snapshot.consecutiveFailures == .max)
+        #expect((saved.snapshot.retryAt ?? start) > start)
+    }
 }

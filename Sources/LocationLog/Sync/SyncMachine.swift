@@ -61,7 +61,7 @@ public struct SyncMachine: Sendable {
     }
 
     /// The batch size in use: the configured one, or less after a 413.
-    public var batchSize: Int { min(snapshot.batchSize ?? configuration.batchSize, configuration.batchSize) }
+    public var batchSize: Int { max(1, min(snapshot.batchSize ?? configuration.batchSize, configuration.batchSize)) }
 
     /// The background time an upload is assumed to need.
     public var uploadTimeNeeded: Duration { max(configuration.minimumUploadTime, lastUploadDuration * 2) }
@@ -179,7 +179,8 @@ public struct SyncMachine: Sendable {
     }
 
     private mutating func backOff(after outcome: UploadOutcome, atLeast floor: Duration?, at now: Instant) -> [Action] {
-        snapshot.consecutiveFailures += 1
+        // Saturating: the exponent is capped long before, and `+=` would trap at Int.max.
+        snapshot.consecutiveFailures = min(snapshot.consecutiveFailures, Int.max - 1) + 1
         var delay = jitteredBackoff(failures: snapshot.consecutiveFailures)
         if let floor { delay = min(max(delay, floor), configuration.maximumBackoff) }
         snapshot.retryAt = now + delay
