@@ -192,4 +192,22 @@ import Testing
         #expect(saved.snapshot.consecutiveFailures == .max)
         #expect((saved.snapshot.retryAt ?? start) > start)
     }
+
+    /// An id listed both as stored and as rejected is no clear acknowledgement: it stays pending
+    /// (before, it was deleted, though the server may have refused it); the rest of the answer
+    /// still applies.
+    @Test func anIdBothStoredAndRejectedStaysPending() {
+        var machine = SyncMachine(seed: 1)
+        let sent = [UUID(), UUID(), UUID()]
+        _ = machine.handle(.wake(pending: 3, backgroundTimeRemaining: nil), at: start)
+        let ack = BatchAcknowledgement(
+            stored: [sent[0], sent[1]], rejected: [sent[1]: "latitude 91 is outside -90…90", sent[2]: "speed -1"])
+        let actions = machine.handle(.uploaded(sent: Set(sent), outcome: .acknowledged(ack), took: .zero), at: start)
+        #expect(actions.first == .acknowledge(delete: [sent[0]], quarantine: [sent[2]: "speed -1"]))
+        #expect(
+            actions.contains {
+                if case .log(_, let line) = $0 { return line.contains("1 both stored and rejected (kept") }
+                return false
+            })
+    }
 }

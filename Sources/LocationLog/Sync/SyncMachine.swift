@@ -124,8 +124,12 @@ public struct SyncMachine: Sendable {
     private mutating func finished(sent: Set<UUID>, outcome: UploadOutcome, at now: Instant) -> [Action] {
         switch outcome {
         case .acknowledged(let ack):
-            let delete = ack.stored.intersection(sent)
-            let quarantine = ack.rejected.filter { sent.contains($0.key) && !delete.contains($0.key) }
+            // An id the answer both stores and rejects is no clear acknowledgement: keep it pending
+            // (deleting could lose a sample the server refused; a re-send resolves it, as a duplicate
+            // or a rejection).
+            let contradicted = ack.stored.intersection(ack.rejected.keys).intersection(sent)
+            let delete = ack.stored.intersection(sent).subtracting(contradicted)
+            let quarantine = ack.rejected.filter { sent.contains($0.key) && !contradicted.contains($0.key) }
             let unknown = ack.stored.union(ack.rejected.keys).subtracting(sent).count
             guard sent.isEmpty || !delete.isEmpty || !quarantine.isEmpty else {
                 // A `200` naming none of the samples sent made no progress (an error body read
@@ -145,9 +149,12 @@ public struct SyncMachine: Sendable {
                 snapshot.batchSize = size * 2 >= configuration.batchSize ? nil : size * 2
             }
             var actions: [Action] = [.acknowledge(delete: delete, quarantine: quarantine), .save(snapshot)]
-            let unanswered = sent.count - delete.count - quarantine.count
+            let unanswered = sent.count - delete.count - quarantine.count - contradicted.count
             var line = "uploaded \(sent.count) samples: \(delete.count) stored, \(quarantine.count) rejected"
             if unanswered > 0 { line += ", \(unanswered) not mentioned (kept, sent again next time)" }
+            if !contradicted.isEmpty {
+                line += ", \(contradicted.count) both stored and rejected (kept, sent again next time)"
+            }
             if unknown > 0 { line += ", \(unknown) ids not in the batch ignored" }
             actions.append(.log(.info, line))
             for (id, reason) in quarantine.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
