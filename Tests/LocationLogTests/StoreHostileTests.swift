@@ -121,6 +121,32 @@ import Testing
         #expect(try await sync.wake().deleted == 3)
     }
 
+    /// Platform "unknown" markers (CoreLocation's speed and course -1, UIDevice's battery -1) and
+    /// infinities used to be stored as they came: the server rejects -1 (the sample, position and
+    /// all, ends in quarantine), and an infinite value cannot be encoded as JSON, so every batch
+    /// holding it failed for ever and nothing after it was uploaded again.
+    @Test func unknownsAreStoredAsNilAndUnsendablePositionsAreRefused() throws {
+        let store = try LocationStore.inMemory()
+        let odd = LocationFix(
+            timestamp: now, latitude: 31.23, longitude: 121.47, horizontalAccuracy: 10, altitude: .infinity,
+            speed: -1, course: -1)
+        let sample = try store.append(
+            odd, trigger: .timer, state: .background, power: PowerContext(battery: -1, charging: true))
+        #expect(sample.altitude == nil && sample.speed == nil && sample.course == nil && sample.battery == nil)
+        #expect(sample.accuracy == 10 && sample.charging == true)
+        let batch = try store.oldestPending(limit: 10)
+        #expect(batch == [sample])
+        _ = try JSONEncoder().encode(BatchRequest(batch: UUID(), device: "d", samples: batch))
+        #expect(throws: Never.self) { try batch[0].validate() }
+        let nowhere = LocationFix(timestamp: now, latitude: .infinity, longitude: 121.47, horizontalAccuracy: 10)
+        #expect {
+            try store.append(nowhere, trigger: .timer, state: .background)
+        } throws: { error in
+            "\(error)".contains("latitude inf is not a finite number")
+        }
+        #expect(try store.pendingCount() == 1)
+    }
+
     @Test func missingDirectorySaysSo() throws {
         #expect {
             try LocationStore.open(path: "/nonexistent-\(UUID().uuidString)/store.sqlite", now: now)

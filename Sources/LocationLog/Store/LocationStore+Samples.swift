@@ -8,15 +8,26 @@ extension LocationStore {
     /// The id is minted and the `seq` allocated in the same transaction as the insert, so after a
     /// kill the counter never repeats and never skips a stored sample. When this returns, the
     /// sample is committed (see `Durability`).
-    /// - Throws: `StoreError.diskFull` when the disk is full (pause sampling), other `StoreError`s.
+    ///
+    /// Optional values that mean "unknown" on the platform (CoreLocation's speed and course -1,
+    /// UIDevice's battery -1) or are out of range or not finite are stored as `nil`: the server
+    /// would reject the whole sample for them, and an infinity cannot be encoded as JSON at all.
+    /// - Throws: `StoreError.diskFull` when the disk is full (pause sampling), other `StoreError`s;
+    ///   `.database` for a position that is not finite (such a sample could never be sent).
     @discardableResult
     public func append(
         _ fix: LocationFix, trigger: SampleTrigger, state: SampleAppState, power: PowerContext = .unknown
     ) throws(StoreError) -> Sample {
+        for (name, value) in [("latitude", fix.latitude), ("longitude", fix.longitude)] where !value.isFinite {
+            throw StoreError.database(
+                operation: "storing a sample",
+                reason: "\(name) \(value) is not a finite number; only fixes with a real position can be stored")
+        }
         let id = makeID()
         return try write("storing a sample") { db in
             let seq = try Int64.fetchOne(db, sql: "SELECT next_seq FROM sync_state WHERE id = 1") ?? 1
             let sample = Sample(id: id, seq: seq, fix: fix, trigger: trigger, state: state, power: power)
+                .withUnknownsAsNil()
             try db.cachedStatement(sql: SampleColumns.insert(into: "sample")).execute(
                 arguments: SampleColumns.arguments(sample))
             try db.execute(sql: "UPDATE sync_state SET next_seq = ? WHERE id = 1", arguments: [seq + 1])
@@ -178,5 +189,23 @@ extension LocationStore {
                 sql: "UPDATE sync_state SET next_seq = max(next_seq, ?) WHERE id = 1",
                 arguments: [(samples.map(\.seq).max() ?? 0) + 1])
         }
+    }
+}
+
+extension Sample {
+    /// The sample with every optional value that is not a valid measurement (platform "invalid"
+    /// markers such as -1, out-of-range or non-finite values) replaced by `nil`, which is how the
+    /// wire says "unknown" (protocols.md §1).
+    func withUnknownsAsNil() -> Sample {
+        func valid(_ value: Double?, _ rule: (Double) -> Bool) -> Double? {
+            value.flatMap { $0.isFinite && rule($0) ? $0 : nil }
+        }
+        var sample = self
+        sample.accuracy = valid(accuracy) { $0 > 0 }
+        sample.altitude = valid(altitude) { _ in true }
+        sample.speed = valid(speed) { $0 >= 0 }
+        sample.course = valid(course) { (0...360).contains($0) }
+        sample.battery = valid(battery) { (0...1).contains($0) }
+        return sample
     }
 }
