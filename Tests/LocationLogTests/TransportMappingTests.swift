@@ -35,6 +35,20 @@ import Testing
         #expect(outcome(200, #"{"result":"error","accepted":[]}"#).isAcknowledged == false)
     }
 
+    /// A server's texts end up in the phone's diagnostics log, notifications and quarantine table:
+    /// a megabyte-long error or rejection reason is cut, not stored whole.
+    @Test func hugeServerTextsAreBounded() {
+        let huge = String(repeating: "x", count: 1 << 20)
+        guard case .serverError(_, let message) = outcome(503, #"{"error":"\#(huge)"}"#) else {
+            Issue.record("expected a server error")
+            return
+        }
+        #expect(message.count == BatchResponse.maximumReasonLength)
+        let id = UUID()
+        let response = BatchResponse(rejected: [.init(id: id.wireString, reason: huge)])
+        #expect(response.acknowledgement.rejected[id]?.count == BatchResponse.maximumReasonLength)
+    }
+
     /// Nothing listens on the port: a network error, never a crash or a hang.
     @Test func unreachableServerIsANetworkError() async throws {
         let transport = URLSessionBatchTransport(

@@ -91,7 +91,10 @@ public struct URLSessionBatchTransport: BatchTransport {
 
     /// The server's `{"error": …}` text, or the start of the body.
     static func message(_ body: Data) -> String {
-        if let error = try? JSONDecoder().decode(ErrorResponse.self, from: body) { return error.error }
+        // Bounded like the raw-body case: the text goes into the diagnostics log and notifications.
+        if let error = try? JSONDecoder().decode(ErrorResponse.self, from: body) {
+            return String(error.error.prefix(BatchResponse.maximumReasonLength))
+        }
         let text = String(decoding: body.prefix(200), as: UTF8.self)
         return text.isEmpty ? "(empty body)" : text
     }
