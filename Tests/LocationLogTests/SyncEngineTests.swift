@@ -200,6 +200,24 @@ extension SyncEngineTests {
         #expect(try await sync.wake().deleted == 3)
     }
 
+    /// Rows the store cannot read (a value of the wrong type) are kept but must neither hide the
+    /// samples behind them nor make the engine spin: before, a batch of only unreadable rows read
+    /// as empty, counted as a success, and the engine read it again 100 times per wake.
+    @Test func unreadableRowsNeitherBlockNewerSamplesNorSpinTheEngine() async throws {
+        let queue = try DatabaseQueue()
+        let store = try LocationStore(writer: queue)
+        for index in 0..<5 { try store.append(fix(index), trigger: .timer, state: .background) }
+        try await queue.write { try $0.execute(sql: "UPDATE sample SET t = 'garbage' WHERE seq <= 3") }
+        let server = InMemoryBatchServer()
+        let sync = try SyncEngine(
+            store: store, transport: server, device: "iphone-42", configuration: .init(batchSize: 2), seed: 7,
+            now: time.reader)
+        let report = try await sync.wake()
+        #expect(await server.stored.values.map(\.seq).sorted() == [4, 5])
+        #expect(report.outcomes.count <= 2, "\(report.outcomes.count) attempts in one wake")
+        #expect(try store.pendingCount() == 3, "unreadable rows are kept")
+    }
+
     @Test func tooLargeHalvesASmallBacklogToo() async throws {
         let store = try makeStore(samples: 40)
         let transport = ScriptedTransport([ScriptedTransport.always(.tooLarge)])

@@ -41,11 +41,19 @@ extension LocationStore {
     }
 
     /// The oldest pending samples, by `seq`: the next batch.
+    ///
+    /// Rows that cannot be read as samples (see `SampleColumns.sample`) are passed over, not
+    /// counted, so they never hide the samples stored after them; they stay in the table.
     public func oldestPending(limit: Int) throws(StoreError) -> [Sample] {
         try read("reading the next batch") { db in
-            try Row.fetchAll(
-                db, sql: "SELECT \(SampleColumns.list) FROM sample ORDER BY seq LIMIT ?", arguments: [max(0, limit)]
-            ).compactMap(SampleColumns.sample)
+            var batch: [Sample] = []
+            guard limit > 0 else { return batch }
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(SampleColumns.list) FROM sample ORDER BY seq")
+            while batch.count < limit, let row = try rows.next() {
+                // A copy decodes strictly; a cursor row would let SQLite turn 'garbage' into 0.
+                if let sample = SampleColumns.sample(row.copy()) { batch.append(sample) }
+            }
+            return batch
         }
     }
 

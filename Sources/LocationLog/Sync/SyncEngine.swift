@@ -86,7 +86,8 @@ public actor SyncEngine {
             report.outcomes.append(outcome)
             let sent = Set(batch.map(\.id))
             try perform(machine.handle(.uploaded(sent: sent, outcome: outcome, took: took), at: now()), into: &report)
-            guard case .acknowledged = outcome else { break }
+            // An empty batch (only unreadable rows left) would read the same nothing again.
+            guard case .acknowledged = outcome, !batch.isEmpty else { break }
         }
         return report
     }
