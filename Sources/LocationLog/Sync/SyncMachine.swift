@@ -9,10 +9,11 @@ public import Foundation
 /// - upload when `uploadInterval` has passed since the last success, or the backlog reaches a
 ///   batch, and never with less background time left than an upload needs;
 /// - on `200` delete exactly `accepted` + `duplicates` of the ids that were sent, quarantine
-///   `rejected`; samples stored meanwhile are untouched;
+///   `rejected`; samples stored meanwhile are untouched; an id both stored and rejected stays
+///   pending; a `200` naming none of the ids sent is a failure, not a success;
 /// - network errors, `429`, `5xx` (and `400`/other `4xx`, which never delete) back off
 ///   exponentially from 5 s to 30 min with jitter from an injected seed;
-/// - `413` halves the batch; `401`/`403` hold all uploads and notify the user.
+/// - `413` halves the batch that was sent; `401`/`403` hold all uploads and notify the user.
 ///
 /// ```swift
 /// var sync = SyncMachine(snapshot: try store.syncSnapshot(), seed: 42)
