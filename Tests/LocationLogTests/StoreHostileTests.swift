@@ -147,6 +147,20 @@ import Testing
         #expect(try store.pendingCount() == 1)
     }
 
+    /// A sample counter at Int64.max (a damaged or hand-edited file) trapped on `seq + 1` in every
+    /// append; it is an error now, which pauses nothing else and names the way out.
+    @Test func anExhaustedSampleCounterIsAnErrorNotATrap() throws {
+        let queue = try DatabaseQueue()
+        let store = try LocationStore(writer: queue)
+        try queue.write { try $0.execute(sql: "UPDATE sync_state SET next_seq = 9223372036854775807") }
+        #expect {
+            try store.append(fix(0), trigger: .timer, state: .background)
+        } throws: { error in
+            "\(error)".contains("next_seq is 9223372036854775807")
+        }
+        #expect(try store.pendingCount() == 0)
+    }
+
     @Test func missingDirectorySaysSo() throws {
         #expect {
             try LocationStore.open(path: "/nonexistent-\(UUID().uuidString)/store.sqlite", now: now)

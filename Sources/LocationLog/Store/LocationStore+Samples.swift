@@ -26,6 +26,13 @@ extension LocationStore {
         let id = makeID()
         return try write("storing a sample") { db in
             let seq = try Int64.fetchOne(db, sql: "SELECT next_seq FROM sync_state WHERE id = 1") ?? 1
+            guard seq < Int64.max else {
+                // `seq + 1` below would trap: only a damaged or hand-edited file holds this.
+                throw StoreError.database(
+                    operation: "storing a sample",
+                    reason: "the sample counter sync_state.next_seq is \(seq), past any real count; the file was "
+                        + "altered. Move it aside (keep it: it holds the pending samples) and start a new store")
+            }
             let sample = Sample(id: id, seq: seq, fix: fix, trigger: trigger, state: state, power: power)
                 .withUnknownsAsNil()
             try db.cachedStatement(sql: SampleColumns.insert(into: "sample")).execute(
