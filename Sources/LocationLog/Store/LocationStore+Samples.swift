@@ -97,6 +97,15 @@ extension LocationStore {
         }
     }
 
+    /// When the newest stored sample (pending or quarantined) was measured; `nil` when none is
+    /// stored. Lets a relaunched recorder know its current slot is already filled.
+    public func newestSampleTime() throws(StoreError) -> Instant? {
+        try read("reading the newest sample time") { db in
+            try Int64.fetchOne(
+                db, sql: "SELECT max(t) FROM (SELECT max(t) AS t FROM sample UNION ALL SELECT max(t) FROM quarantine)")
+        }.map(Instant.init(milliseconds:))
+    }
+
     /// Samples the server rejected, with its reasons, oldest first.
     public func quarantined() throws(StoreError) -> [QuarantinedSample] {
         try read("reading the quarantine") { db in
