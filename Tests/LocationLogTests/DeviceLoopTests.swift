@@ -35,4 +35,28 @@ import Testing
         #expect(await server.batches == 6)
         #expect(steps < 400, "the loop sleeps between slots instead of spinning (\(steps) steps)")
     }
+
+    /// The device is restarted (same store) inside a slot that already has its sample: one fix
+    /// per slot holds across the restart. Before, a fresh recorder took a second sample in it.
+    @Test func aRestartDoesNotSampleTheSameSlotTwice() throws {
+        let time = ManualTime(Instant(milliseconds: 1_732_240_020_000))
+        let store = try LocationStore.inMemory()
+        let player = RoutePlayer.synthetic(start: time.now)
+        var first = SampleRecorder(store: store, sampling: .init(interval: .seconds(120)))
+        first.start(at: time.now)
+        guard case .stored = first.record(player.fix(at: time.now), trigger: .timer, state: .background, at: time.now)
+        else {
+            Issue.record("the first fix was not stored")
+            return
+        }
+        time.advance(by: .seconds(30))
+        var second = SampleRecorder(store: store, sampling: .init(interval: .seconds(120)))
+        second.start(at: time.now)
+        #expect(!second.wantsFix(at: time.now))
+        #expect(second.record(player.fix(at: time.now), trigger: .timer, state: .background, at: time.now) == .surplus)
+        #expect(try store.pendingCount() == 1)
+        // The next slot is sampled as usual.
+        time.advance(by: .seconds(120))
+        #expect(second.wantsFix(at: time.now))
+    }
 }

@@ -65,6 +65,8 @@ import Testing
         #expect(abs(decoded[2].latitude - 43.252) < 1e-9 && abs(decoded[2].longitude + 126.453) < 1e-9)
         #expect(EncodedPolyline.decode("_p~iF~ps|U_") == nil)
         #expect(EncodedPolyline.decode("")?.isEmpty == true)
+        // Forty deltas of -2^59 each: the running latitude would pass Int64.min (a trap before).
+        #expect(EncodedPolyline.decode(String(repeating: "~~~~~~~~~~~^", count: 40)) == nil)
     }
 
     @Test func iso8601RoundTrips() {

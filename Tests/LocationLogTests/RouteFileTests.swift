@@ -103,6 +103,57 @@ import Testing
         }
     }
 
+    /// Spreadsheet exports start with a UTF-8 byte-order mark and end lines with CRLF.
+    @Test func readsCSVWithAByteOrderMarkAndCRLF() throws {
+        let csv = try RouteFile.read(
+            path: write(
+                "excel.csv",
+                Data(
+                    [0xEF, 0xBB, 0xBF]
+                        + Array("lat,lon,time\r\n31.1,121.1,1732240000\r\n31.2,121.2,1732240060\r\n".utf8))))
+        #expect(csv.map(\.latitude) == [31.1, 31.2])
+        #expect(
+            csv.map(\.time) == [Instant(milliseconds: 1_732_240_000_000), Instant(milliseconds: 1_732_240_060_000)])
+        let gpx = try RouteFile.read(
+            path: write(
+                "bom.gpx",
+                Data([0xEF, 0xBB, 0xBF] + Array(#"<gpx><wpt lat="1" lon="1"/><wpt lat="2" lon="2"/></gpx>"#.utf8))))
+        #expect(gpx.count == 2)
+    }
+
+    /// Times that are not numbers or lie far outside any calendar used to trap (`Int64(nan)`, an
+    /// overflow in the player); they are refused with the line and the value.
+    static let hostileTimes: [(content: String, message: String)] = [
+        ("lat,lon,time\n31.1,121.1,nan\n31.2,121.2,2\n", "line 2: time \"nan\""),
+        ("lat,lon,time\n31.1,121.1,1\n31.2,121.2,1e300\n", "line 3: time \"1e300\""),
+        ("lat,lon,time\n31.1,121.1,-inf\n31.2,121.2,2\n", "line 2: time \"-inf\""),
+        ("lat,lon,t_ms\n31.1,121.1,-9223372036854775807\n31.2,121.2,9223372036854775807\n", "line 2: time"),
+        ("lat,lon,time\n31.1,121.1,yesterday\n31.2,121.2,2\n", "line 2: time \"yesterday\""),
+    ]
+
+    @Test(arguments: Self.hostileTimes.indices)
+    func hostileTimesAreRefusedNotATrap(index: Int) throws {
+        let (content, message) = Self.hostileTimes[index]
+        let path = try write("times\(index).csv", Data(content.utf8))
+        #expect {
+            try RouteFile.read(path: path)
+        } throws: { error in
+            "\(error)".contains(message) && "\(error)".contains(path)
+        }
+    }
+
+    /// A GPX elevation that is not a finite number would make every replayed fix fail the
+    /// sampling rules (nothing recorded, no word why at start); the file is refused instead.
+    @Test func nonFiniteElevationIsRefused() throws {
+        let gpx = #"<gpx><trkpt lat="1" lon="1"><ele>nan</ele></trkpt><trkpt lat="2" lon="2"/></gpx>"#
+        let path = try write("ele.gpx", Data(gpx.utf8))
+        #expect {
+            try RouteFile.read(path: path)
+        } throws: { error in
+            "\(error)".contains("point 1: elevation nan")
+        }
+    }
+
     @Test func playerInterpolatesAndLoops() throws {
         let start = Instant(milliseconds: 1_000_000)
         let points = [

@@ -58,6 +58,109 @@ import Testing
         #expect(try store.pendingCount() == 0)
     }
 
+    /// A file that is a sound SQLite database but whose rows hold values of the wrong type (SQLite
+    /// does not enforce column types: another tool, a hand edit) must not crash the reader: GRDB's
+    /// `row["t"]` is a `try!`. Unreadable rows are left alone and reported, never deleted.
+    @Test func rowsOfTheWrongTypeDoNotCrashTheStore() throws {
+        let queue = try DatabaseQueue()
+        let store = try LocationStore(writer: queue)
+        for index in 0..<3 { try store.append(fix(index), trigger: .timer, state: .background) }
+        try queue.write { db in
+            try db.execute(sql: "UPDATE sample SET t = 'yesterday' WHERE seq = 1")
+            try db.execute(sql: "UPDATE sample SET acc = x'00ff' WHERE seq = 2")
+            try db.execute(sql: "UPDATE sync_state SET consecutive_failures = 'many', retry_at = 'soon'")
+            try db.execute(sql: "INSERT INTO diagnostic (t, level, message) VALUES ('noon', 'info', x'ff')")
+        }
+        let batch = try store.oldestPending(limit: 10)
+        #expect(batch.map(\.seq) == [3])
+        #expect(try store.pendingCount() == 3, "unreadable rows are kept, not deleted")
+        #expect(throws: StoreError.self) { try store.syncSnapshot() }
+        #expect(throws: StoreError.self) { try store.diagnostics() }
+        #expect(try store.quarantined().isEmpty)
+    }
+
+    /// Paths SQLite treats specially would give a store that vanishes on close (`""` is a private
+    /// temporary file, `:memory:` lives in RAM): every "durable" insert lost at the next launch.
+    /// A directory is not a store file either. Each is refused with a message naming the fix.
+    @Test(arguments: ["", ":memory:", "file::memory:", "/tmp", "/tmp/"])
+    func pathsThatCannotHoldADurableStoreAreRefused(path: String) throws {
+        #expect {
+            try LocationStore.open(path: path, now: now)
+        } throws: { error in
+            guard case .cannotOpen(_, let reason) = error as? StoreError else { return false }
+            return reason.contains("not a durable file") || reason.contains("it is a directory; name a file inside it")
+        }
+    }
+
+    /// A sync state of the right types but absurd values (a hand edit, another tool, a bug in an
+    /// older version) used to trap (Instant arithmetic on ±2^63 ms, `consecutiveFailures += 1` at
+    /// Int.max) or stall uploads for good (a batch size of 0 reads empty batches for ever).
+    @Test func absurdSyncStateNeitherTrapsNorStallsUploads() async throws {
+        let queue = try DatabaseQueue()
+        let store = try LocationStore(writer: queue)
+        for index in 0..<3 { try store.append(fix(index), trigger: .timer, state: .background) }
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE sync_state SET last_success = -9223372036854775808, retry_at = -9223372036854775807,
+                    consecutive_failures = 9223372036854775807, batch_size = 0
+                    """)
+        }
+        let snapshot = try store.syncSnapshot()
+        #expect(snapshot.lastSuccess == nil && snapshot.retryAt == nil && snapshot.batchSize == nil)
+        #expect((0...64).contains(snapshot.consecutiveFailures))
+        let time = ManualTime(now)
+        let failing = try SyncEngine(
+            store: store,
+            transport: ScriptedTransport([ScriptedTransport.always(.serverError(status: 503, message: ""))]),
+            device: "d", seed: 1, now: time.reader)
+        #expect(try await failing.wake().uploads == 1)
+        #expect(try await failing.nextWake() != nil)
+        let sync = try SyncEngine(store: store, transport: ScriptedTransport(), device: "d", seed: 1, now: time.reader)
+        time.advance(by: .seconds(3600))
+        #expect(try await sync.wake().deleted == 3)
+    }
+
+    /// Platform "unknown" markers (CoreLocation's speed and course -1, UIDevice's battery -1) and
+    /// infinities used to be stored as they came: the server rejects -1 (the sample, position and
+    /// all, ends in quarantine), and an infinite value cannot be encoded as JSON, so every batch
+    /// holding it failed for ever and nothing after it was uploaded again.
+    @Test func unknownsAreStoredAsNilAndUnsendablePositionsAreRefused() throws {
+        let store = try LocationStore.inMemory()
+        let odd = LocationFix(
+            timestamp: now, latitude: 31.23, longitude: 121.47, horizontalAccuracy: 10, altitude: .infinity,
+            speed: -1, course: -1)
+        let sample = try store.append(
+            odd, trigger: .timer, state: .background, power: PowerContext(battery: -1, charging: true))
+        #expect(sample.altitude == nil && sample.speed == nil && sample.course == nil && sample.battery == nil)
+        #expect(sample.accuracy == 10 && sample.charging == true)
+        let batch = try store.oldestPending(limit: 10)
+        #expect(batch == [sample])
+        _ = try JSONEncoder().encode(BatchRequest(batch: UUID(), device: "d", samples: batch))
+        #expect(throws: Never.self) { try batch[0].validate() }
+        let nowhere = LocationFix(timestamp: now, latitude: .infinity, longitude: 121.47, horizontalAccuracy: 10)
+        #expect {
+            try store.append(nowhere, trigger: .timer, state: .background)
+        } throws: { error in
+            "\(error)".contains("latitude inf is not a finite number")
+        }
+        #expect(try store.pendingCount() == 1)
+    }
+
+    /// A sample counter at Int64.max (a damaged or hand-edited file) trapped on `seq + 1` in every
+    /// append; it is an error now, which pauses nothing else and names the way out.
+    @Test func anExhaustedSampleCounterIsAnErrorNotATrap() throws {
+        let queue = try DatabaseQueue()
+        let store = try LocationStore(writer: queue)
+        try queue.write { try $0.execute(sql: "UPDATE sync_state SET next_seq = 9223372036854775807") }
+        #expect {
+            try store.append(fix(0), trigger: .timer, state: .background)
+        } throws: { error in
+            "\(error)".contains("next_seq is 9223372036854775807")
+        }
+        #expect(try store.pendingCount() == 0)
+    }
+
     @Test func missingDirectorySaysSo() throws {
         #expect {
             try LocationStore.open(path: "/nonexistent-\(UUID().uuidString)/store.sqlite", now: now)

@@ -1,5 +1,6 @@
 import BackgroundCore
 import Foundation
+import GRDB
 import LocationLog
 import LocationLogTesting
 import Testing
@@ -68,7 +69,7 @@ import Testing
         let snapshot = try store.syncSnapshot()
         switch outcome {
         case .tooLarge:
-            #expect(snapshot.batchSize == 250 && snapshot.retryAt == nil)
+            #expect(snapshot.batchSize == 10 && snapshot.retryAt == nil, "half of the 20 samples sent")
         case .unauthorized:
             #expect(snapshot.heldReason != nil)
             #expect(await sync.notifications.count == 1)
@@ -165,6 +166,66 @@ import Testing
         let report = try await sync.wake(backgroundTimeRemaining: .seconds(70))
         #expect(report.uploads == 2)
         #expect(try store.pendingCount() == 500)
+    }
+}
+
+extension SyncEngineTests {
+    /// A server answering `200` without naming any sample of the batch is retried with back-off;
+    /// before, each such answer counted as a success and one wake re-sent the same batch 100 times.
+    @Test func anEmptyAcknowledgementIsNotResentInAHotLoop() async throws {
+        let store = try makeStore(samples: 600)
+        let transport = ScriptedTransport([], fallback: ScriptedTransport.always(.acknowledged(BatchAcknowledgement())))
+        let sync = try engine(store, transport)
+        let report = try await sync.wake()
+        #expect(report.uploads == 1)
+        #expect(try store.pendingCount() == 600)
+        let snapshot = try store.syncSnapshot()
+        #expect(snapshot.consecutiveFailures == 1 && snapshot.lastSuccess == nil)
+        #expect((snapshot.retryAt ?? time.now) > time.now)
+    }
+
+    /// A store read failing after the machine decided to upload (SQLITE_BUSY, an I/O error) must
+    /// not leave the machine believing an upload is in flight: sync resumes once the store reads.
+    @Test func aStoreErrorBeforeTheUploadDoesNotStopSyncForGood() async throws {
+        let queue = try DatabaseQueue()
+        let store = try LocationStore(writer: queue)
+        for index in 0..<3 { try store.append(fix(index), trigger: .timer, state: .background) }
+        // Break only the batch query; the pending count still works.
+        try await queue.write { try $0.execute(sql: "ALTER TABLE sample RENAME COLUMN lat TO latitude") }
+        let sync = try engine(store, ScriptedTransport())
+        await #expect(throws: StoreError.self) { try await sync.wake() }
+        try await queue.write { try $0.execute(sql: "ALTER TABLE sample RENAME COLUMN latitude TO lat") }
+        let next = try #require(try await sync.nextWake(), "the machine still thinks an upload is in flight")
+        if next > time.now { time.advance(by: next - time.now) }
+        #expect(try await sync.wake().deleted == 3)
+    }
+
+    /// Rows the store cannot read (a value of the wrong type) are kept but must neither hide the
+    /// samples behind them nor make the engine spin: before, a batch of only unreadable rows read
+    /// as empty, counted as a success, and the engine read it again 100 times per wake.
+    @Test func unreadableRowsNeitherBlockNewerSamplesNorSpinTheEngine() async throws {
+        let queue = try DatabaseQueue()
+        let store = try LocationStore(writer: queue)
+        for index in 0..<5 { try store.append(fix(index), trigger: .timer, state: .background) }
+        try await queue.write { try $0.execute(sql: "UPDATE sample SET t = 'garbage' WHERE seq <= 3") }
+        let server = InMemoryBatchServer()
+        let sync = try SyncEngine(
+            store: store, transport: server, device: "iphone-42", configuration: .init(batchSize: 2), seed: 7,
+            now: time.reader)
+        let report = try await sync.wake()
+        #expect(await server.stored.values.map(\.seq).sorted() == [4, 5])
+        #expect(report.outcomes.count <= 2, "\(report.outcomes.count) attempts in one wake")
+        #expect(try store.pendingCount() == 3, "unreadable rows are kept")
+    }
+
+    @Test func tooLargeHalvesASmallBacklogToo() async throws {
+        let store = try makeStore(samples: 40)
+        let transport = ScriptedTransport([ScriptedTransport.always(.tooLarge)])
+        let sync = try engine(store, transport)
+        try await sync.wake()
+        try await sync.wake()
+        #expect(await transport.requests.map(\.samples.count) == [40, 20])
+        #expect(try store.pendingCount() == 20)
     }
 }
 

@@ -86,8 +86,10 @@ import Testing
         var sizes: [Int] = []
         for _ in 0..<3 {
             let actions = machine.handle(.wake(pending: 1000, backgroundTimeRemaining: nil), at: start)
-            if case .upload(let limit) = actions.first { sizes.append(limit) }
-            _ = machine.handle(.uploaded(sent: [UUID()], outcome: .tooLarge, took: .zero), at: start)
+            guard case .upload(let limit) = actions.first else { break }
+            sizes.append(limit)
+            let sent = Set((0..<limit).map { _ in UUID() })
+            _ = machine.handle(.uploaded(sent: sent, outcome: .tooLarge, took: .zero), at: start)
         }
         #expect(sizes == [500, 250, 125])
         #expect(machine.snapshot.retryAt == nil, "413 retries at once with a smaller batch, no back-off")
@@ -142,5 +144,70 @@ import Testing
         let actions = machine.handle(.uploaded(sent: Set(sent), outcome: .acknowledged(ack), took: .zero), at: start)
         #expect(
             actions.first == .acknowledge(delete: [sent[0]], quarantine: [sent[1]: "latitude 91 is outside -90…90"]))
+    }
+
+    /// A `200` that names none of the samples sent (an `{"error": …}` body read leniently, empty
+    /// arrays, or only ids of another batch) made no progress, so it is no success: it must not
+    /// reset the back-off or restart the upload interval.
+    @Test func anAnswerThatAcknowledgesNoneOfTheBatchBacksOff() {
+        let earlier = start - .seconds(3600)
+        for ack in [BatchAcknowledgement(), BatchAcknowledgement(stored: [UUID()], rejected: [UUID(): "unknown"])] {
+            var machine = SyncMachine(snapshot: SyncSnapshot(lastSuccess: earlier, consecutiveFailures: 2), seed: 1)
+            _ = machine.handle(.wake(pending: 600, backgroundTimeRemaining: nil), at: start)
+            let actions = machine.handle(
+                .uploaded(sent: [UUID(), UUID()], outcome: .acknowledged(ack), took: .zero), at: start)
+            #expect(!actions.contains { if case .acknowledge = $0 { return true } else { return false } })
+            #expect(machine.snapshot.lastSuccess == earlier)
+            #expect(machine.snapshot.consecutiveFailures == 3)
+            #expect((machine.snapshot.retryAt ?? start) > start)
+            #expect(machine.handle(.wake(pending: 600, backgroundTimeRemaining: nil), at: start) == [])
+        }
+    }
+
+    /// `413` halves what was sent: a 40-sample batch answered 413 is retried with 20 samples, not
+    /// re-sent whole because the configured size (500) went down to 250.
+    @Test func tooLargeHalvesTheBatchThatWasSent() {
+        var machine = SyncMachine(seed: 1)
+        _ = machine.handle(.wake(pending: 40, backgroundTimeRemaining: nil), at: start)
+        _ = machine.handle(
+            .uploaded(sent: Set((0..<40).map { _ in UUID() }), outcome: .tooLarge, took: .zero), at: start)
+        #expect(machine.batchSize == 20)
+        #expect(machine.handle(.wake(pending: 40, backgroundTimeRemaining: nil), at: start) == [.upload(limit: 20)])
+        // A single sample that is still too large cannot be halved: back off instead of a hot loop.
+        var single = SyncMachine(seed: 1)
+        _ = single.handle(.wake(pending: 1, backgroundTimeRemaining: nil), at: start)
+        _ = single.handle(.uploaded(sent: [UUID()], outcome: .tooLarge, took: .zero), at: start)
+        #expect(single.snapshot.consecutiveFailures == 1 && (single.snapshot.retryAt ?? start) > start)
+    }
+
+    /// A batch size below 1 (an unvalidated configuration or a saved state) asked for empty
+    /// batches: nothing was ever sent, yet each empty "upload" counted as a success. And a saved
+    /// failure count at Int.max trapped on the next failure.
+    @Test func degenerateSizesAndCountsStillUpload() {
+        var zero = SyncMachine(configuration: .init(batchSize: 0), seed: 1)
+        #expect(zero.handle(.wake(pending: 5, backgroundTimeRemaining: nil), at: start) == [.upload(limit: 1)])
+        var saved = SyncMachine(snapshot: SyncSnapshot(consecutiveFailures: .max, batchSize: -4), seed: 1)
+        #expect(saved.handle(.wake(pending: 5, backgroundTimeRemaining: nil), at: start) == [.upload(limit: 1)])
+        _ = saved.handle(.uploaded(sent: [UUID()], outcome: .networkError(message: "offline"), took: .zero), at: start)
+        #expect(saved.snapshot.consecutiveFailures == .max)
+        #expect((saved.snapshot.retryAt ?? start) > start)
+    }
+
+    /// An id listed both as stored and as rejected is no clear acknowledgement: it stays pending
+    /// (before, it was deleted, though the server may have refused it); the rest of the answer
+    /// still applies.
+    @Test func anIdBothStoredAndRejectedStaysPending() {
+        var machine = SyncMachine(seed: 1)
+        let sent = [UUID(), UUID(), UUID()]
+        _ = machine.handle(.wake(pending: 3, backgroundTimeRemaining: nil), at: start)
+        let ack = BatchAcknowledgement(
+            stored: [sent[0], sent[1]], rejected: [sent[1]: "latitude 91 is outside -90…90", sent[2]: "speed -1"])
+        let actions = machine.handle(.uploaded(sent: Set(sent), outcome: .acknowledged(ack), took: .zero), at: start)
+        #expect(actions.first == .acknowledge(delete: [sent[0]], quarantine: [sent[2]: "speed -1"]))
+        #expect(
+            actions.contains {
+                if case .log(_, let line) = $0 { return line.contains("1 both stored and rejected (kept") }
+                return false
+            })
     }
 }

@@ -26,6 +26,29 @@ import Testing
         #expect(outcome(302, "") == .unexpectedResponse(message: "HTTP 302: (empty body)"))
     }
 
+    /// A `200` whose body is the error shape (a proxy or a broken server) acknowledges nothing;
+    /// read leniently it looked like an empty success.
+    @Test func a200WithAnErrorBodyIsNotAnAcknowledgement() {
+        #expect(
+            outcome(200, #"{"error":"database is locked"}"#)
+                == .unexpectedResponse(message: "HTTP 200 with an error body: database is locked"))
+        #expect(outcome(200, #"{"result":"error","accepted":[]}"#).isAcknowledged == false)
+    }
+
+    /// A server's texts end up in the phone's diagnostics log, notifications and quarantine table:
+    /// a megabyte-long error or rejection reason is cut, not stored whole.
+    @Test func hugeServerTextsAreBounded() {
+        let huge = String(repeating: "x", count: 1 << 20)
+        guard case .serverError(_, let message) = outcome(503, #"{"error":"\#(huge)"}"#) else {
+            Issue.record("expected a server error")
+            return
+        }
+        #expect(message.count == BatchResponse.maximumReasonLength)
+        let id = UUID()
+        let response = BatchResponse(rejected: [.init(id: id.wireString, reason: huge)])
+        #expect(response.acknowledgement.rejected[id]?.count == BatchResponse.maximumReasonLength)
+    }
+
     /// Nothing listens on the port: a network error, never a crash or a hang.
     @Test func unreachableServerIsANetworkError() async throws {
         let transport = URLSessionBatchTransport(
@@ -36,5 +59,12 @@ import Testing
             return
         }
         #expect(message.contains("127.0.0.1:1/v1/batches"))
+    }
+}
+
+extension UploadOutcome {
+    fileprivate var isAcknowledged: Bool {
+        if case .acknowledged = self { return true }
+        return false
     }
 }

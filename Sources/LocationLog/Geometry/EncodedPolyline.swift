@@ -38,8 +38,12 @@ public enum EncodedPolyline {
         while true {
             guard let deltaLatitude = nextValue(&bytes) else { break }
             guard let deltaLatitude, let deltaLongitude = nextValue(&bytes) ?? nil else { return nil }
-            latitude += deltaLatitude
-            longitude += deltaLongitude
+            // Each delta may be up to 2^59; hostile text could otherwise overflow (a trap) the sums.
+            let (nextLatitude, latitudeOverflow) = latitude.addingReportingOverflow(deltaLatitude)
+            let (nextLongitude, longitudeOverflow) = longitude.addingReportingOverflow(deltaLongitude)
+            guard !latitudeOverflow, !longitudeOverflow else { return nil }
+            latitude = nextLatitude
+            longitude = nextLongitude
             result.append((Double(latitude) / factor, Double(longitude) / factor))
         }
         return result

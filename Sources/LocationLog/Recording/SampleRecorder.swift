@@ -41,7 +41,14 @@ public struct SampleRecorder: Sendable {
     }
 
     /// Starts the first sampling slot.
+    ///
+    /// The slot of the newest stored sample counts as filled, so a relaunch inside that slot does
+    /// not take a second sample in it. A sample dated after `now` (the clock was set back) is not
+    /// trusted for this: it would stop sampling until the clock caught up.
     public mutating func start(at now: Instant) {
+        if let newest = try? store.newestSampleTime(), newest <= now {
+            sampling.restore(lastSampleAt: newest)
+        }
         _ = sampling.handle(.start, at: now)
     }
 

@@ -65,7 +65,9 @@ public enum RouteFile {
 
     static func readCSV(path: String, maximumPoints: Int) throws(RouteError) -> [RoutePoint] {
         var stream = try RecordStream(path: path, delimiter: 10)
-        guard let header = try stream.next() else { throw RouteError("route file \(path) is empty") }
+        guard var header = try stream.next() else { throw RouteError("route file \(path) is empty") }
+        // Spreadsheets save UTF-8 CSV with a byte-order mark; it is not part of the first column's name.
+        if header.unicodeScalars.first == "\u{FEFF}" { header = String(header.unicodeScalars.dropFirst()) }
         let names = header.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().split(
             separator: ",", omittingEmptySubsequences: false
         ).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -96,12 +98,9 @@ public enum RouteFile {
                     "route file \(path) line \(stream.recordNumber): lat and lon must be numbers: \(trimmed.prefix(120))"
                 )
             }
-            var time: Instant?
-            if let ms = field(millisecondsColumn).flatMap({ Int64($0) }) {
-                time = Instant(milliseconds: ms)
-            } else if let text = field(timeColumn) {
-                time = Instant(iso8601: text) ?? Double(text).map { Instant(seconds: $0) }
-            }
+            let time = try readTime(
+                milliseconds: field(millisecondsColumn), text: field(timeColumn),
+                place: "route file \(path) line \(stream.recordNumber)")
             try append(latitude, longitude, time, nil, to: &points, path: path, limit: maximumPoints)
         }
         return points
@@ -150,6 +149,36 @@ public enum RouteFile {
         return points
     }
 
+    /// The times a route may carry: years 1…9999. Far-off values (`1e300`, `nan`, ±2^63 ms) would
+    /// trap converting to milliseconds or when the player subtracts one time from another.
+    static let validTimes = Instant(milliseconds: -62_135_596_800_000)...Instant(milliseconds: 253_402_300_799_999)
+
+    /// A CSV row's time from `t_ms` (epoch milliseconds) or else `time` (ISO-8601 or epoch
+    /// seconds); `nil` when the row has neither. A value that is present but unreadable is an
+    /// error: silently dropping it would change the whole route's replay timing.
+    private static func readTime(milliseconds: Substring?, text: Substring?, place: String) throws(RouteError)
+        -> Instant?
+    {
+        if let milliseconds {
+            guard let value = Int64(milliseconds), validTimes.contains(Instant(milliseconds: value)) else {
+                throw RouteError(
+                    "\(place): time \"\(milliseconds.prefix(40))\" in the t_ms column is not whole epoch milliseconds "
+                        + "in the years 1…9999; fix or remove the value")
+            }
+            return Instant(milliseconds: value)
+        }
+        guard let text else { return nil }
+        if let instant = Instant(iso8601: text) { return instant }
+        if let seconds = Double(text), seconds.isFinite, abs(seconds) < 1e12,
+            validTimes.contains(Instant(seconds: seconds))
+        {
+            return Instant(seconds: seconds)
+        }
+        throw RouteError(
+            "\(place): time \"\(text.prefix(40))\" is neither ISO-8601 (2024-11-22T01:46:40Z) nor epoch seconds in "
+                + "the years 1…9999; fix or remove the value")
+    }
+
     private static func attribute(_ name: String, in tag: Substring) -> String? {
         for quote in ["\"", "'"] {
             if let start = tag.range(of: " \(name)=\(quote)") ?? tag.range(of: "\t\(name)=\(quote)")
@@ -173,6 +202,11 @@ public enum RouteFile {
             try Sample.checkPosition(latitude: latitude, longitude: longitude)
         } catch {
             throw RouteError("route file \(path) point \(points.count + 1): \(error)")
+        }
+        if let altitude, !altitude.isFinite {
+            // The sampling rules would refuse every fix replayed from this point, silently.
+            throw RouteError(
+                "route file \(path) point \(points.count + 1): elevation \(altitude) is not a finite number of metres")
         }
         points.append(RoutePoint(latitude: latitude, longitude: longitude, altitude: altitude, time: time))
     }

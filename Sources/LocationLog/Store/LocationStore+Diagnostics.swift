@@ -35,9 +35,11 @@ extension LocationStore {
                 db, sql: "SELECT * FROM (SELECT * FROM diagnostic ORDER BY id DESC LIMIT ?) ORDER BY id",
                 arguments: [limit]
             ).map { row in
+                // `decode` throws where `row["…"]` would trap on a value of the wrong type.
                 Diagnostic(
-                    time: Instant(milliseconds: row["t"]), level: Diagnostic.Level(rawValue: row["level"]) ?? .info,
-                    message: row["message"])
+                    time: Instant(milliseconds: try row.decode(forColumn: "t")),
+                    level: Diagnostic.Level(rawValue: try row.decode(String.self, forColumn: "level")) ?? .info,
+                    message: try row.decode(forColumn: "message"))
             }
         }
     }

@@ -31,8 +31,22 @@ extension LocationStore {
         path: String, durability: Durability = .processCrash, now: Instant,
         makeID: @escaping @Sendable () -> UUID = { UUID() }
     ) throws(StoreError) -> (LocationStore, StoreOpenReport) {
-        let directory = (path as NSString).deletingLastPathComponent
+        // SQLite reads these as a temporary or in-memory database, which would lose every sample at
+        // close; GRDB's WAL set-up refuses them with only "SQL logic error".
+        if path.isEmpty || path == ":memory:" || (path.hasPrefix("file:") && path.contains("memory")) {
+            throw StoreError.cannotOpen(
+                path: path,
+                reason: "\"\(path)\" names a temporary or in-memory database, not a durable file; "
+                    + "pass a file path such as /var/lib/bgtrack/phone.sqlite")
+        }
         var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw StoreError.cannotOpen(
+                path: path,
+                reason: "it is a directory; name a file inside it, e.g. "
+                    + (path as NSString).appendingPathComponent("phone.sqlite"))
+        }
+        let directory = (path as NSString).deletingLastPathComponent
         guard FileManager.default.fileExists(atPath: directory.isEmpty ? "." : directory, isDirectory: &isDirectory),
             isDirectory.boolValue
         else {

@@ -8,15 +8,33 @@ extension LocationStore {
     /// The id is minted and the `seq` allocated in the same transaction as the insert, so after a
     /// kill the counter never repeats and never skips a stored sample. When this returns, the
     /// sample is committed (see `Durability`).
-    /// - Throws: `StoreError.diskFull` when the disk is full (pause sampling), other `StoreError`s.
+    ///
+    /// Optional values that mean "unknown" on the platform (CoreLocation's speed and course -1,
+    /// UIDevice's battery -1) or are out of range or not finite are stored as `nil`: the server
+    /// would reject the whole sample for them, and an infinity cannot be encoded as JSON at all.
+    /// - Throws: `StoreError.diskFull` when the disk is full (pause sampling), other `StoreError`s;
+    ///   `.database` for a position that is not finite (such a sample could never be sent).
     @discardableResult
     public func append(
         _ fix: LocationFix, trigger: SampleTrigger, state: SampleAppState, power: PowerContext = .unknown
     ) throws(StoreError) -> Sample {
+        for (name, value) in [("latitude", fix.latitude), ("longitude", fix.longitude)] where !value.isFinite {
+            throw StoreError.database(
+                operation: "storing a sample",
+                reason: "\(name) \(value) is not a finite number; only fixes with a real position can be stored")
+        }
         let id = makeID()
         return try write("storing a sample") { db in
             let seq = try Int64.fetchOne(db, sql: "SELECT next_seq FROM sync_state WHERE id = 1") ?? 1
+            guard seq < Int64.max else {
+                // `seq + 1` below would trap: only a damaged or hand-edited file holds this.
+                throw StoreError.database(
+                    operation: "storing a sample",
+                    reason: "the sample counter sync_state.next_seq is \(seq), past any real count; the file was "
+                        + "altered. Move it aside (keep it: it holds the pending samples) and start a new store")
+            }
             let sample = Sample(id: id, seq: seq, fix: fix, trigger: trigger, state: state, power: power)
+                .withUnknownsAsNil()
             try db.cachedStatement(sql: SampleColumns.insert(into: "sample")).execute(
                 arguments: SampleColumns.arguments(sample))
             try db.execute(sql: "UPDATE sync_state SET next_seq = ? WHERE id = 1", arguments: [seq + 1])
@@ -30,11 +48,19 @@ extension LocationStore {
     }
 
     /// The oldest pending samples, by `seq`: the next batch.
+    ///
+    /// Rows that cannot be read as samples (see `SampleColumns.sample`) are passed over, not
+    /// counted, so they never hide the samples stored after them; they stay in the table.
     public func oldestPending(limit: Int) throws(StoreError) -> [Sample] {
         try read("reading the next batch") { db in
-            try Row.fetchAll(
-                db, sql: "SELECT \(SampleColumns.list) FROM sample ORDER BY seq LIMIT ?", arguments: [max(0, limit)]
-            ).compactMap(SampleColumns.sample)
+            var batch: [Sample] = []
+            guard limit > 0 else { return batch }
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(SampleColumns.list) FROM sample ORDER BY seq")
+            while batch.count < limit, let row = try rows.next() {
+                // A copy decodes strictly; a cursor row would let SQLite turn 'garbage' into 0.
+                if let sample = SampleColumns.sample(row.copy()) { batch.append(sample) }
+            }
+            return batch
         }
     }
 
@@ -71,16 +97,27 @@ extension LocationStore {
         }
     }
 
+    /// When the newest stored sample (pending or quarantined) was measured; `nil` when none is
+    /// stored. Lets a relaunched recorder know its current slot is already filled.
+    public func newestSampleTime() throws(StoreError) -> Instant? {
+        try read("reading the newest sample time") { db in
+            try Int64.fetchOne(
+                db, sql: "SELECT max(t) FROM (SELECT max(t) AS t FROM sample UNION ALL SELECT max(t) FROM quarantine)")
+        }.map(Instant.init(milliseconds:))
+    }
+
     /// Samples the server rejected, with its reasons, oldest first.
     public func quarantined() throws(StoreError) -> [QuarantinedSample] {
         try read("reading the quarantine") { db in
             try Row.fetchAll(
                 db, sql: "SELECT \(SampleColumns.list), reason, quarantined_at FROM quarantine ORDER BY seq"
             ).compactMap { row in
-                SampleColumns.sample(row).map {
-                    QuarantinedSample(
-                        sample: $0, reason: row["reason"], quarantinedAt: Instant(milliseconds: row["quarantined_at"]))
-                }
+                guard let sample = SampleColumns.sample(row),
+                    let reason = try? row.decode(String.self, forColumn: "reason"),
+                    let quarantinedAt = try? row.decode(Int64.self, forColumn: "quarantined_at")
+                else { return nil }
+                return QuarantinedSample(
+                    sample: sample, reason: reason, quarantinedAt: Instant(milliseconds: quarantinedAt))
             }
         }
     }
@@ -122,16 +159,26 @@ enum SampleColumns {
         ]
     }
 
-    /// `nil` only for a row no version of this code could have written (bad id or enum).
+    /// `nil` only for a row no version of this code could have written (bad id or enum, a value
+    /// of the wrong type). Decoding throws instead of using `row["…"]`, which is a `try!` in GRDB:
+    /// SQLite does not enforce column types, so a hand-edited file would otherwise crash the app.
     static func sample(_ row: Row) -> Sample? {
-        guard let id = UUID(uuidString: row["id"]), let trigger = SampleTrigger(rawValue: row["trigger"]),
-            let state = SampleAppState(rawValue: row["state"])
-        else { return nil }
-        return Sample(
-            id: id, seq: row["seq"], time: Instant(milliseconds: row["t"]), latitude: row["lat"],
-            longitude: row["lon"], accuracy: row["acc"], altitude: row["alt"], speed: row["speed"],
-            course: row["course"], battery: row["battery"], charging: row["charging"], trigger: trigger,
-            state: state)
+        do {
+            guard let id = UUID(uuidString: try row.decode(forColumn: "id")),
+                let trigger = SampleTrigger(rawValue: try row.decode(forColumn: "trigger")),
+                let state = SampleAppState(rawValue: try row.decode(forColumn: "state"))
+            else { return nil }
+            return Sample(
+                id: id, seq: try row.decode(forColumn: "seq"),
+                time: Instant(milliseconds: try row.decode(forColumn: "t")),
+                latitude: try row.decode(forColumn: "lat"), longitude: try row.decode(forColumn: "lon"),
+                accuracy: try row.decode(forColumn: "acc"), altitude: try row.decode(forColumn: "alt"),
+                speed: try row.decode(forColumn: "speed"), course: try row.decode(forColumn: "course"),
+                battery: try row.decode(forColumn: "battery"), charging: try row.decode(forColumn: "charging"),
+                trigger: trigger, state: state)
+        } catch {
+            return nil
+        }
     }
 }
 
@@ -166,5 +213,23 @@ extension LocationStore {
                 sql: "UPDATE sync_state SET next_seq = max(next_seq, ?) WHERE id = 1",
                 arguments: [(samples.map(\.seq).max() ?? 0) + 1])
         }
+    }
+}
+
+extension Sample {
+    /// The sample with every optional value that is not a valid measurement (platform "invalid"
+    /// markers such as -1, out-of-range or non-finite values) replaced by `nil`, which is how the
+    /// wire says "unknown" (protocols.md §1).
+    func withUnknownsAsNil() -> Sample {
+        func valid(_ value: Double?, _ rule: (Double) -> Bool) -> Double? {
+            value.flatMap { $0.isFinite && rule($0) ? $0 : nil }
+        }
+        var sample = self
+        sample.accuracy = valid(accuracy) { $0 > 0 }
+        sample.altitude = valid(altitude) { _ in true }
+        sample.speed = valid(speed) { $0 >= 0 }
+        sample.course = valid(course) { (0...360).contains($0) }
+        sample.battery = valid(battery) { (0...1).contains($0) }
+        return sample
     }
 }

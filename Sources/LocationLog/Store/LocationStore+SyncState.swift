@@ -33,13 +33,28 @@ extension LocationStore {
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sync_state WHERE id = 1") else {
                 return SyncSnapshot()
             }
+            // `decode` throws where `row["…"]` would trap on a value of the wrong type. Values no
+            // version of this code writes are dropped (times, batch size) or clamped (failures):
+            // the sync machine's arithmetic would trap on ±2^63, and a batch size below 1 would
+            // read empty batches for ever.
+            func plausible(_ milliseconds: Int64?) -> Instant? {
+                milliseconds.map(Instant.init(milliseconds:)).flatMap { Self.plausibleTimes.contains($0) ? $0 : nil }
+            }
+            let failures: Int = try row.decode(forColumn: "consecutive_failures")
+            let batchSize: Int? = try row.decode(forColumn: "batch_size")
             return SyncSnapshot(
-                lastSuccess: (row["last_success"] as Int64?).map(Instant.init(milliseconds:)),
-                consecutiveFailures: row["consecutive_failures"],
-                retryAt: (row["retry_at"] as Int64?).map(Instant.init(milliseconds:)),
-                batchSize: row["batch_size"], heldReason: row["held_reason"])
+                lastSuccess: plausible(try row.decode(forColumn: "last_success")),
+                consecutiveFailures: min(max(failures, 0), Self.maximumRememberedFailures),
+                retryAt: plausible(try row.decode(forColumn: "retry_at")),
+                batchSize: batchSize.flatMap { $0 >= 1 ? $0 : nil },
+                heldReason: try row.decode(forColumn: "held_reason"))
         }
     }
+
+    /// Saved times outside the years 1…9999 are ignored when the state is read.
+    static let plausibleTimes = Instant(milliseconds: -62_135_596_800_000)...Instant(milliseconds: 253_402_300_799_999)
+    /// More failures than this change nothing (the back-off is long capped by then).
+    static let maximumRememberedFailures = 64
 
     /// Saves the sync state (the sample counter is not part of it and is left alone).
     public func save(_ snapshot: SyncSnapshot) throws(StoreError) {

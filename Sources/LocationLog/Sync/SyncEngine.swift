@@ -58,7 +58,20 @@ public actor SyncEngine {
             let actions = machine.handle(.wake(pending: pending, backgroundTimeRemaining: remaining), at: now())
             try perform(actions, into: &report)
             guard let limit = actions.uploadLimit else { break }
-            let batch = try store.oldestPending(limit: limit)
+            let batch: [Sample]
+            do {
+                batch = try store.oldestPending(limit: limit)
+            } catch {
+                // The machine believes an upload is in flight until it hears how it ended; without
+                // this it would wait for that answer, and never upload again, for good.
+                let ended = machine.handle(
+                    .uploaded(
+                        sent: [], outcome: .unexpectedResponse(message: "the batch could not be read: \(error)"),
+                        took: .zero),
+                    at: now())
+                try? perform(ended, into: &report)
+                throw error
+            }
             let started = now()
             let outcome: UploadOutcome
             if batch.isEmpty {
@@ -73,7 +86,8 @@ public actor SyncEngine {
             report.outcomes.append(outcome)
             let sent = Set(batch.map(\.id))
             try perform(machine.handle(.uploaded(sent: sent, outcome: outcome, took: took), at: now()), into: &report)
-            guard case .acknowledged = outcome else { break }
+            // An empty batch (only unreadable rows left) would read the same nothing again.
+            guard case .acknowledged = outcome, !batch.isEmpty else { break }
         }
         return report
     }

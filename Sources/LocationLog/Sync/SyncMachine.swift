@@ -9,10 +9,11 @@ public import Foundation
 /// - upload when `uploadInterval` has passed since the last success, or the backlog reaches a
 ///   batch, and never with less background time left than an upload needs;
 /// - on `200` delete exactly `accepted` + `duplicates` of the ids that were sent, quarantine
-///   `rejected`; samples stored meanwhile are untouched;
+///   `rejected`; samples stored meanwhile are untouched; an id both stored and rejected stays
+///   pending; a `200` naming none of the ids sent is a failure, not a success;
 /// - network errors, `429`, `5xx` (and `400`/other `4xx`, which never delete) back off
 ///   exponentially from 5 s to 30 min with jitter from an injected seed;
-/// - `413` halves the batch; `401`/`403` hold all uploads and notify the user.
+/// - `413` halves the batch that was sent; `401`/`403` hold all uploads and notify the user.
 ///
 /// ```swift
 /// var sync = SyncMachine(snapshot: try store.syncSnapshot(), seed: 42)
@@ -61,7 +62,7 @@ public struct SyncMachine: Sendable {
     }
 
     /// The batch size in use: the configured one, or less after a 413.
-    public var batchSize: Int { min(snapshot.batchSize ?? configuration.batchSize, configuration.batchSize) }
+    public var batchSize: Int { max(1, min(snapshot.batchSize ?? configuration.batchSize, configuration.batchSize)) }
 
     /// The background time an upload is assumed to need.
     public var uploadTimeNeeded: Duration { max(configuration.minimumUploadTime, lastUploadDuration * 2) }
@@ -124,9 +125,23 @@ public struct SyncMachine: Sendable {
     private mutating func finished(sent: Set<UUID>, outcome: UploadOutcome, at now: Instant) -> [Action] {
         switch outcome {
         case .acknowledged(let ack):
-            let delete = ack.stored.intersection(sent)
-            let quarantine = ack.rejected.filter { sent.contains($0.key) && !delete.contains($0.key) }
+            // An id the answer both stores and rejects is no clear acknowledgement: keep it pending
+            // (deleting could lose a sample the server refused; a re-send resolves it, as a duplicate
+            // or a rejection).
+            let contradicted = ack.stored.intersection(ack.rejected.keys).intersection(sent)
+            let delete = ack.stored.intersection(sent).subtracting(contradicted)
+            let quarantine = ack.rejected.filter { sent.contains($0.key) && !contradicted.contains($0.key) }
             let unknown = ack.stored.union(ack.rejected.keys).subtracting(sent).count
+            guard sent.isEmpty || !delete.isEmpty || !quarantine.isEmpty else {
+                // A `200` naming none of the samples sent made no progress (an error body read
+                // leniently, empty arrays, another batch's ids). Counting it as a success would
+                // reset the back-off and, with a batch-sized backlog, re-send the same batch at once.
+                return backOff(
+                    after: .unexpectedResponse(
+                        message: "HTTP 200 acknowledged none of the \(sent.count) samples sent"
+                            + (unknown > 0 ? " (it named \(unknown) ids not in the batch)" : "")),
+                    atLeast: nil, at: now)
+            }
             snapshot.lastSuccess = now
             snapshot.consecutiveFailures = 0
             snapshot.retryAt = nil
@@ -135,17 +150,22 @@ public struct SyncMachine: Sendable {
                 snapshot.batchSize = size * 2 >= configuration.batchSize ? nil : size * 2
             }
             var actions: [Action] = [.acknowledge(delete: delete, quarantine: quarantine), .save(snapshot)]
-            let unanswered = sent.count - delete.count - quarantine.count
+            let unanswered = sent.count - delete.count - quarantine.count - contradicted.count
             var line = "uploaded \(sent.count) samples: \(delete.count) stored, \(quarantine.count) rejected"
             if unanswered > 0 { line += ", \(unanswered) not mentioned (kept, sent again next time)" }
+            if !contradicted.isEmpty {
+                line += ", \(contradicted.count) both stored and rejected (kept, sent again next time)"
+            }
             if unknown > 0 { line += ", \(unknown) ids not in the batch ignored" }
             actions.append(.log(.info, line))
             for (id, reason) in quarantine.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
                 actions.append(.log(.warning, "sample \(id.wireString) quarantined: the server rejected it: \(reason)"))
             }
             return actions
-        case .tooLarge where batchSize > 1:
-            snapshot.batchSize = max(1, batchSize / 2)
+        case .tooLarge where min(batchSize, sent.count) > 1:
+            // Halve what was sent: a backlog smaller than the batch size would otherwise go out
+            // unchanged until the size had halved below it.
+            snapshot.batchSize = min(batchSize, sent.count) / 2
             return [
                 .save(snapshot),
                 .log(.warning, "server answered 413 (batch too large); batch size halved to \(batchSize)"),
@@ -167,7 +187,8 @@ public struct SyncMachine: Sendable {
     }
 
     private mutating func backOff(after outcome: UploadOutcome, atLeast floor: Duration?, at now: Instant) -> [Action] {
-        snapshot.consecutiveFailures += 1
+        // Saturating: the exponent is capped long before, and `+=` would trap at Int.max.
+        snapshot.consecutiveFailures = min(snapshot.consecutiveFailures, Int.max - 1) + 1
         var delay = jitteredBackoff(failures: snapshot.consecutiveFailures)
         if let floor { delay = min(max(delay, floor), configuration.maximumBackoff) }
         snapshot.retryAt = now + delay

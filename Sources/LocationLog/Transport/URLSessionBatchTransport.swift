@@ -69,6 +69,11 @@ public struct URLSessionBatchTransport: BatchTransport {
         let message = Self.message(body)
         switch status {
         case 200:
+            // The error shape has no batch fields, so the lenient batch reader would take it for
+            // an empty success.
+            if let error = try? JSONDecoder().decode(ErrorResponse.self, from: body) {
+                return .unexpectedResponse(message: "HTTP 200 with an error body: \(error.error)")
+            }
             guard let response = try? JSONDecoder().decode(BatchResponse.self, from: body), response.result == "ok"
             else {
                 return .unexpectedResponse(message: "HTTP 200 without a batch response: \(message)")
@@ -86,7 +91,10 @@ public struct URLSessionBatchTransport: BatchTransport {
 
     /// The server's `{"error": …}` text, or the start of the body.
     static func message(_ body: Data) -> String {
-        if let error = try? JSONDecoder().decode(ErrorResponse.self, from: body) { return error.error }
+        // Bounded like the raw-body case: the text goes into the diagnostics log and notifications.
+        if let error = try? JSONDecoder().decode(ErrorResponse.self, from: body) {
+            return String(error.error.prefix(BatchResponse.maximumReasonLength))
+        }
         let text = String(decoding: body.prefix(200), as: UTF8.self)
         return text.isEmpty ? "(empty body)" : text
     }

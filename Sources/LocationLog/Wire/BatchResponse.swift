@@ -49,12 +49,19 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
 }
 
 extension BatchResponse {
+    /// Server texts (rejection reasons, error messages) longer than this are cut.
+    public static let maximumReasonLength = 500
+
     /// The acknowledgement as UUIDs; ids that are not UUIDs are dropped (they cannot be ours).
     public var acknowledgement: BatchAcknowledgement {
         BatchAcknowledgement(
             stored: Set((accepted + duplicates).compactMap(UUID.init(uuidString:))),
             rejected: rejected.reduce(into: [:]) { result, rejection in
-                if let id = UUID(uuidString: rejection.id) { result[id] = rejection.reason }
+                // The reason is kept in the quarantine table and the log: bound what a server can make
+                // the phone store.
+                if let id = UUID(uuidString: rejection.id) {
+                    result[id] = String(rejection.reason.prefix(Self.maximumReasonLength))
+                }
             })
     }
 }

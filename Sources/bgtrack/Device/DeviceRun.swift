@@ -48,6 +48,9 @@ struct DeviceRun: AsyncParsableCommand {
     @Flag(help: "Commit with an fsync per sample (survives power loss, slower). Default: survives process kill.")
     var fsync = false
 
+    /// The longest `--duration`: ten years of device time.
+    static let maximumDuration = 315_360_000
+
     func validate() throws {
         guard let url = URL(string: server), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
             url.host?.isEmpty == false
@@ -57,6 +60,13 @@ struct DeviceRun: AsyncParsableCommand {
         }
         guard !token.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ValidationError("--token is empty; pass the token `bgtrack device add` printed")
+        }
+        // A token goes into an HTTP header: a pasted line break or space would be sent as-is (or
+        // split the header). The message must not print the token.
+        guard token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            throw ValidationError(
+                "--token contains spaces, line breaks or non-ASCII characters; pass exactly the token "
+                    + "`bgtrack device add` printed (quote it, without a trailing newline)")
         }
         guard (30...3600).contains(interval) else {
             throw ValidationError("--interval \(interval) is outside the allowed 30…3600 seconds")
@@ -70,8 +80,10 @@ struct DeviceRun: AsyncParsableCommand {
         guard speedup.isFinite, (1...10_000).contains(speedup) else {
             throw ValidationError("--speedup \(speedup) is outside the allowed 1…10000")
         }
-        if let duration, duration < 1 {
-            throw ValidationError("--duration \(duration) must be 1 second or more")
+        // The end instant is computed in milliseconds: an unbounded value overflowed (a trap).
+        if let duration, !(1...Self.maximumDuration).contains(duration) {
+            throw ValidationError(
+                "--duration \(duration) is outside the allowed 1…\(Self.maximumDuration) seconds (ten years)")
         }
         let directory = (db as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
