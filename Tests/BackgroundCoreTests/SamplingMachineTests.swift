@@ -65,4 +65,28 @@ import Testing
         }
         #expect(throws: Never.self) { try SamplingMachine.Configuration(interval: .seconds(180)).validate() }
     }
+
+    @Test func aClockSetBackIsSampledAtOnceNotCountedAsSurplus() {
+        var machine = SamplingMachine()
+        _ = machine.handle(.start, at: start)
+        let later = start + .seconds(3600)
+        #expect(machine.handle(.fix(fix(at: later), trigger: .timer, state: .background), at: later).count == 1)
+        // The user sets the clock back an hour: the next fix is an hour "earlier" than the last sample.
+        #expect(machine.needsFix(at: start + .seconds(10)))
+        let back = machine.handle(
+            .fix(fix(at: start + .seconds(10)), trigger: .timer, state: .background), at: start + .seconds(10))
+        #expect(back.count == 1)
+        #expect(machine.surplusFixes == 0)
+    }
+
+    @Test func aLateFixFillsAnEmptyEarlierSlotButNeverAFilledOne() {
+        var machine = SamplingMachine()
+        _ = machine.handle(.start, at: start)
+        let slot1 = start + .seconds(130)
+        _ = machine.handle(.fix(fix(at: slot1), trigger: .timer, state: .background), at: slot1)
+        let late = machine.handle(.fix(fix(at: start + .seconds(5)), trigger: .timer, state: .background), at: slot1)
+        #expect(late.count == 1, "slot 0 had no sample yet")
+        let again = machine.handle(.fix(fix(at: start + .seconds(50)), trigger: .timer, state: .background), at: slot1)
+        #expect(again.isEmpty, "slot 0 is filled now")
+    }
 }

@@ -200,6 +200,10 @@ import Testing
         #expect(!stored.isEmpty)
         #expect(recorder.pausedUntil != nil)
         #expect(!recorder.wantsFix(at: recorder.pausedUntil.map { $0 - .seconds(1) } ?? now))
+        let pausedAt = (recorder.pausedUntil ?? now) - recorder.pauseRetry
+        #expect(
+            recorder.wantsFix(at: pausedAt - .seconds(86_400)),
+            "a clock set back a day does not stretch the pause by a day")
         #expect(try store.pendingIDs() == Set(stored))
         // Space comes back (the limit is lifted, as after an upload freed pages): sampling resumes.
         try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = 1000000") }

@@ -101,4 +101,21 @@ import Testing
         let text = try #require(message(["device", "list", "--offline-minutes", value]))
         #expect(text.contains("--offline-minutes"))
     }
+
+    @Test(arguments: [
+        (["--duration", "99999999999999999"], "--duration"), (["--interval", "5"], "--interval"),
+        (["--server", "ftp://x"], "--server"), (["--token", "a b"], "--token"), (["--speedup", "-2"], "--speedup"),
+        (["--server", String(repeating: "h", count: 100_000)], "--server"),
+    ])
+    func deviceFlagsAreValidated(arguments: [String], flag: String) throws {
+        var base = ["device", "--server", "http://127.0.0.1:1", "--token", "t", "--db", "/tmp/bgtrack-cli-test.sqlite"]
+        if let index = base.firstIndex(of: arguments[0]) {
+            base[index + 1] = arguments[1]
+        } else {
+            base += arguments
+        }
+        let text = try #require(message(base))
+        #expect(text.contains(flag))
+        #expect(!text.contains("a b") || flag != "--token", "the token is not echoed")
+    }
 }

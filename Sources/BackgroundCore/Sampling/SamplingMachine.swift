@@ -56,7 +56,11 @@ public struct SamplingMachine: Sendable {
 
     public let configuration: Configuration
     private var started = false
-    private var lastFilledSlot: Int64?
+    /// The most recently filled slots, newest last. A short memory rather than "the last slot", so
+    /// a clock set back (or a late fix for an empty earlier slot) is sampled again at once instead
+    /// of being counted as surplus until time catches up.
+    private var filledSlots: [Int64] = []
+    private static let filledSlotMemory = 8
     /// Fixes that were fine but arrived in a slot that already had a sample.
     public private(set) var surplusFixes = 0
 
@@ -80,13 +84,19 @@ public struct SamplingMachine: Sendable {
     /// Whether sampling has started and the slot containing `now` still waits for its sample.
     public func needsFix(at now: Instant) -> Bool {
         guard started else { return false }
-        return lastFilledSlot.map { $0 < slot(containing: now) } ?? true
+        return !filledSlots.contains(slot(containing: now))
     }
 
     /// Tells a freshly launched machine which slot the store's newest sample filled, so a relaunch
     /// does not take a second sample in the same slot.
     public mutating func restore(lastSampleAt instant: Instant) {
-        lastFilledSlot = max(lastFilledSlot ?? .min, slot(containing: instant))
+        fill(slot(containing: instant))
+    }
+
+    private mutating func fill(_ slot: Int64) {
+        guard !filledSlots.contains(slot) else { return }
+        filledSlots.append(slot)
+        if filledSlots.count > Self.filledSlotMemory { filledSlots.removeFirst() }
     }
 
     public mutating func handle(_ event: Event, at now: Instant) -> [Action] {
@@ -99,11 +109,11 @@ public struct SamplingMachine: Sendable {
                 return [.reject(fix, rejection)]
             }
             let slot = slot(containing: fix.timestamp)
-            if let lastFilledSlot, slot <= lastFilledSlot {
+            if filledSlots.contains(slot) {
                 surplusFixes += 1
                 return []
             }
-            lastFilledSlot = slot
+            fill(slot)
             return [.accept(fix, trigger: trigger, state: state, slot: slot)]
         }
     }

@@ -36,7 +36,12 @@ extension Simulation {
             let actions = sync.handle(
                 .wake(pending: pendingCount, backgroundTimeRemaining: backgroundTimeRemaining), at: now)
             applySync(actions)
-            guard let limit = actions.uploadLimit, let batch = storeValue({ try $0.oldestPending(limit: limit) }) else {
+            guard let limit = actions.uploadLimit else { return }
+            guard let batch = storeValue({ try $0.oldestPending(limit: limit) }) else {
+                // Tell the machine the attempt ended, or it waits for that answer for good.
+                let ended = SyncMachine.Event.uploaded(
+                    sent: [], outcome: .unexpectedResponse(message: "the batch could not be read"), took: .zero)
+                applySync(sync.handle(ended, at: now))
                 return
             }
             let outcome: UploadOutcome

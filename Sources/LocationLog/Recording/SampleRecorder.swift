@@ -54,15 +54,22 @@ public struct SampleRecorder: Sendable {
 
     /// Whether the shell should deliver a fix now (a slot waits for one and sampling is not paused).
     public func wantsFix(at now: Instant) -> Bool {
-        if let pausedUntil, now < pausedUntil { return false }
+        if isPaused(at: now) { return false }
         return sampling.needsFix(at: now)
+    }
+
+    /// Paused until `pausedUntil`; a pause that reaches further than `pauseRetry` ahead means the
+    /// clock was set back, and ends rather than stretching by however far the clock moved.
+    private func isPaused(at now: Instant) -> Bool {
+        guard let pausedUntil else { return false }
+        return now < pausedUntil && pausedUntil - now <= pauseRetry
     }
 
     public mutating func record(
         _ fix: LocationFix, trigger: SampleTrigger, state: SampleAppState, power: PowerContext = .unknown,
         at now: Instant
     ) -> Result {
-        if let pausedUntil, now < pausedUntil { return .paused }
+        if isPaused(at: now) { return .paused }
         for action in sampling.handle(.fix(fix, trigger: trigger, state: state), at: now) {
             switch action {
             case .reject(_, let rejection):
