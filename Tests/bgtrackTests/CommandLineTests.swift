@@ -118,4 +118,19 @@ import Testing
         #expect(text.contains(flag))
         #expect(!text.contains("a b") || flag != "--token", "the token is not echoed")
     }
+
+    @Test(arguments: [
+        "+8", "08:00", "+24:00", "+14:30", "+08:60", "UTC+8", "+0a:00", String(repeating: "+", count: 9_999),
+    ])
+    func badUTCOffsetsAreRefused(value: String) throws {
+        let text = try #require(message(["serve", "--utc-offset", value]))
+        #expect(text.contains("--utc-offset"))
+        #expect(text.count < 2_000)
+    }
+
+    @Test(arguments: [("+08:00", 480), ("-05:30", -330), ("+0545", 345), ("Z", 0), ("-14:00", -840)])
+    func utcOffsetsAreRead(value: String, minutes: Int) throws {
+        let command = try #require(try BGTrack.parseAsRoot(["serve", "--utc-offset", value]) as? ServeCommand)
+        #expect(try command.utcOffsetMinutes() == minutes)
+    }
 }

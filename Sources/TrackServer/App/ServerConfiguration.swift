@@ -21,6 +21,9 @@ public struct ServerConfiguration: Sendable {
     public var allowTokenlessOsmAnd: Bool = false
     /// An `{z}/{x}/{y}` tile URL for the map background; `nil` draws no tiles (works offline).
     public var tileURL: String?
+    /// The operator's time zone as an offset from UTC, in minutes (−840…840): where the map's days
+    /// begin and how pages show times. 0 (UTC) by default.
+    public var utcOffsetMinutes: Int = 0
 
     public init() {}
 }

@@ -19,7 +19,10 @@ extension TrackServerEnvironment {
                 device.revokedAt != nil
                 ? "revoked"
                 : device.isOffline(at: now, threshold: configuration.offlineThreshold) ? "offline" : "online"
-            let seen = device.lastSeenAt.map { "\(HTML.utc($0.milliseconds)) (\(Self.ago(now - $0)))" } ?? "never"
+            let seen =
+                device.lastSeenAt.map {
+                    "\(HTML.utc($0.milliseconds, offsetMinutes: configuration.utcOffsetMinutes)) (\(Self.ago(now - $0)))"
+                } ?? "never"
             var href = "/devices/\(HTML.percentEncoded(device.name))"
             if let token { href += "?token=\(HTML.percentEncoded(token))" }
             return "<tr class=\"\(status)\"><td><a href=\"\(HTML.escape(href))\">\(HTML.escape(device.name))</a></td>"

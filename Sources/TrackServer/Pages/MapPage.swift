@@ -14,10 +14,14 @@ struct MapData: Encodable {
     var lastSeen: Int64?
     var gapSeconds: Double
     var tileURL: String?
+    /// The operator's offset from UTC, for the times the script shows, and its label.
+    var utcOffsetMinutes: Int
+    var zone: String
 }
 
 extension TrackServerEnvironment {
-    /// `GET /devices/{id}?day=YYYY-MM-DD`: the day's track (UTC) drawn in the browser, offline-safe.
+    /// `GET /devices/{id}?day=YYYY-MM-DD`: the day's track (in the operator's time zone, UTC by
+    /// default) drawn in the browser, offline-safe.
     func mapPage(_ request: Request, context: some RequestContext) async throws -> Response {
         let device = try context.parameters.require("id")
         let token = Authenticator.bearer(request, allowQuery: true)
@@ -27,7 +31,8 @@ extension TrackServerEnvironment {
         }
         let now = clock.now
         let dayNumber = try day(request, fallback: record.lastSeenAt ?? now)
-        let start = Instant(milliseconds: Int64(dayNumber) * 86_400_000)
+        let offset = Int64(configuration.utcOffsetMinutes) * 60_000
+        let start = Instant(milliseconds: Int64(dayNumber) * 86_400_000 - offset)
         let segments = try await segments(device: device, from: start, to: start + .seconds(86_400), simplify: nil)
         let data = MapData(
             device: device, day: HTML.isoDay(dayNumber),
@@ -36,15 +41,17 @@ extension TrackServerEnvironment {
             },
             offline: record.isOffline(at: now, threshold: configuration.offlineThreshold),
             lastSeen: record.lastSeenAt?.milliseconds, gapSeconds: configuration.gapThreshold.seconds,
-            tileURL: configuration.tileURL)
+            tileURL: configuration.tileURL, utcOffsetMinutes: configuration.utcOffsetMinutes,
+            zone: HTML.zone(configuration.utcOffsetMinutes))
         let page = MapPageHTML(data: data, dayNumber: dayNumber, token: token, pointCount: segments.joined().count)
         return Response.text(try page.render(), contentType: "text/html; charset=utf-8")
     }
 
-    /// The asked day as a day number since the epoch; by default the day of `fallback`.
+    /// The asked day as a day number since the epoch (of local days); by default the day of `fallback`.
     private func day(_ request: Request, fallback: Instant) throws(APIError) -> Int {
         guard let text = request.uri.queryParameters.get("day"), !text.isEmpty else {
-            return Int(fallback.milliseconds.quotientFloor(86_400_000))
+            let local = fallback.milliseconds + Int64(configuration.utcOffsetMinutes) * 60_000
+            return Int(local.quotientFloor(86_400_000))
         }
         guard let instant = TimestampParser.iso8601(text + "T00:00:00Z") else {
             throw APIError(.badRequest, "day must be YYYY-MM-DD, got \"\(text.prefix(20))\"")
@@ -73,7 +80,8 @@ struct MapPageHTML {
         let banner =
             data.offline
             ? "<div id=\"offline\" class=\"banner\">Offline: nothing heard from this device "
-                + (data.lastSeen.map { "since \(HTML.utc($0))" } ?? "yet") + "</div>" : ""
+                + (data.lastSeen.map { "since \(HTML.utc($0, offsetMinutes: data.utcOffsetMinutes))" } ?? "yet")
+                + "</div>" : ""
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
@@ -87,7 +95,7 @@ struct MapPageHTML {
             <input type="date" name="day" value="\(data.day)" onchange="this.form.submit()">\(tokenField)
             <a href="\(HTML.escape(link(day: dayNumber + 1)))">▶</a>
             <noscript><button>show</button></noscript></form>
-            <span id="summary">\(pointCount) points, \(data.segments.count) segments (UTC day)</span></header>
+            <span id="summary">\(pointCount) points, \(data.segments.count) segments (\(data.zone) day)</span></header>
             \(banner)
             <div id="map"><svg id="svg" xmlns="http://www.w3.org/2000/svg"></svg><div id="tip"></div></div>
             <script>const MAP = \(try HTML.scriptJSON(data));</script>

@@ -46,7 +46,7 @@ enum MapScript {
           for (let y = 0; y < H; y += 64) el('line', {x1: 0, y1: y, x2: W, y2: y, class: 'grid'});
           if (points.length === 0) {
             el('text', {x: W / 2, y: H / 2, 'text-anchor': 'middle', class: 'empty'}).textContent =
-              'No samples on ' + MAP.day + ' (UTC). Pick another day.';
+              'No samples on ' + MAP.day + ' (' + MAP.zone + '). Pick another day.';
             return;
           }
           let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
@@ -70,7 +70,8 @@ enum MapScript {
               }
             }
           }
-          const fmt = ms => new Date(ms).toISOString().replace('T', ' ').replace('.000Z', ' UTC');
+          const fmt = ms => new Date(ms + MAP.utcOffsetMinutes * 60000).toISOString().replace('T', ' ').slice(0, 19)
+            + ' ' + MAP.zone;
           const dur = s => s >= 3600 ? Math.floor(s / 3600) + ' h ' + Math.round(s % 3600 / 60) + ' min'
             : Math.round(s / 60) + ' min';
           MAP.segments.forEach((seg, i) => {

@@ -26,6 +26,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most samples one track read (export or map page) returns; a wider range answers 400.")
     var maxTrackPoints = 200_000
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
+    @Option(
+        parsing: .unconditional,  // "-05:30" is a value, not a flag
+        help: "Your time zone as an offset from UTC, e.g. +08:00: where map days begin and how times show.")
+    var utcOffset = "+00:00"
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port (0…65535)") }
@@ -43,6 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error")
         }
+        _ = try utcOffsetMinutes()
         if let tileURL, !(tileURL.contains("{z}") && tileURL.contains("{x}") && tileURL.contains("{y}")) {
             throw ValidationError("--tile-url must contain {z}, {x} and {y}, e.g. http://tiles.local/{z}/{x}/{y}.png")
         }
@@ -63,9 +68,30 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxBodyBytes = maxBodyBytes
         configuration.maxSamplesPerBatch = maxBatch
         configuration.maxTrackPoints = maxTrackPoints
+        configuration.utcOffsetMinutes = try utcOffsetMinutes()
         let environment = TrackServerEnvironment(
             store: try database.openStore(), configuration: configuration, logger: logger)
         logger.info("serving", metadata: ["db": "\(database.path)", "host": "\(host)", "port": "\(port)"])
         try await buildApplication(environment).runService()
+    }
+
+    /// `--utc-offset` in minutes: `+08:00`, `-05:30`, `+0800`, `Z` or `0`; −14:00…+14:00.
+    func utcOffsetMinutes() throws -> Int {
+        if utcOffset == "Z" || utcOffset == "0" { return 0 }
+        let bytes = Array(utcOffset.utf8)
+        let digits = bytes.dropFirst().filter { $0 != UInt8(ascii: ":") }
+        guard [5, 6].contains(bytes.count), bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-"),
+            digits.count == 4, digits.allSatisfy({ (48...57).contains($0) }),
+            bytes.count == 5 || bytes[3] == UInt8(ascii: ":")
+        else {
+            throw ValidationError("--utc-offset '\(utcOffset.prefix(40))' is not ±HH:MM, e.g. +08:00 or -05:30")
+        }
+        let value = digits.map { Int($0 - 48) }
+        let hours = value[0] * 10 + value[1]
+        let minutes = value[2] * 10 + value[3]
+        guard minutes < 60, hours * 60 + minutes <= 14 * 60 else {
+            throw ValidationError("--utc-offset \(utcOffset) is outside -14:00…+14:00")
+        }
+        return (hours * 60 + minutes) * (bytes.first == UInt8(ascii: "-") ? -1 : 1)
     }
 }

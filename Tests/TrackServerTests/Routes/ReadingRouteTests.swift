@@ -52,6 +52,31 @@ struct ReadingRouteTests {
         #expect(!page.contains("https://") && !page.contains("src=\"http"))
     }
 
+    /// Map days follow the operator's time zone: 01:46 UTC on the 22nd is 20:46 on the 21st in New York.
+    @Test func mapDaysBeginAtLocalMidnight() async throws {
+        let server = try await TestServer { $0.utcOffsetMinutes = -300 }
+        let (upload, previous, same, index) = try await server.test { client in
+            (
+                try await client.executeRequest(
+                    uri: "/v1/batches", method: .post, headers: .bearer(server.phoneToken),
+                    body: ByteBuffer(text: Fixtures.nativeBatch)),
+                try await client.executeRequest(
+                    uri: "/devices/iphone-42?day=2024-11-21", method: .get, headers: .bearer(server.phoneToken),
+                    body: nil),
+                try await client.executeRequest(
+                    uri: "/devices/iphone-42?day=2024-11-22", method: .get, headers: .bearer(server.phoneToken),
+                    body: nil),
+                try await client.executeRequest(
+                    uri: "/?token=\(server.operatorToken)", method: .get, headers: [:], body: nil)
+            )
+        }
+        #expect(upload.status == .ok)
+        #expect(previous.text.contains("\"segments\":[[[31.2304,121.4737"))
+        #expect(previous.text.contains("(UTC-05:00 day)"))
+        #expect(same.text.contains("\"segments\":[]"))
+        #expect(index.text.contains("UTC-05:00"))
+    }
+
     /// A year-long range must not load every stored sample into memory: past `maxTrackPoints`
     /// the track API and the map page answer 400 and ask for a shorter range.
     @Test func aRangeOverTheTrackPointLimitIs400NotAHugeResponse() async throws {
