@@ -133,4 +133,12 @@ import Testing
         let command = try #require(try BGTrack.parseAsRoot(["serve", "--utc-offset", value]) as? ServeCommand)
         #expect(try command.utcOffsetMinutes() == minutes)
     }
+
+    @Test func aServerURLWithAPasswordIsRefusedWithoutEchoingIt() throws {
+        let text = try #require(
+            message(["device", "--server", "http://me:hunter2@127.0.0.1:8080", "--token", "t", "--db", "/tmp/x.sqlite"])
+        )
+        #expect(text.contains("--server"))
+        #expect(!text.contains("hunter2"))
+    }
 }

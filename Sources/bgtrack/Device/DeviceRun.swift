@@ -52,11 +52,17 @@ struct DeviceRun: AsyncParsableCommand {
     static let maximumDuration = 315_360_000
 
     func validate() throws {
+        // Never echo such a URL: it carries a password, and the device authenticates with --token.
+        if let url = URL(string: server), url.user != nil || url.password != nil {
+            throw ValidationError(
+                "--server contains a user name or password; remove them (the device authenticates with --token)")
+        }
         guard let url = URL(string: server), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
             url.host?.isEmpty == false
         else {
             throw ValidationError(
-                "--server \(server) is not an http:// or https:// URL with a host; e.g. --server http://localhost:8080")
+                "--server \(server.prefix(200)) is not an http:// or https:// URL with a host; "
+                    + "e.g. --server http://localhost:8080")
         }
         guard !token.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ValidationError("--token is empty; pass the token `bgtrack device add` printed")
