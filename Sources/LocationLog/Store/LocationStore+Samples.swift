@@ -160,7 +160,7 @@ enum SampleColumns {
     }
 
     /// `nil` only for a row no version of this code could have written (bad id or enum, a value
-    /// of the wrong type). Decoding throws instead of using `row["…"]`, which is a `try!` in GRDB:
+    /// of the wrong type). Decoding throws instead of using `row["…"]`, which GRDB evaluates with a forced try:
     /// SQLite does not enforce column types, so a hand-edited file would otherwise crash the app.
     static func sample(_ row: Row) -> Sample? {
         do {
