@@ -172,7 +172,7 @@ extension Simulation {
     private mutating func exchangeHeartbeat() -> HeartbeatMachine.Response {
         guard configuration.scenario.networkUp(at: scenarioSeconds) else { return .failed }
         energy.radioBurst(at: now, profile: profile)
-        return sessionRevoked ? .rejected(status: 401) : .active(expiresAt: now + .seconds(3600))
+        return server.revoked ? .rejected(status: 401) : .active(expiresAt: now + .seconds(3600))
     }
 
     mutating func notify(_ notice: UserNotice) {

@@ -153,19 +153,30 @@ extension Simulation {
         return process.state != .suspended
     }
 
+    /// What can keep a background app from being suspended.
+    struct Holders: OptionSet {
+        let rawValue: UInt8
+        static let enterBackgroundHandler = Holders(rawValue: 1 << 0)
+        static let backgroundTask = Holders(rawValue: 1 << 1)
+        static let locationUpdates = Holders(rawValue: 1 << 2)
+        static let locationRequest = Holders(rawValue: 1 << 3)
+        static let audio = Holders(rawValue: 1 << 4)
+        static let wake = Holders(rawValue: 1 << 5)
+        /// Background modes that keep the app running for as long as they last.
+        static let backgroundModes: Holders = [.locationUpdates, .audio]
+    }
+
     /// What keeps a background app from being suspended right now, if anything.
-    var backgroundHolders: [String] {
-        var holders: [String] = []
-        if let handlerWindowEnd, now < handlerWindowEnd { holders.append("enter-background handler") }
-        if !openTasks.isEmpty, let stintDeadline, now < stintDeadline { holders.append("background task") }
-        if standardUpdates != nil, locationDeliverable, !pausedAutomatically,
-            standardUpdates?.allowsBackgroundUpdates == true
-        {
-            holders.append("location updates")
+    var backgroundHolders: Holders {
+        var holders: Holders = []
+        if let handlerWindowEnd, now < handlerWindowEnd { holders.insert(.enterBackgroundHandler) }
+        if !openTasks.isEmpty, let stintDeadline, now < stintDeadline { holders.insert(.backgroundTask) }
+        if standardUpdates?.allowsBackgroundUpdates == true, locationDeliverable, !pausedAutomatically {
+            holders.insert(.locationUpdates)
         }
-        if oneShotPending, locationDeliverable { holders.append("location request") }
-        if audioPlaying { holders.append("audio") }
-        if let wakeEnd, now < wakeEnd { holders.append("wake") }
+        if oneShotPending, locationDeliverable { holders.insert(.locationRequest) }
+        if audioPlaying { holders.insert(.audio) }
+        if let wakeEnd, now < wakeEnd { holders.insert(.wake) }
         return holders
     }
 

@@ -20,8 +20,7 @@ extension Simulation {
     /// background mode keeps the app running, else the time left of the task budget or the wake.
     var backgroundTimeRemaining: Duration? {
         guard let process, process.state == .background else { return nil }
-        let holders = backgroundHolders
-        if holders.contains("location updates") || holders.contains("audio") { return nil }
+        if !backgroundHolders.isDisjoint(with: .backgroundModes) { return nil }
         let ends = [stintDeadline, wakeEnd].compactMap { $0 }.filter { $0 > now }
         return ends.max().map { $0 - now } ?? .zero
     }

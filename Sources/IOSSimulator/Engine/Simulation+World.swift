@@ -37,7 +37,6 @@ extension Simulation {
             environment.charging = on
             environmentChanged()
         case .revokeSession:
-            sessionRevoked = true
             server.revoked = true
         }
     }

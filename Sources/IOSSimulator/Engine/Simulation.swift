@@ -92,7 +92,6 @@ public struct Simulation: Sendable {
     var refreshRequest = 0
     var refreshPending = false
     var pushTimes: [Instant] = []
-    var sessionRevoked = false
     var sessionRejectedByApp = false
     var lastSampleAt: Instant?
     var store: LocationStore
