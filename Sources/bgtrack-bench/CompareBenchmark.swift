@@ -47,18 +47,12 @@ struct CompareBenchmark: ParsableCommand {
         print(row(matrix))
         print(row(baseline))
         print("simulated hours per wall-clock second: \(Int(simulatedHours / matrix.median))")
-        print("matrix median vs the 10 s target: \(format(matrix.median / 10, 4))×")
-        print("matrix vs bare event queue (same events): \(format(matrix.median / baseline.median, 1))×")
+        print("matrix median vs the 10 s target: \((matrix.median / 10).rounded(toPlaces: 4))×")
+        print("matrix vs bare event queue (same events): \((matrix.median / baseline.median).rounded(toPlaces: 1))×")
         if sink == 42 { print("") }  // keeps the baseline's work observable
     }
 
     private func row(_ measurement: Measurement) -> String {
-        "\(measurement.label): median \(format(measurement.median * 1000, 1)) ms, best \(format(measurement.best * 1000, 1)) ms over \(measurement.seconds.count) runs"
-    }
-
-    private func format(_ value: Double, _ places: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        return "\((value * scale).rounded() / scale)"
+        "\(measurement.label): median \((measurement.median * 1000).rounded(toPlaces: 1)) ms, best \((measurement.best * 1000).rounded(toPlaces: 1)) ms over \(measurement.seconds.count) runs"
     }
 }

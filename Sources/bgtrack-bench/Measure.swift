@@ -1,3 +1,5 @@
+import BackgroundCore
+
 /// Wall-clock measurement for the benchmarks: runs a body several times and keeps every sample.
 struct Measurement {
     var label: String
@@ -39,12 +41,5 @@ struct Measurement {
             samples.append((clock.now - start).seconds)
         }
         return Measurement(label: label, seconds: samples)
-    }
-}
-
-extension Duration {
-    fileprivate var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
     }
 }

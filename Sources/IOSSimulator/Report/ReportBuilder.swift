@@ -60,16 +60,17 @@ struct ReportBuilder: Sendable {
         var byComponent: [String: Double] = [:]
         for component in EnergyMeter.Component.allCases {
             let value = energy.milliwattHours(component)
-            if value > 0 { byComponent[component.rawValue] = rounded(value, 2) }
+            if value > 0 { byComponent[component.rawValue] = value.rounded(toPlaces: 2) }
         }
         return SimulationReport(
             strategy: configuration.strategy.rawValue, ios: configuration.ios,
             auth: configuration.authorization.rawValue,
             scenario: configuration.scenario.name, seed: configuration.seed, hours: configuration.hours,
             samplesExpected: expected, samplesCaptured: slots.count,
-            coverage: expected > 0 ? rounded(Double(slots.count) / Double(expected), 4) : 0,
-            maxGapS: rounded(maxGap, 1), backgroundAliveS: rounded(backgroundAlive, 1),
-            aliveAfterBackgroundS: rounded(median, 1), energyMwh: rounded(energy.totalMilliwattHours, 2),
+            coverage: expected > 0 ? (Double(slots.count) / Double(expected)).rounded(toPlaces: 4) : 0,
+            maxGapS: maxGap.rounded(toPlaces: 1), backgroundAliveS: backgroundAlive.rounded(toPlaces: 1),
+            aliveAfterBackgroundS: median.rounded(toPlaces: 1),
+            energyMwh: energy.totalMilliwattHours.rounded(toPlaces: 2),
             energyByComponentMwh: byComponent, kills: kills, invariantViolations: violations,
             violationExamples: violationExamples, notifications: notifications.values.reduce(0, +),
             notificationsByKind: notifications, silentPushesDelivered: pushesDelivered,
@@ -77,11 +78,5 @@ struct ReportBuilder: Sendable {
             uploads: uploads, samplesOnServer: samplesOnServer, samplesPending: samplesPending, events: events,
             reviewRisks: reviewRisks.sorted(),
             timeline: configuration.recordsTimeline ? timeline : nil)
-    }
-
-    private func rounded(_ value: Double, _ places: Int) -> Double {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        return (value * scale).rounded() / scale
     }
 }
