@@ -93,7 +93,7 @@ struct OsmAndParser: Sendable {
         let sample = IngestSample(
             key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
             latitude: lat, longitude: lon, accuracy: try number("accuracy"), altitude: try number("altitude"),
-            speed: speed.flatMap { $0 < 0 ? nil : $0 * Self.metresPerSecondPerKnot },
+            speed: speed.unlessUnknown.map { $0 * Self.metresPerSecondPerKnot },
             course: bearing ?? heading, battery: battery.map { $0 / 100 },
             charging: parameters["charge"].flatMap { ["true": true, "1": true, "false": false, "0": false][$0] },
             source: .osmand
@@ -121,8 +121,8 @@ struct OsmAndParser: Sendable {
         let sample = IngestSample(
             key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
             latitude: lat, longitude: lon, accuracy: try coords.number("accuracy"),
-            altitude: try coords.number("altitude"), speed: speed.flatMap { $0 < 0 ? nil : $0 },
-            course: heading.flatMap { $0 < 0 ? nil : $0 }, battery: level.flatMap { $0 < 0 ? nil : $0 },
+            altitude: try coords.number("altitude"), speed: speed.unlessUnknown,
+            course: heading.unlessUnknown, battery: level.unlessUnknown,
             charging: try battery?.bool("is_charging"), source: .osmand
         )
         try rules.check(sample, label: label, now: now)

@@ -70,9 +70,9 @@ struct OverlandParser: Sendable {
         let altitude = try properties.number("altitude")
         let sample = IngestSample(
             key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
-            latitude: lat, longitude: lon, accuracy: accuracy.flatMap { $0 < 0 ? nil : $0 },
-            altitude: (verticalAccuracy ?? 0) < 0 ? nil : altitude, speed: speed.flatMap { $0 < 0 ? nil : $0 },
-            course: course.flatMap { $0 < 0 ? nil : $0 }, battery: battery.flatMap { $0 < 0 ? nil : $0 },
+            latitude: lat, longitude: lon, accuracy: accuracy.unlessUnknown,
+            altitude: (verticalAccuracy ?? 0) < 0 ? nil : altitude, speed: speed.unlessUnknown,
+            course: course.unlessUnknown, battery: battery.unlessUnknown,
             charging: batteryState.flatMap { ["charging": true, "full": true, "unplugged": false][$0] },
             source: .overland
         )

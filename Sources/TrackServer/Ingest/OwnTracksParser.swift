@@ -48,8 +48,8 @@ struct OwnTracksParser: Sendable {
         let sample = IngestSample(
             key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
             latitude: lat, longitude: lon, accuracy: try fields.number("acc"), altitude: try fields.number("alt"),
-            speed: velocity.flatMap { $0 < 0 ? nil : $0 / 3.6 }, course: course.flatMap { $0 < 0 ? nil : $0 },
-            battery: battery.flatMap { $0 < 0 ? nil : $0 / 100 },
+            speed: velocity.unlessUnknown.map { $0 / 3.6 }, course: course.unlessUnknown,
+            battery: battery.unlessUnknown.map { $0 / 100 },
             charging: batteryStatus.flatMap(Int.init(exactly:)).flatMap { [1: false, 2: true, 3: true][$0] },
             trigger: try fields.string("t").flatMap { Self.triggers[$0] }, source: .owntracks
         )

@@ -46,3 +46,10 @@ struct SampleRules: Sendable {
         }
     }
 }
+
+extension Optional<Double> {
+    /// The value, or `nil` for the negative sentinels clients send for "unknown" (CoreLocation's
+    /// speed and course -1, iOS's battery level -1, Overland's invalid accuracy): stored as
+    /// unknown rather than rejected, because OwnTracks and Overland delete what they sent anyway.
+    var unlessUnknown: Double? { flatMap { $0 < 0 ? nil : $0 } }
+}

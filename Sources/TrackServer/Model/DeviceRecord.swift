@@ -18,6 +18,11 @@ public struct DeviceRecord: Hashable, Sendable {
         self.sampleCount = sampleCount
     }
 
+    /// `revoked`, `offline` or `online` at `now`, as the index page and `bgtrack device list` show it.
+    public func status(at now: Instant, offlineAfter threshold: Duration) -> String {
+        revokedAt != nil ? "revoked" : isOffline(at: now, threshold: threshold) ? "offline" : "online"
+    }
+
     /// Whether the device counts as offline at `now`: nothing heard for longer than `threshold`.
     public func isOffline(at now: Instant, threshold: Duration) -> Bool {
         guard let lastSeenAt else { return true }

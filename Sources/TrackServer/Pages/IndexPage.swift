@@ -9,16 +9,8 @@ extension TrackServerEnvironment {
         let token = Authenticator.bearer(request, allowQuery: true)
         let owner = try await auth.owner(token: token)
         let now = clock.now
-        let rows = try await store.devices().filter { device in
-            switch owner {
-            case .operator: true
-            case .device(let name), .session(let name, _): device.name == name
-            }
-        }.map { device -> String in
-            let status =
-                device.revokedAt != nil
-                ? "revoked"
-                : device.isOffline(at: now, threshold: configuration.offlineThreshold) ? "offline" : "online"
+        let rows = try await visibleDevices(to: owner).map { device -> String in
+            let status = device.status(at: now, offlineAfter: configuration.offlineThreshold)
             let seen =
                 device.lastSeenAt.map {
                     "\(HTML.utc($0.milliseconds, offsetMinutes: configuration.utcOffsetMinutes)) (\(Self.ago(now - $0)))"

@@ -18,19 +18,23 @@ extension TrackServerEnvironment {
     func listDevices(_ request: Request, context: some RequestContext) async throws -> Response {
         let owner = try await auth.owner(token: Authenticator.bearer(request, allowQuery: true))
         let now = clock.now
-        let visible = try await store.devices().filter { device in
-            switch owner {
-            case .operator: true
-            case .device(let name), .session(let name, _): device.name == name
-            }
-        }
         return try Response.json(
-            visible.map {
+            try await visibleDevices(to: owner).map {
                 DeviceSummary(
                     name: $0.name, samples: $0.sampleCount, last_seen: $0.lastSeenAt?.milliseconds,
                     offline: $0.isOffline(at: now, threshold: configuration.offlineThreshold),
                     revoked: $0.revokedAt != nil)
             })
+    }
+
+    /// The devices `owner` may read: all of them for an operator, only its own for a device.
+    func visibleDevices(to owner: TokenOwner) async throws -> [DeviceRecord] {
+        try await store.devices().filter { device in
+            switch owner {
+            case .operator: true
+            case .device(let name), .session(let name, _): device.name == name
+            }
+        }
     }
 
     /// `GET /v1/devices/{id}/track`: the track between `from` and `to` in the asked format.

@@ -23,9 +23,7 @@ struct DeviceList: AsyncParsableCommand {
             return
         }
         for device in devices {
-            let status =
-                device.revokedAt != nil
-                ? "revoked" : device.isOffline(at: now, threshold: .seconds(offlineMinutes * 60)) ? "offline" : "online"
+            let status = device.status(at: now, offlineAfter: .seconds(offlineMinutes * 60))
             let seen = device.lastSeenAt.map { "\(Int((now - $0).seconds)) s ago" } ?? "never"
             print("\(device.name)\t\(status)\tlast seen \(seen)\t\(device.sampleCount) samples")
         }
