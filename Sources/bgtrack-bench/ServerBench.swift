@@ -96,8 +96,7 @@ struct ServerBench: AsyncParsableCommand {
                         "the server answered \(response.status.code): \(String(buffer: response.body))")
                 }
             }
-            let elapsed = clock.now - start
-            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return (clock.now - start).seconds
         }
         let stored = try await store.device(named: "bench")?.sampleCount ?? 0
         guard stored == expected else { throw ValidationError("HTTP run stored \(stored) of \(expected) points") }
@@ -129,8 +128,7 @@ struct ServerBench: AsyncParsableCommand {
                 ])
             }
         }
-        let elapsed = clock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return (clock.now - start).seconds
     }
 
     static func removeDatabase(_ path: String) {
