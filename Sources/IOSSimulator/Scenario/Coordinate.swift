@@ -1,3 +1,4 @@
+import BackgroundCore
 import Foundation
 import LocationLog
 

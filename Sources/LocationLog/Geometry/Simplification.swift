@@ -1,3 +1,4 @@
+import BackgroundCore
 import Foundation
 
 /// Douglas–Peucker simplification with a tolerance in metres.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// `adaptive`, ours: stay runnable cheaply, pay for GPS once per slot, and keep nets that bring
 /// the app back when iOS ends it anyway.
 ///
@@ -83,16 +81,14 @@ struct AdaptiveStrategy: KeepAliveStrategy {
 
     private mutating func moveResumeRegion(_ context: StrategyContext) -> [KeepAliveEffect] {
         guard let fix = context.lastAcceptedFix else { return [] }
-        if let center = regionCenter, distance(center, fix) < Self.resumeRegionRadius / 2 { return [] }
+        if let center = regionCenter,
+            Haversine.distance(
+                latitude1: center.latitude, longitude1: center.longitude, latitude2: fix.latitude,
+                longitude2: fix.longitude) < Self.resumeRegionRadius / 2
+        {
+            return []
+        }
         regionCenter = fix
         return [.monitorRegion(latitude: fix.latitude, longitude: fix.longitude, radius: Self.resumeRegionRadius)]
-    }
-
-    /// Equirectangular distance in metres: exact enough at region scale.
-    private func distance(_ a: LocationFix, _ b: LocationFix) -> Double {
-        let radians = Double.pi / 180
-        let x = (b.longitude - a.longitude) * radians * cos((a.latitude + b.latitude) / 2 * radians)
-        let y = (b.latitude - a.latitude) * radians
-        return (x * x + y * y).squareRoot() * 6_371_000
     }
 }
