@@ -26,6 +26,8 @@ let package = Package(
         .package(
             url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Already in the graph through Hummingbird; `bgtrack demo` stops and restarts its server gracefully.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "BackgroundCore", swiftSettings: strictSettings),
@@ -60,6 +62,8 @@ let package = Package(
                 "TrackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),

@@ -6,7 +6,8 @@ struct BGTrack: AsyncParsableCommand {
         commandName: "bgtrack",
         abstract: "Background location tracking for iOS: simulate, compare, sync and serve.",
         subcommands: [
-            SimulateCommand.self, CompareCommand.self, PolicyCommand.self, ServeCommand.self, DeviceCommand.self,
+            DemoCommand.self, SimulateCommand.self, CompareCommand.self, PolicyCommand.self, ServeCommand.self,
+            DeviceCommand.self,
             OperatorCommand.self,
         ]
     )

@@ -9,7 +9,8 @@ struct ScenarioEvent {
         "refresh-on": .backgroundAppRefresh(true), "location-off": .locationServices(false),
         "location-on": .locationServices(true), "deny": .authorization(.denied),
         "when-in-use": .authorization(.whenInUse), "always": .authorization(.always),
-        "revoke-session": .revokeSession, "charge-on": .charging(true), "charge-off": .charging(false),
+        "revoke-session": .revokeSession, "renew-session": .renewSession, "charge-on": .charging(true),
+        "charge-off": .charging(false),
         "call": .phoneCall(seconds: 300), "open-app": .openApp(seconds: 120),
     ]
 

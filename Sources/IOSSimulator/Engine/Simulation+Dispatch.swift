@@ -172,6 +172,7 @@ extension Simulation {
     private mutating func exchangeHeartbeat() -> HeartbeatMachine.Response {
         guard configuration.scenario.networkUp(at: scenarioSeconds) else { return .failed }
         energy.radioBurst(at: now, profile: profile)
+        if let peer = configuration.peer { return peer.heartbeat(at: now) }
         return server.revoked ? .rejected(status: 401) : .active(expiresAt: now + .seconds(3600))
     }
 

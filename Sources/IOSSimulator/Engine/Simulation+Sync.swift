@@ -46,9 +46,10 @@ extension Simulation {
             let outcome: UploadOutcome
             if configuration.scenario.networkUp(at: scenarioSeconds) {
                 energy.radioBurst(at: now, profile: profile)
-                outcome = server.receive(batch)
+                outcome = configuration.peer?.upload(batch, at: now) ?? server.receive(batch)
             } else {
                 outcome = .networkError(message: "no network (simulated outage)")
+                configuration.peer?.uploadFailedOffline(at: now)
             }
             applySync(
                 sync.handle(.uploaded(sent: Set(batch.map { $0.id }), outcome: outcome, took: .seconds(1)), at: now))
@@ -65,7 +66,7 @@ extension Simulation {
         }
     }
 
-    private mutating func applySync(_ actions: [SyncMachine.Action]) {
+    mutating func applySync(_ actions: [SyncMachine.Action]) {
         let now = self.now
         guard let result = storeValue({ try $0.apply(actions, at: now) }) else { return }
         pendingCount -= result.deleted + result.quarantined
@@ -86,16 +87,17 @@ extension Simulation {
     mutating func checkNothingLost() {
         let pending = storeValue { try $0.pendingCount() } ?? 0
         let quarantined = storeValue { try $0.quarantined().count } ?? 0
-        report.samplesOnServer = server.stored.count
+        let onServer = configuration.peer?.acknowledgedSampleCount ?? server.stored.count
+        report.samplesOnServer = onServer
         report.samplesPending = pending
-        let accepted = report.sampleTimes.count
+        let accepted = report.sampleTimes.count + carriedOver
         if pending != pendingCount {
             report.violation(now, "the simulator counted \(pendingCount) pending samples, the store holds \(pending)")
         }
-        if accepted != server.stored.count + pending + quarantined {
+        if accepted != onServer + pending + quarantined {
             report.violation(
                 now,
-                "\(accepted) samples accepted, but \(server.stored.count) on the server + \(pending) pending "
+                "\(accepted) samples accepted, but \(onServer) on the server + \(pending) pending "
                     + "+ \(quarantined) quarantined")
         }
     }

@@ -38,6 +38,9 @@ extension Simulation {
             environmentChanged()
         case .revokeSession:
             server.revoked = true
+            configuration.peer?.revokeSession(at: now)
+        case .renewSession:
+            renewSession()
         }
     }
 

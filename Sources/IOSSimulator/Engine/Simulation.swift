@@ -98,6 +98,8 @@ public struct Simulation: Sendable {
     var sync: SyncMachine
     var server = SimulatedServer()
     var pendingCount = 0
+    /// Samples pending or quarantined in a passed-in store before the run began.
+    var carriedOver = 0
     var battery: Double
     var charging = false
     var stationarySince: Instant?
@@ -116,13 +118,21 @@ public struct Simulation: Sendable {
         self.report = ReportBuilder(configuration: configuration)
         self.unlockedAt = configuration.scenario.start
         self.foregroundUntil = configuration.scenario.start
-        do {
-            self.store = try LocationStore.inMemory()
-        } catch {
-            preconditionFailure("an in-memory SQLite database could not be opened: \(error)")
+        if let store = configuration.store {
+            self.store = store
+        } else {
+            do {
+                self.store = try LocationStore.inMemory()
+            } catch {
+                preconditionFailure("an in-memory SQLite database could not be opened: \(error)")
+            }
         }
         self.sync = SyncMachine(
             configuration: .init(uploadInterval: configuration.uploadInterval), seed: configuration.seed)
+        // A store passed in may hold samples from an earlier run: they count as already accepted.
+        let carried = (try? store.pendingCount()) ?? 0
+        self.pendingCount = carried
+        self.carriedOver = carried + ((try? store.quarantined().count) ?? 0)
         self.battery = configuration.scenario.battery.start
     }
 
@@ -137,6 +147,7 @@ public struct Simulation: Sendable {
             accrueEnergy(until: time)
             now = time
             if case .end = event { break }
+            configuration.peer?.advance(to: time)
             handle(event)
         }
         accrueEnergy(until: end)

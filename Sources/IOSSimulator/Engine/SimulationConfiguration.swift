@@ -1,4 +1,5 @@
 public import BackgroundCore
+public import LocationLog
 
 /// What to simulate: one strategy on one iOS profile through one scenario.
 public struct SimulationConfiguration: Sendable {
@@ -21,6 +22,11 @@ public struct SimulationConfiguration: Sendable {
     public var faults: Set<Fault>
     /// Keep a human-readable timeline of state changes, kills, tasks and notices.
     public var recordsTimeline: Bool
+    /// Where uploads and heartbeats go; `nil` is the in-memory server model.
+    public var peer: (any SimulatedNetworkPeer)? = nil
+    /// The phone's store; `nil` is a fresh in-memory store. `bgtrack demo` passes a file, so the
+    /// phone's samples and `seq` carry over from one simulated day to the next.
+    public var store: LocationStore? = nil
 
     public init(
         strategy: StrategyName, ios: Int, authorization: LocationAuthorization = .always,

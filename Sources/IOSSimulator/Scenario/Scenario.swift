@@ -19,6 +19,8 @@ public struct Scenario: Sendable {
         case charging(Bool)
         /// The server revokes the device's session (heartbeats answer 401 from now on).
         case revokeSession
+        /// The user logs in again after a revoked session: the app opens and tracking restarts.
+        case renewSession
     }
 
     public var name: String

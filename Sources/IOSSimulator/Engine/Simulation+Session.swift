@@ -1,0 +1,31 @@
+import BackgroundCore
+import LocationLog
+
+extension Simulation {
+    /// The user logs in again after the server revoked the session: the app comes to the
+    /// foreground, uploads held by a 401/403 resume, and tracking starts afresh (the stopped
+    /// keep-alive machine is replaced, as an app's `start()` after a login would do).
+    mutating func renewSession() {
+        server.revoked = false
+        configuration.peer?.renewSession(at: now)
+        let trackingStopped = sessionRejectedByApp
+        sessionRejectedByApp = false
+        applySync(sync.handle(.credentialsChanged, at: now))
+        guard process != nil else {
+            enterForeground(for: 120)  // a launch by the user logs in and starts tracking
+            return
+        }
+        enterForeground(for: 120)
+        guard trackingStopped, var process else { return }
+        var machine = KeepAliveMachine(
+            strategy: configuration.strategy, environment: environment,
+            sampling: .init(interval: configuration.samplingInterval), at: now)
+        if let lastSampleAt { machine.restoreLastSample(at: lastSampleAt) }
+        process.machine = machine
+        self.process = process
+        report.note(now, "logged in again; tracking restarts")
+        deliver(.launched(.user))
+        deliverHeartbeat(.loggedIn)
+        settle()
+    }
+}

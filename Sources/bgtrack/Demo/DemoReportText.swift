@@ -1,0 +1,85 @@
+import BackgroundCore
+import Foundation
+import IOSSimulator
+
+/// The report `bgtrack demo` prints at the end of a day.
+struct DemoReportText {
+    let day: String
+    let options: DemoCommand
+    let report: SimulationReport
+    let tally: HTTPPeer.Tally
+    let accounting: DemoAccounting
+    let mapURL: String
+    let mapFile: String
+    let indexURL: String
+
+    func render() -> String {
+        typealias Faults = Scenario.DemoFaults
+        func clock(_ seconds: Double) -> String {
+            String(format: "%02d:%02d", Int(seconds) / 3600, Int(seconds) % 3600 / 60)
+        }
+        func gap(_ seconds: Double) -> String {
+            seconds >= 3600
+                ? String(format: "%dh%02dm", Int(seconds) / 3600, Int(seconds) % 3600 / 60)
+                : String(format: "%dm%02ds", Int(seconds) / 60, Int(seconds) % 60)
+        }
+        let retries = tally.failedUploads.values.reduce(0, +)
+        let failures = tally.failedUploads.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }
+        let notices = report.notificationsByKind.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }
+        let kills = report.kills.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }
+        let verdict = accounting.lost.isEmpty && accounting.duplicated.isEmpty ? "nothing lost" : "SAMPLES LOST"
+        var lines = [
+            "",
+            "Demo day \(day): \(options.strategy.rawValue), iOS \(options.ios), \(options.auth.rawValue), "
+                + "\(Self.number(options.hours)) h, seed \(options.seed)",
+            "",
+            "  samples expected      \(report.samplesExpected)  (one per \(120 / 60)-minute slot)",
+            "  captured              \(report.samplesCaptured)  (coverage \(String(format: "%.3f", report.coverage)))",
+            "  stored on the phone   \(accounting.created)",
+            "  uploaded              \(tally.sentIDs.count)  (distinct samples sent)",
+            "  acknowledged          \(tally.acknowledgedIDs.count)  (server said stored or duplicate)",
+            "  on the server         \(accounting.onServer)",
+            "  pending on the phone  \(accounting.pending)",
+            "  quarantined           \(accounting.quarantined)",
+            "  lost                  \(accounting.lost.count)\(Self.list(accounting.lost))",
+            "  duplicated            \(accounting.duplicated.count)\(Self.list(accounting.duplicated))",
+            "  longest gap           \(gap(report.maxGapS))",
+            "  uploads               \(tally.uploadsAcknowledged) acknowledged of \(tally.uploadAttempts + (tally.failedUploads["no network (outage)"] ?? 0)) attempts",
+            "  retries               \(retries)\(failures.isEmpty ? "" : "  (" + failures.joined(separator: ", ") + ")")",
+            "  heartbeats            \(tally.heartbeats) sent, \(tally.heartbeatsRejected) rejected, \(tally.logins) logins",
+            "  notices to the user   \(report.notifications)\(notices.isEmpty ? "" : "  (" + notices.joined(separator: ", ") + ")")",
+            "  kills / relaunches    \(kills.isEmpty ? "none" : kills.joined(separator: ", ")) / \(report.relaunches)",
+            "  energy (modelled)     \(String(format: "%.1f", report.energyMwh)) mWh",
+            "  invariant violations  \(report.invariantViolations)",
+            "",
+            "Faults of the day (UTC):",
+            "  \(clock(Faults.forceQuit))  force-quit; the user reopens the app at \(clock(Faults.reopen))",
+            "  \(clock(Faults.networkOutage.lowerBound))-\(clock(Faults.networkOutage.upperBound))  no network: "
+                + "\(tally.failedUploads["no network (outage)"] ?? 0) uploads waited",
+            "  \(clock(Faults.revokeSession))  the server revokes the session: \(tally.heartbeatsRejected) heartbeat(s) refused, "
+                + "\(report.notificationsByKind["login-expired"] ?? 0) login-expired notice(s); renewed at \(clock(Faults.renewSession))",
+            "  \(clock(Faults.serverRestart))-\(clock(Faults.serverRestart + Faults.serverDownSeconds))  server stopped and restarted "
+                + "(\(tally.serverRestarts)×): \(tally.failedUploads["connection refused or lost"] ?? 0) uploads refused",
+            "  \(clock(Faults.lowPowerOn))-\(clock(Faults.lowPowerOff))  Low Power Mode",
+            "",
+            "Result: \(verdict).",
+            "Map:   \(mapURL)",
+            "       saved as \(mapFile)",
+            "Index: \(indexURL)",
+        ]
+        if report.invariantViolations > 0 {
+            lines += report.violationExamples.map { "  violation: \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    static func list(_ seqs: [Int64]) -> String {
+        seqs.isEmpty
+            ? ""
+            : "  (seq " + seqs.prefix(10).map(String.init).joined(separator: ", ") + (seqs.count > 10 ? ", …)" : ")")
+    }
+}

@@ -1,0 +1,204 @@
+import BackgroundCore
+import Foundation
+import IOSSimulator
+import LocationLog
+import TrackServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The simulated phone's network in `bgtrack demo`: real HTTP to a real server on loopback.
+///
+/// The simulation calls it synchronously from its own thread; each call blocks that thread until
+/// the real request has been answered, so the simulated world stands still meanwhile. It also
+/// plays the server's part of the day: it stops the server for a while (a restart) and revokes
+/// the phone's session, both at simulated times.
+final class HTTPPeer: SimulatedNetworkPeer, @unchecked Sendable {
+    struct Plan {
+        var device: String
+        var deviceToken: String
+        var serverRestart: (at: Instant, downFor: Duration)?
+        var progress: @Sendable (Instant) -> Void
+    }
+
+    /// What the peer counted; read after the run.
+    struct Tally: Sendable {
+        var uploadAttempts = 0
+        var uploadsAcknowledged = 0
+        var failedUploads: [String: Int] = [:]
+        var sentIDs: Set<UUID> = []
+        var acknowledgedIDs: Set<UUID> = []
+        var heartbeats = 0
+        var heartbeatsRejected = 0
+        var logins = 0
+        var serverRestarts = 0
+        var sessionsRevoked = 0
+    }
+
+    private let lock = NSLock()
+    private let plan: Plan
+    private let server: DemoServer
+    private let clock: DemoClock
+    private let store: any TrackStore
+    private let session: URLSession
+    private var sessionToken: String?
+    private var tally = Tally()
+    private var lastProgress: Instant?
+    private var restartDone = false
+
+    init(plan: Plan, server: DemoServer, clock: DemoClock, store: any TrackStore) {
+        self.plan = plan
+        self.server = server
+        self.clock = clock
+        self.store = store
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        configuration.httpMaximumConnectionsPerHost = 1
+        session = URLSession(configuration: configuration)
+    }
+
+    var result: Tally { lock.withLock { tally } }
+    var acknowledgedSampleCount: Int { lock.withLock { tally.acknowledgedIDs.count } }
+    private var base: URL {
+        URL(string: "http://127.0.0.1:\(server.port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    func advance(to now: Instant) {
+        clock.set(now)
+        if let restart = plan.serverRestart {
+            if !restartDone, now >= restart.at, server.isRunning {
+                blocking { await self.server.stop() }
+            } else if !restartDone, now >= restart.at + restart.downFor, !server.isRunning {
+                // Same port, same database file: what a restarted `bgtrack serve` would see.
+                let started = blocking { () -> Bool in (try? await self.server.start()) != nil }
+                lock.withLock {
+                    restartDone = started
+                    if started { tally.serverRestarts += 1 }
+                }
+            }
+        }
+        let report = lock.withLock { () -> Bool in
+            guard let last = lastProgress, now - last < .seconds(600) else {
+                lastProgress = now
+                return true
+            }
+            return false
+        }
+        if report { plan.progress(now) }
+    }
+
+    func upload(_ batch: [Sample], at now: Instant) -> UploadOutcome {
+        let transport = URLSessionBatchTransport(
+            server: base, token: plan.deviceToken, gzip: true, timeout: .seconds(10), session: session)
+        let request = BatchRequest(batch: UUID(), device: plan.device, samples: batch)
+        let outcome = blocking { await transport.send(request) }
+        lock.withLock {
+            tally.uploadAttempts += 1
+            tally.sentIDs.formUnion(batch.map(\.id))
+            if case .acknowledged(let ack) = outcome {
+                tally.uploadsAcknowledged += 1
+                tally.acknowledgedIDs.formUnion(ack.stored.intersection(batch.map(\.id)))
+            } else {
+                tally.failedUploads[Self.kind(outcome), default: 0] += 1
+            }
+        }
+        return outcome
+    }
+
+    func uploadFailedOffline(at now: Instant) {
+        lock.withLock { tally.failedUploads["no network (outage)", default: 0] += 1 }
+    }
+
+    func heartbeat(at now: Instant) -> HeartbeatMachine.Response {
+        if lock.withLock({ sessionToken }) == nil {
+            guard let token = logIn() else { return .failed }
+            lock.withLock { sessionToken = token }
+        }
+        let token = lock.withLock { sessionToken } ?? ""
+        let (status, json) = post("v1/sessions/heartbeat", json: nil, bearer: token)
+        lock.withLock {
+            tally.heartbeats += 1
+            if status == 401 || status == 403 { tally.heartbeatsRejected += 1 }
+        }
+        switch status {
+        case 200:
+            guard let expires = (json?["expires_at"] as? NSNumber)?.int64Value else { return .failed }
+            return .active(expiresAt: Instant(milliseconds: expires))
+        case 401, 403: return .rejected(status: status ?? 401)
+        default: return .failed
+        }
+    }
+
+    func revokeSession(at now: Instant) {
+        guard let token = lock.withLock({ sessionToken }) else { return }
+        let store = self.store
+        blocking { try? await store.revokeSession(tokenHash: Tokens.hash(token), at: now) }
+        lock.withLock { tally.sessionsRevoked += 1 }
+    }
+
+    func renewSession(at now: Instant) {
+        lock.withLock { sessionToken = nil }
+    }
+
+    /// `POST /v1/sessions` with the device's own token; the new session token, or nil.
+    private func logIn() -> String? {
+        let body = ["device": plan.device, "token": plan.deviceToken]
+        let (status, json) = post("v1/sessions", json: body, bearer: nil)
+        guard status == 201, let token = json?["token"] as? String else { return nil }
+        lock.withLock { tally.logins += 1 }
+        return token
+    }
+
+    /// A JSON POST; the status (nil without an answer) and the decoded object.
+    private func post(_ path: String, json: [String: String]?, bearer: String?) -> (Int?, [String: Any]?) {
+        var request = URLRequest(url: base.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        if let json { request.httpBody = try? JSONSerialization.data(withJSONObject: json) }
+        let session = self.session
+        let sent = request
+        let answer = blocking { () -> (Int?, Data?) in
+            guard let (data, response) = try? await session.data(for: sent) else { return (nil, nil) }
+            return ((response as? HTTPURLResponse)?.statusCode, data)
+        }
+        let object = answer.1.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        return (answer.0, object)
+    }
+
+    static func kind(_ outcome: UploadOutcome) -> String {
+        switch outcome {
+        case .acknowledged: "acknowledged"
+        case .badRequest: "400"
+        case .tooLarge: "413"
+        case .unauthorized(let status, _): "\(status)"
+        case .rateLimited: "429"
+        case .serverError(let status, _): "\(status)"
+        case .clientError(let status, _): "\(status)"
+        case .unexpectedResponse: "unexpected response"
+        case .networkError: "connection refused or lost"
+        }
+    }
+}
+
+/// Runs async work to completion from a thread that is not part of Swift's cooperative pool (the
+/// simulation's own thread), blocking that thread meanwhile.
+func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let box = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        box.set(await body())
+        done.signal()
+    }
+    done.wait()
+    guard let value = box.value else { preconditionFailure("the task signalled before storing its result") }
+    return value
+}
+
+private final class ResultBox<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T?
+    var value: T? { lock.withLock { stored } }
+    func set(_ value: T) { lock.withLock { stored = value } }
+}
