@@ -1,4 +1,4 @@
-import BackgroundCore
+public import BackgroundCore
 
 /// A stretch of time with no sample: longer than the gap threshold between two neighbours.
 public struct TrackGap: Hashable, Sendable {
@@ -24,14 +24,21 @@ public enum Gaps {
 
     /// The track cut into segments at every gap; each segment is drawn as one line.
     public static func segments(of points: [TrackPoint], maximumGap: Duration) -> [[TrackPoint]] {
-        var segments: [[TrackPoint]] = []
-        var current: [TrackPoint] = []
-        for point in points {
-            if let last = current.last, point.time - last.time > maximumGap {
+        segments(of: points, time: \.time, maximumGap: maximumGap)
+    }
+
+    /// Any time-ordered records cut where consecutive ones are more than `maximumGap` apart.
+    public static func segments<Record>(
+        of records: [Record], time: (Record) -> Instant, maximumGap: Duration
+    ) -> [[Record]] {
+        var segments: [[Record]] = []
+        var current: [Record] = []
+        for record in records {
+            if let last = current.last, time(record) - time(last) > maximumGap {
                 segments.append(current)
                 current = []
             }
-            current.append(point)
+            current.append(record)
         }
         if !current.isEmpty { segments.append(current) }
         return segments

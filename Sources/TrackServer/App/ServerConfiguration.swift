@@ -24,6 +24,10 @@ public struct ServerConfiguration: Sendable {
     /// The operator's time zone as an offset from UTC, in minutes (−840…840): where the map's days
     /// begin and how pages show times. 0 (UTC) by default.
     public var utcOffsetMinutes: Int = 0
+    /// Where Leaflet's `leaflet.js` and `leaflet.css` are (Debian's `libjs-leaflet`): the server
+    /// serves them itself under `/static/leaflet/`, no CDN. `nil`, or a directory without them,
+    /// serves the plain SVG map instead. Defaults to ``LeafletAssets/debianDirectory`` when installed.
+    public var leafletDirectory: String? = LeafletAssets.installedDirectory()
 
     public init() {}
 }

@@ -9,7 +9,8 @@ extension TrackServerEnvironment {
         let token = Authenticator.bearer(request, allowQuery: true)
         let owner = try await auth.owner(token: token)
         let now = clock.now
-        let rows = try await visibleDevices(to: owner).map { device -> String in
+        let devices = try await visibleDevices(to: owner)
+        let rows = devices.map { device -> String in
             let status = device.status(at: now, offlineAfter: configuration.offlineThreshold)
             let seen =
                 device.lastSeenAt.map {
@@ -20,18 +21,70 @@ extension TrackServerEnvironment {
             return "<tr class=\"\(status)\"><td><a href=\"\(HTML.escape(href))\">\(HTML.escape(device.name))</a></td>"
                 + "<td>\(seen)</td><td>\(status)</td><td>\(device.sampleCount)</td></tr>"
         }
+        let map = leafletAvailable ? try await lastPositionsMap(devices, token: token, now: now) : ""
         let page = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>bgtrack devices</title>
             <style>body{font:14px system-ui,sans-serif;margin:24px}td,th{padding:4px 12px;text-align:left}
-            .offline td:nth-child(3){color:#c01c28;font-weight:600}.revoked{color:#888}</style></head>
+            .offline td:nth-child(3){color:#c01c28;font-weight:600}.revoked{color:#888}
+            #devices-map{height:420px;margin-top:16px;background:#eef2ee}</style>
+            \(leafletAvailable ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><script src=\"/static/leaflet/leaflet.js\"></script>" : "")
+            </head>
             <body><h1>Devices</h1>
             <table><tr><th>device</th><th>last seen</th><th>status</th><th>samples</th></tr>
             \(rows.joined(separator: "\n"))
-            </table></body></html>
+            </table>
+            \(map)
+            </body></html>
             """
         return Response.text(page, contentType: "text/html; charset=utf-8")
     }
+
+    /// Every device's last position on one map, coloured by its status, linked to its day.
+    private func lastPositionsMap(_ devices: [DeviceRecord], token: String?, now: Instant) async throws -> String {
+        struct Marker: Encodable {
+            var name, status, seen, href: String
+            var lat, lon: Double
+        }
+        var markers: [Marker] = []
+        for device in devices where device.revokedAt == nil {
+            guard let seen = device.lastSeenAt else { continue }
+            // Samples arrive up to an upload interval after they were taken: look back a few hours.
+            let recent = try await store.samples(
+                device: device.name, from: seen - .seconds(6 * 3600), to: seen + .seconds(300), limit: nil)
+            guard let last = recent.last else { continue }
+            var href = "/devices/\(HTML.percentEncoded(device.name))"
+            if let token { href += "?token=\(HTML.percentEncoded(token))" }
+            markers.append(
+                Marker(
+                    name: device.name, status: device.status(at: now, offlineAfter: configuration.offlineThreshold),
+                    seen: HTML.utc(last.time.milliseconds, offsetMinutes: configuration.utcOffsetMinutes), href: href,
+                    lat: last.latitude, lon: last.longitude))
+        }
+        return """
+            <div id="devices-map"></div>
+            <script>const DEVICES = \(try HTML.scriptJSON(markers)); const TILES = \(try HTML.scriptJSON(configuration.tileURL));</script>
+            <script>\(Self.devicesMapScript)</script>
+            """
+    }
+
+    static let devicesMapScript = """
+        (function () {
+          const map = L.map('devices-map');
+          if (TILES) L.tileLayer(TILES, {maxZoom: 19}).addTo(map);
+          const esc = s => String(s).replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;',
+            '"': '&quot;', "'": '&#39;'}[c]));
+          if (DEVICES.length === 0) { map.setView([0, 0], 1); return; }
+          DEVICES.forEach(d => {
+            L.circleMarker([d.lat, d.lon], {radius: 9, weight: 2, color: '#fff', fillOpacity: 1,
+              fillColor: d.status === 'online' ? '#2ec27e' : '#c01c28', className: 'device-marker ' + d.status})
+              .bindTooltip(esc(d.name) + ' (' + esc(d.status) + ')', {permanent: true, direction: 'right'})
+              .bindPopup('<a href="' + esc(d.href) + '">' + esc(d.name) + '</a><br>' + esc(d.status) +
+                '<br>last sample ' + esc(d.seen)).addTo(map);
+          });
+          map.fitBounds(L.latLngBounds(DEVICES.map(d => [d.lat, d.lon])), {padding: [40, 40], maxZoom: 15});
+        })();
+        """
 
     static func ago(_ duration: Duration) -> String {
         let seconds = max(0, Int(duration.seconds))

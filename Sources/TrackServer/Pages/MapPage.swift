@@ -8,8 +8,10 @@ import Logging
 struct MapData: Encodable {
     var device: String
     var day: String
-    /// Segments of `[lat, lon, time ms, accuracy or -1]`.
+    /// Segments of `[lat, lon, time ms, accuracy, speed m/s, battery 0…1]`, -1 where unknown.
     var segments: [[[Double]]]
+    /// Per point, as `segments`: `[trigger, app state]`, "" where unknown.
+    var details: [[[String]]]
     var offline: Bool
     var lastSeen: Int64?
     var gapSeconds: Double
@@ -33,17 +35,25 @@ extension TrackServerEnvironment {
         let dayNumber = try day(request, fallback: record.lastSeenAt ?? now)
         let offset = Int64(configuration.utcOffsetMinutes) * 60_000
         let start = Instant(milliseconds: Int64(dayNumber) * 86_400_000 - offset)
-        let segments = try await segments(device: device, from: start, to: start + .seconds(86_400), simplify: nil)
+        let segments = try await sampleSegments(device: device, from: start, to: start + .seconds(86_400))
         let data = MapData(
             device: device, day: HTML.isoDay(dayNumber),
             segments: segments.map {
-                $0.map { [$0.latitude, $0.longitude, Double($0.time.milliseconds), $0.accuracy ?? -1] }
+                $0.map {
+                    [
+                        $0.latitude, $0.longitude, Double($0.time.milliseconds), $0.accuracy ?? -1, $0.speed ?? -1,
+                        $0.battery ?? -1,
+                    ]
+                }
             },
+            details: segments.map { $0.map { [$0.trigger ?? "", $0.state ?? ""] } },
             offline: record.isOffline(at: now, threshold: configuration.offlineThreshold),
             lastSeen: record.lastSeenAt?.milliseconds, gapSeconds: configuration.gapThreshold.seconds,
             tileURL: configuration.tileURL, utcOffsetMinutes: configuration.utcOffsetMinutes,
             zone: HTML.zone(configuration.utcOffsetMinutes))
-        let page = MapPageHTML(data: data, dayNumber: dayNumber, token: token, pointCount: segments.joined().count)
+        let page = MapPageHTML(
+            data: data, dayNumber: dayNumber, token: token, pointCount: segments.joined().count,
+            leaflet: leafletAvailable)
         return Response.text(try page.render(), contentType: "text/html; charset=utf-8")
     }
 
@@ -66,6 +76,8 @@ struct MapPageHTML {
     var dayNumber: Int
     var token: String?
     var pointCount: Int
+    /// Draw with Leaflet (served from `/static/leaflet/`); else the plain SVG map.
+    var leaflet: Bool
 
     func link(day: Int) -> String {
         var query = "day=\(HTML.isoDay(day))"
@@ -82,12 +94,23 @@ struct MapPageHTML {
             ? "<div id=\"offline\" class=\"banner\">Offline: nothing heard from this device "
                 + (data.lastSeen.map { "since \(HTML.utc($0, offsetMinutes: data.utcOffsetMinutes))" } ?? "yet")
                 + "</div>" : ""
+        let head =
+            leaflet
+            ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><style>\(MapScript.css)\(LeafletMapScript.css)</style>"
+                + "<script src=\"/static/leaflet/leaflet.js\"></script>"
+            : "<style>\(MapScript.css)</style>"
+        let body =
+            leaflet
+            ? "<div id=\"map\"></div>"
+            : "<div class=\"hint\" id=\"leaflet-hint\">A plain map: install Debian's libjs-leaflet "
+                + "(<code>apt-get install libjs-leaflet</code>) and restart the server for an interactive one.</div>"
+                + "<div id=\"map\"><svg id=\"svg\" xmlns=\"http://www.w3.org/2000/svg\"></svg><div id=\"tip\"></div></div>"
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(name) — \(data.day)</title>
-            <style>\(MapScript.css)</style></head>
+            \(head)</head>
             <body>
             <header><a href="\(HTML.escape(indexLink))">devices</a> / <strong>\(name)</strong>
             <form method="get" action="/devices/\(HTML.escape(HTML.percentEncoded(data.device)))">
@@ -97,9 +120,9 @@ struct MapPageHTML {
             <noscript><button>show</button></noscript></form>
             <span id="summary">\(pointCount) points, \(data.segments.count) segments (\(data.zone) day)</span></header>
             \(banner)
-            <div id="map"><svg id="svg" xmlns="http://www.w3.org/2000/svg"></svg><div id="tip"></div></div>
+            \(body)
             <script>const MAP = \(try HTML.scriptJSON(data));</script>
-            <script>\(MapScript.javascript)</script>
+            <script>\(leaflet ? LeafletMapScript.javascript : MapScript.javascript)</script>
             </body></html>
             """
     }

@@ -6,6 +6,7 @@ enum MapScript {
         header form { display: flex; gap: 6px; align-items: center; margin: 0; }
         header a { color: #1a5fb4; text-decoration: none; }
         .banner { background: #c01c28; color: #fff; padding: 8px 12px; font-weight: 600; }
+        .hint { background: #fff3cd; padding: 6px 12px; }
         #map { position: relative; height: calc(100vh - 44px); min-height: 400px; background: #eef2ee; }
         #svg { width: 100%; height: 100%; display: block; }
         #tip { position: absolute; display: none; pointer-events: none; background: rgba(0,0,0,.8); color: #fff;

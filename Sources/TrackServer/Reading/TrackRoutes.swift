@@ -62,6 +62,25 @@ extension TrackServerEnvironment {
     /// The stored points cut at gaps, each segment simplified when asked.
     /// - Throws: a 400 ``APIError`` when the range holds more than `maxTrackPoints` samples.
     func segments(device: String, from: Instant, to: Instant, simplify: Double?) async throws -> [[TrackPoint]] {
+        let stored = try await boundedSamples(device: device, from: from, to: to)
+        let points = stored.map {
+            TrackPoint(
+                time: $0.time, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy,
+                altitude: $0.altitude, speed: $0.speed, course: $0.course)
+        }
+        let segments = Gaps.segments(of: points, maximumGap: configuration.gapThreshold)
+        guard let simplify, simplify > 0 else { return segments }
+        return segments.map { Simplification.douglasPeucker($0, tolerance: simplify) }
+    }
+
+    /// The stored samples split where the gap threshold breaks the line, as the map page draws them.
+    func sampleSegments(device: String, from: Instant, to: Instant) async throws -> [[IngestSample]] {
+        let stored = try await boundedSamples(device: device, from: from, to: to)
+        return Gaps.segments(of: stored, time: \.time, maximumGap: configuration.gapThreshold)
+    }
+
+    /// The samples of a range, refused with a 400 when there are more than `maxTrackPoints`.
+    private func boundedSamples(device: String, from: Instant, to: Instant) async throws -> [IngestSample] {
         let limit = configuration.maxTrackPoints
         let stored = try await store.samples(
             device: device, from: from, to: to, limit: limit < Int.max ? limit + 1 : limit)
@@ -71,13 +90,6 @@ extension TrackServerEnvironment {
                 "the range \(from.iso8601) … \(to.iso8601) holds more than \(limit) samples; "
                     + "ask for a shorter from…to and fetch the track in parts")
         }
-        let points = stored.map {
-            TrackPoint(
-                time: $0.time, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy,
-                altitude: $0.altitude, speed: $0.speed, course: $0.course)
-        }
-        let segments = Gaps.segments(of: points, maximumGap: configuration.gapThreshold)
-        guard let simplify, simplify > 0 else { return segments }
-        return segments.map { Simplification.douglasPeucker($0, tolerance: simplify) }
+        return stored
     }
 }

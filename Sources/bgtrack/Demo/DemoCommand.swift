@@ -61,13 +61,13 @@ struct DemoCommand: AsyncParsableCommand {
             throw DemoError("cannot create --data \(data): \(error.localizedDescription); pick a writable directory")
         }
         let outcome = try await DemoRun(options: self, directory: directory).run()
-        print(outcome.text)
-        print("demo finished in \(String(format: "%.1f", (ContinuousClock.now - began).seconds)) s")
+        say(outcome.text)
+        say("demo finished in \(String(format: "%.1f", (ContinuousClock.now - began).seconds)) s")
         if exit {
             await outcome.server.stop()
             return
         }
-        print("\nServing the map until Ctrl-C (or run with --exit).")
+        say("\nServing the map until Ctrl-C (or run with --exit).")
         await waitForInterrupt()
         await outcome.server.stop()
     }
@@ -118,7 +118,7 @@ struct DemoRun {
 
         let (phone, opened) = try LocationStore.open(
             path: directory.appendingPathComponent("phone.sqlite").path, now: dayStart)
-        if let message = opened.message { print(message) }
+        if let message = opened.message { say(message) }
 
         let clock = DemoClock()
         clock.set(dayStart)
@@ -134,7 +134,7 @@ struct DemoRun {
             store: store, clock: clock.serverClock, configuration: serverConfiguration, logger: logger)
         let server = DemoServer(environment: environment, port: options.port)
         let port = try await server.start()
-        print("server: http://127.0.0.1:\(port)  (data: \(directory.path))")
+        say("server: http://127.0.0.1:\(port)  (data: \(directory.path))")
 
         let day = Self.isoDay(dayStart)
         let end = dayStart + .milliseconds(Int64(options.hours * 3_600_000))
@@ -206,4 +206,10 @@ struct DemoRun {
         }
         try body.write(to: file)
     }
+}
+
+/// Writes a line to standard output at once (unbuffered even into a pipe or file), so a script
+/// reading the demo's output sees the report while the server keeps running.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

@@ -1,0 +1,93 @@
+/// The map page's script when Leaflet is served: pan and zoom, optional tiles, the track coloured
+/// by time of day, dashed gaps labelled with their durations, start and end markers, a popup per
+/// point. Reads `MAP` (``MapData``) from the page; needs nothing from the network but this server
+/// (and the tile server, when the operator configured one).
+enum LeafletMapScript {
+    static let css = """
+        .leaflet-container { background: #eef2ee; }
+        .gap-label { background: #fff; color: #c01c28; border: 1px solid #c01c28; border-radius: 3px;
+          padding: 0 4px; font-size: 12px; white-space: nowrap; }
+        .legend { background: rgba(255,255,255,.9); padding: 6px 8px; border-radius: 4px; font-size: 12px; }
+        .legend i { display: inline-block; width: 18px; height: 4px; margin-right: 4px; vertical-align: middle; }
+        .popup-table td { padding: 0 6px 0 0; }
+        """
+
+    static let javascript = """
+        (function () {
+          const map = L.map('map', {preferCanvas: false});
+          if (MAP.tileURL) {
+            L.tileLayer(MAP.tileURL, {maxZoom: 19, className: 'bgtrack-tiles',
+              attribution: 'tiles: ' + new URL(MAP.tileURL.replace(/[{}]/g, ''), location.href).host}).addTo(map);
+          }
+          const points = MAP.segments.flat();
+          const details = MAP.details.flat();
+          if (points.length === 0) {
+            map.setView([0, 0], 2);
+            const empty = L.control({position: 'topright'});
+            empty.onAdd = () => {
+              const d = L.DomUtil.create('div', 'legend');
+              d.id = 'empty';
+              d.textContent = 'No samples on ' + MAP.day + ' (' + MAP.zone + '). Pick another day.';
+              return d;
+            };
+            empty.addTo(map);
+            return;
+          }
+          const local = ms => new Date(ms + MAP.utcOffsetMinutes * 60000);
+          const fmt = ms => local(ms).toISOString().replace('T', ' ').slice(0, 19) + ' ' + MAP.zone;
+          const dur = s => s >= 3600 ? Math.floor(s / 3600) + ' h ' + Math.round(s % 3600 / 60) + ' min'
+            : Math.round(s / 60) + ' min';
+          // Time of day as a hue: night blue, morning green, afternoon orange, evening purple.
+          const colour = ms => {
+            const h = local(ms).getUTCHours() + local(ms).getUTCMinutes() / 60;
+            return 'hsl(' + Math.round((220 + h * 15) % 360) + ', 75%, 42%)';
+          };
+          const esc = s => String(s).replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;',
+            '"': '&quot;', "'": '&#39;'}[c]));
+          const popup = (p, d) => {
+            const rows = [['time', fmt(p[2])], ['position', p[0].toFixed(5) + ', ' + p[1].toFixed(5)]];
+            if (p[3] >= 0) rows.push(['accuracy', p[3].toFixed(0) + ' m']);
+            if (p[4] >= 0) rows.push(['speed', (p[4] * 3.6).toFixed(1) + ' km/h']);
+            if (p[5] >= 0) rows.push(['battery', Math.round(p[5] * 100) + ' %']);
+            if (d && d[0]) rows.push(['trigger', d[0]]);
+            if (d && d[1]) rows.push(['app state', d[1]]);
+            return '<table class="popup-table">' + rows.map(r => '<tr><td>' + esc(r[0]) + '</td><td><b>' +
+              esc(r[1]) + '</b></td></tr>').join('') + '</table>';
+          };
+          MAP.segments.forEach((seg, i) => {
+            for (let k = 1; k < seg.length; k++) {
+              L.polyline([[seg[k - 1][0], seg[k - 1][1]], [seg[k][0], seg[k][1]]],
+                {color: colour(seg[k][2]), weight: 4, className: 'track-seg'}).addTo(map);
+            }
+            if (i > 0) {
+              const prev = MAP.segments[i - 1][MAP.segments[i - 1].length - 1];
+              const gap = L.polyline([[prev[0], prev[1]], [seg[0][0], seg[0][1]]],
+                {color: '#c01c28', weight: 2.5, dashArray: '8 6', className: 'gap'}).addTo(map);
+              gap.bindTooltip('gap ' + dur((seg[0][2] - prev[2]) / 1000) + ' (' + fmt(prev[2]).slice(11, 16) +
+                '–' + fmt(seg[0][2]).slice(11, 16) + ')', {permanent: true, direction: 'center', className: 'gap-label'});
+            }
+          });
+          points.forEach((p, i) => {
+            L.circleMarker([p[0], p[1]], {radius: 3, color: '#1a5fb4', weight: 1, fillColor: '#fff', fillOpacity: 1,
+              className: 'track-point'}).bindPopup(popup(p, details[i])).addTo(map);
+          });
+          const first = points[0], last = points[points.length - 1];
+          L.circleMarker([first[0], first[1]], {radius: 8, color: '#fff', weight: 2, fillColor: '#2ec27e',
+            fillOpacity: 1, className: 'start-marker'}).bindPopup('<b>start</b><br>' + popup(first, details[0])).addTo(map);
+          L.circleMarker([last[0], last[1]], {radius: 8, color: '#fff', weight: 2, fillColor: '#c01c28',
+            fillOpacity: 1, className: 'end-marker'}).bindPopup('<b>end</b><br>' + popup(last, details[details.length - 1]))
+            .addTo(map);
+          map.fitBounds(L.latLngBounds(points.map(p => [p[0], p[1]])), {padding: [30, 30]});
+          L.control.scale({metric: true, imperial: false}).addTo(map);
+          const legend = L.control({position: 'bottomright'});
+          legend.onAdd = () => {
+            const d = L.DomUtil.create('div', 'legend');
+            d.innerHTML = [0, 6, 12, 18].map(h => '<i style="background:' +
+              colour(Date.UTC(2000, 0, 1, h) - MAP.utcOffsetMinutes * 60000) + '"></i>' + h + ':00').join('<br>') +
+              '<br><i style="background:#c01c28"></i>gap';
+            return d;
+          };
+          legend.addTo(map);
+        })();
+        """
+}

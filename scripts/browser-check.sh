@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The map pages in a real browser (issue 11): runs `bgtrack demo` twice on 127.0.0.1, without tiles
+# and with tiles from a local tile server that draws them itself, then loads the day's map and the
+# index page in headless Chromium. Fails unless each page loads with zero console messages, the
+# track, gap, start/end and point elements are in the DOM, and with tiles at least one tile was
+# requested from the local server and drawn by Leaflet.
+#
+#   scripts/browser-check.sh [--screenshots DIR]    # DIR gets demo-map.png, demo-map-tiles.png, demo-index.png
+#
+# Needs chromium and libjs-leaflet (Debian packages). Only loopback addresses are used.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+shots=""
+if [ "${1:-}" = "--screenshots" ]; then shots="${2:?--screenshots needs a directory}"; mkdir -p "$shots"; fi
+
+for tool in chromium python3; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "browser check: $tool is missing (apt-get install -y chromium)" >&2; exit 1; }
+done
+[ -f /usr/share/javascript/leaflet/leaflet.js ] || { echo "browser check: apt-get install -y libjs-leaflet" >&2; exit 1; }
+bin="$(swift build --show-bin-path)/bgtrack"
+[ -x "$bin" ] || swift build --product bgtrack
+
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
+
+# Starts a demo day in the background, waits for its report, writes the map URL to DATA.url.
+# (Not called in $(…): the server's pid must reach this shell's list so cleanup stops it.)
+demo() {
+    local data="$1"; shift
+    local port; port="$(free_port)"
+    "$bin" demo --data "$data" --port "$port" "$@" >"$data.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 600); do
+        grep -q '^Index:' "$data.log" 2>/dev/null && break
+        sleep 0.1
+    done
+    grep -q '^Result: nothing lost' "$data.log" || { cat "$data.log" >&2; echo "browser check: the demo did not finish cleanly" >&2; exit 1; }
+    grep '^Map:' "$data.log" | awk '{print $2}' >"$data.url"
+}
+
+# Loads a page; writes its DOM to $2.dom and fails on any console message.
+load() {
+    local url="$1" out="$2"
+    timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,860 \
+        --enable-logging=stderr --v=0 --virtual-time-budget=8000 --dump-dom "$url" >"$out.dom" 2>"$out.log" || true
+    local messages; messages="$(grep -c ':CONSOLE' "$out.log" || true)"
+    echo "  $(basename "$out"): ${messages} console messages, $(wc -c <"$out.dom") bytes of DOM"
+    if [ "$messages" != "0" ]; then grep ':CONSOLE' "$out.log" >&2; echo "browser check: console messages on $out" >&2; exit 1; fi
+}
+
+count() { grep -o "$1" "$2" | wc -l; }
+require() {  # require PATTERN FILE WHAT
+    local n; n="$(count "$1" "$2")"
+    echo "    $3: $n"
+    [ "$n" -gt 0 ] || { echo "browser check: no $3 in $(basename "$2")" >&2; exit 1; }
+}
+
+echo "== demo without tiles"
+demo "$work/plain"
+map_url="$(cat "$work/plain.url")"
+load "$map_url" "$work/plain-map"
+require 'track-seg' "$work/plain-map.dom" "track segments"
+require 'class="[^"]*gap' "$work/plain-map.dom" "gap lines"
+require 'gap-label' "$work/plain-map.dom" "gap labels"
+require 'start-marker' "$work/plain-map.dom" "start marker"
+require 'end-marker' "$work/plain-map.dom" "end marker"
+index_url="${map_url%%/devices/*}/?token=${map_url##*token=}"
+load "$index_url" "$work/plain-index"
+require 'device-marker' "$work/plain-index.dom" "device markers on the index map"
+
+echo "== demo with tiles from a local tile server"
+tile_port="$(free_port)"
+python3 scripts/tile-server.py "$tile_port" "$work/tiles.log" &
+pids+=($!)
+demo "$work/tiles" --tile-url "http://127.0.0.1:$tile_port/{z}/{x}/{y}.png"
+map_url_tiles="$(cat "$work/tiles.url")"
+load "$map_url_tiles" "$work/tiles-map"
+require 'leaflet-tile-loaded' "$work/tiles-map.dom" "tiles drawn"
+requests="$(wc -l <"$work/tiles.log" 2>/dev/null || echo 0)"
+echo "    tile requests seen by the tile server: $requests"
+[ "$requests" -gt 0 ] || { echo "browser check: the page requested no tiles" >&2; exit 1; }
+
+if [ -n "$shots" ]; then
+    shoot() { timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size="$3" \
+        --virtual-time-budget=8000 --screenshot="$2" "$1" 2>/dev/null; echo "  wrote $2"; }
+    shoot "$map_url" "$shots/demo-map.png" 1280,860
+    shoot "$map_url_tiles" "$shots/demo-map-tiles.png" 1280,860
+    shoot "$index_url" "$shots/demo-index.png" 1000,700
+fi
+echo "browser check: passed"
