@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(
             name: "bgtrackTests",
             dependencies: [
-                "bgtrack", "BackgroundCore", "IOSSimulator",
+                "bgtrack", "BackgroundCore", "IOSSimulator", "LocationLog", "TrackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

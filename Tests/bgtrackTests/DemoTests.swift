@@ -1,0 +1,118 @@
+import ArgumentParser
+import BackgroundCore
+import Foundation
+import IOSSimulator
+import LocationLog
+import Testing
+import TrackServer
+
+@testable import bgtrack
+
+/// `bgtrack demo`: a simulated day against a real server on loopback, its accounting and its flags.
+@Suite struct DemoTests {
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bgtrack-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func demo(_ arguments: [String]) throws -> DemoCommand {
+        try #require(try BGTrack.parseAsRoot(["demo"] + arguments) as? DemoCommand)
+    }
+
+    /// The whole day over real HTTP: every fault happens for real, and every sample the phone
+    /// stored is on the server, pending or quarantined, once. A second run is the next day.
+    @Test func aDayWithFaultsLosesNothingAndASecondRunIsTheNextDay() async throws {
+        let data = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let options = try demo(["--data", data.path, "--exit"])
+        let first = try await DemoRun(options: options, directory: data).run()
+        await first.server.stop()
+        let day = first.accounting
+        #expect(day.lost.isEmpty, "lost seqs \(day.lost)")
+        #expect(day.duplicated.isEmpty, "duplicated seqs \(day.duplicated)")
+        #expect(day.created > 600)
+        #expect(day.onServer + day.pending + day.quarantined == day.created)
+        #expect(day.onServer > 600)
+        // The faults really happened: refused uploads while the server was down, waits in the
+        // outage, a refused heartbeat and the notice after the revoked session.
+        #expect(first.text.contains("Result: nothing lost."))
+        #expect(first.text.contains("× connection refused or lost"))
+        #expect(first.text.contains("× no network (outage)"))
+        #expect(first.text.contains("× login-expired"))
+        #expect(first.text.contains("server stopped and restarted (1×)"))
+        #expect(first.text.contains("invariant violations  0"))
+        #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("map-2024-11-25.html").path))
+
+        let second = try await DemoRun(options: options, directory: data).run()
+        await second.server.stop()
+        #expect(second.accounting.lost.isEmpty && second.accounting.duplicated.isEmpty)
+        #expect(second.text.contains("Demo day 2024-11-26"))
+        let state = try #require(try DemoState.load(from: data.appendingPathComponent("demo.json")))
+        #expect(state.days == ["2024-11-25", "2024-11-26"])
+        // The first day is still on the server.
+        let store = try SQLiteTrackStore(path: data.appendingPathComponent("server.sqlite").path)
+        let dayOne = try await store.samples(
+            device: "demo-iphone", from: Scenario.defaultStart, to: Scenario.defaultStart + .seconds(86_400))
+        #expect(dayOne.count >= day.onServer)
+    }
+
+    /// The accounting finds a lost and a duplicated sample when there are some.
+    @Test func accountingReportsLostAndDuplicatedSeqs() async throws {
+        let phone = try LocationStore.inMemory()
+        let server = try SQLiteTrackStore.inMemory()
+        let start = Scenario.defaultStart
+        _ = try await server.addDevice(name: "p", tokenHash: "h", at: start)
+        var samples: [Sample] = []
+        for minute in 0..<5 {
+            let fix = LocationFix(
+                timestamp: start + .seconds(minute * 120), latitude: 31.23, longitude: 121.47 + Double(minute) * 0.001,
+                horizontalAccuracy: 10)
+            samples.append(try phone.append(fix, trigger: .timer, state: .background))
+        }
+        // Seq 1 and 2 reached the server, 2 twice under two keys; 3 was deleted unacknowledged
+        // (lost); 4 and 5 are still pending.
+        func row(_ sample: Sample, key: String) -> IngestSample {
+            IngestSample(
+                key: key, id: sample.id.uuidString, seq: sample.seq, time: sample.time,
+                latitude: sample.latitude, longitude: sample.longitude, source: .native)
+        }
+        _ = try await server.insert(
+            [row(samples[0], key: "a"), row(samples[1], key: "b"), row(samples[1], key: "b2")], device: "p", at: start)
+        _ = try phone.acknowledge(deleting: Set(samples[0...2].map(\.id)), quarantining: [:], at: start)
+        let counted = try await DemoAccounting.count(
+            phone: phone, firstSeq: 1, server: server, device: "p", from: start, to: start + .seconds(3600))
+        #expect(counted.created == 5)
+        #expect(counted.lost == [3])
+        #expect(counted.duplicated == [2])
+        #expect(counted.pending == 2 && counted.onServer == 2)
+    }
+
+    @Test(arguments: [
+        (["--hours", "0"], "--hours"), (["--hours", "nan"], "--hours"), (["--hours", "100000"], "--hours"),
+        (["--port", "70000"], "--port"), (["--port", "-1"], "--port"), (["--ios", "5"], "--ios"),
+        (["--data", ""], "--data"), (["--tile-url", "http://tiles/x.png"], "--tile-url"),
+        (["--strategy", "teleport"], "strategy"), (["--seed", "-3"], "seed"),
+    ])
+    func badFlagsAreRefusedWithTheFlagNamed(arguments: [String], flag: String) {
+        do {
+            _ = try BGTrack.parseAsRoot(["demo"] + arguments)
+            Issue.record("\(arguments) was accepted")
+        } catch {
+            #expect(BGTrack.message(for: error).contains(flag), "\(BGTrack.message(for: error))")
+        }
+    }
+
+    @Test func aDamagedStateFileIsAClearErrorAndIsKept() throws {
+        let data = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let file = data.appendingPathComponent("demo.json")
+        try Data("{\"deviceToken\": 7".utf8).write(to: file)
+        #expect {
+            _ = try DemoState.load(from: file)
+        } throws: { error in
+            "\(error)".contains("is not a demo state file") && "\(error)".contains("another --data")
+        }
+        #expect(try Data(contentsOf: file) == Data("{\"deviceToken\": 7".utf8))
+    }
+}
