@@ -1,8 +1,10 @@
 public import ArgumentParser
 public import BackgroundCore
 import IOSSimulator
+public import LocationLog
 
 extension StrategyName: ExpressibleByArgument {}
+extension UploadProtocol: ExpressibleByArgument {}
 
 /// The authorisations a simulation can be given.
 enum AuthorizationOption: String, CaseIterable, ExpressibleByArgument {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BackgroundCore
 import IOSSimulator
+import LocationLog
 import Testing
 
 @testable import bgtrack
@@ -106,6 +107,7 @@ import Testing
         (["--duration", "99999999999999999"], "--duration"), (["--interval", "5"], "--interval"),
         (["--server", "ftp://x"], "--server"), (["--token", "a b"], "--token"), (["--speedup", "-2"], "--speedup"),
         (["--server", String(repeating: "h", count: 100_000)], "--server"),
+        (["--protocol", "gopher"], "--protocol"), (["--protocol", ""], "--protocol"),
     ])
     func deviceFlagsAreValidated(arguments: [String], flag: String) throws {
         var base = ["device", "--server", "http://127.0.0.1:1", "--token", "t", "--db", "/tmp/bgtrack-cli-test.sqlite"]
@@ -117,6 +119,15 @@ import Testing
         let text = try #require(message(base))
         #expect(text.contains(flag))
         #expect(!text.contains("a b") || flag != "--token", "the token is not echoed")
+    }
+
+    @Test(arguments: UploadProtocol.allCases)
+    func deviceTakesEveryUploadProtocol(uploadProtocol: UploadProtocol) throws {
+        let parsed = try BGTrack.parseAsRoot([
+            "device", "run", "--server", "http://127.0.0.1:1", "--token", "t", "--db", "/tmp/x.sqlite", "--protocol",
+            uploadProtocol.rawValue,
+        ])
+        #expect((parsed as? DeviceRun)?.uploadProtocol == uploadProtocol)
     }
 
     @Test(arguments: [

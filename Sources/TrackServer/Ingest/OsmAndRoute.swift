@@ -12,10 +12,15 @@ extension TrackServerEnvironment {
     func ingestOsmAnd(_ request: Request, context: some RequestContext) async throws -> Response {
         try await countingRefusals(.osmand) {
             let parsed = try await parseOsmAnd(request)
-            guard let registered = try await store.device(named: parsed.device), registered.revokedAt == nil else {
+            guard let registered = try await store.device(named: parsed.device) else {
                 throw APIError(
                     .badRequest, "unknown device id; register it with `bgtrack device add NAME` and use that name as id"
                 )
+            }
+            // A revoked device is a credential problem (401: clients hold their points), not an
+            // unknown id.
+            guard registered.revokedAt == nil else {
+                throw APIError.unauthorized("this device was revoked; ask the operator to register it again")
             }
             if parsed.token != nil || !configuration.allowTokenlessOsmAnd {
                 let device = try await auth.writer(token: parsed.token)

@@ -48,6 +48,13 @@ struct DeviceRun: AsyncParsableCommand {
     @Flag(help: "Commit with an fsync per sample (survives power loss, slower). Default: survives process kill.")
     var fsync = false
 
+    @Option(
+        name: .customLong("protocol"),
+        help: ArgumentHelp(
+            "Upload protocol: native (POST /v1/batches), overland, owntracks or traccar (OsmAnd). A --server "
+                + "without a path gets our server's route for it; a --server with a path is used as it is."))
+    var uploadProtocol: UploadProtocol = .native
+
     /// The longest `--duration`: ten years of device time.
     static let maximumDuration = 315_360_000
 
@@ -124,7 +131,10 @@ struct DeviceRun: AsyncParsableCommand {
         }
         // `validate()` checked the URL.
         guard let serverURL = URL(string: server) else { throw ValidationError("--server \(server) is not a URL") }
-        let transport = URLSessionBatchTransport(server: serverURL, token: token)
+        let transport: any BatchTransport =
+            uploadProtocol == .native
+            ? URLSessionBatchTransport(server: serverURL, token: token)
+            : ClientProtocolTransport(protocol: uploadProtocol, server: serverURL, device: name, token: token)
         let sync = try SyncEngine(
             store: store, transport: transport, device: name,
             configuration: .init(uploadInterval: .seconds(Int64(uploadInterval)), batchSize: batchSize),
