@@ -121,6 +121,34 @@ import Testing
         #expect(!text.contains("a b") || flag != "--token", "the token is not echoed")
     }
 
+    @Test(arguments: [
+        (["serve", "--alert-webhook", "ftp://x/y"], "--alert-webhook"),
+        (["serve", "--alert-webhook", "not a url"], "--alert-webhook"),
+        (["serve", "--alert-webhook", "http://"], "--alert-webhook"),
+        (["serve", "--alert-command", "   "], "--alert-command"),
+        (["serve", "--alert-command", String(repeating: "x", count: 5000)], "--alert-command"),
+        (["device", "add", "p", "--silent-after", "35"], "--silent-after"),
+        (["device", "add", "p", "--silent-after", "10s"], "--silent-after"),
+        (["device", "add", "p", "--silent-after", "-5m"], "--silent-after"),
+        (["device", "add", "p", "--silent-after", "99999999999h"], "--silent-after"),
+        (["device", "add", "p", "--silent-after", "31d"], "--silent-after"),
+    ])
+    func alertFlagsAreValidated(arguments: [String], flag: String) throws {
+        let text = try #require(message(arguments))
+        #expect(text.contains(flag), "\(text)")
+    }
+
+    @Test func goodAlertFlagsParse() throws {
+        let add = try #require(try BGTrack.parseAsRoot(["device", "add", "p", "--silent-after", "35m"]) as? DeviceAdd)
+        #expect(try add.silentAfterDuration() == .seconds(2100))
+        let serve = try #require(
+            try BGTrack.parseAsRoot([
+                "serve", "--alert-webhook", "https://hooks.example/a", "--alert-webhook", "http://127.0.0.1:9/b",
+                "--alert-command", "logger bgtrack",
+            ]) as? ServeCommand)
+        #expect(try serve.alertTargets().count == 3)
+    }
+
     @Test(arguments: UploadProtocol.allCases)
     func deviceTakesEveryUploadProtocol(uploadProtocol: UploadProtocol) throws {
         let parsed = try BGTrack.parseAsRoot([

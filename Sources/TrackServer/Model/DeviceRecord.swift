@@ -9,13 +9,22 @@ public struct DeviceRecord: Hashable, Sendable {
     public var lastSeenAt: Instant?
     /// How many samples the server holds for this device.
     public var sampleCount: Int
+    /// Its own silence threshold for alerts (`device add --silent-after`); `nil` uses the server's.
+    public var silentAfter: Duration?
+    /// Since when an alert says it is silent; `nil` while it is heard from (or never alerted).
+    public var silentSince: Instant?
 
-    public init(name: String, createdAt: Instant, revokedAt: Instant?, lastSeenAt: Instant?, sampleCount: Int) {
+    public init(
+        name: String, createdAt: Instant, revokedAt: Instant?, lastSeenAt: Instant?, sampleCount: Int,
+        silentAfter: Duration? = nil, silentSince: Instant? = nil
+    ) {
         self.name = name
         self.createdAt = createdAt
         self.revokedAt = revokedAt
         self.lastSeenAt = lastSeenAt
         self.sampleCount = sampleCount
+        self.silentAfter = silentAfter
+        self.silentSince = silentSince
     }
 
     /// `revoked`, `offline` or `online` at `now`, as the index page and `bgtrack device list` show it.

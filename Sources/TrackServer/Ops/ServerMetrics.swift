@@ -20,6 +20,8 @@ public actor ServerMetrics {
         "bgtrack_http_requests_total": "HTTP requests answered, by method and status.",
         "bgtrack_samples_total": "Samples received, by protocol and outcome (accepted, duplicate, rejected).",
         "bgtrack_batches_refused_total": "Ingest requests refused as a whole (nothing written), by protocol.",
+        "bgtrack_alerts_sent_total": "Silence alerts delivered (webhook or command).",
+        "bgtrack_alerts_failed_total": "Silence alert deliveries that failed and will be retried.",
     ]
 
     public init() {}

@@ -11,7 +11,11 @@ extension TrackServerEnvironment {
         let now = clock.now
         let devices = try await visibleDevices(to: owner)
         let rows = devices.map { device -> String in
-            let status = device.status(at: now, offlineAfter: configuration.offlineThreshold)
+            var status = device.status(at: now, offlineAfter: configuration.offlineThreshold)
+            if let since = device.silentSince, device.revokedAt == nil {
+                status +=
+                    ", silent since \(HTML.utc(since.milliseconds, offsetMinutes: configuration.utcOffsetMinutes))"
+            }
             let seen =
                 device.lastSeenAt.map {
                     "\(HTML.utc($0.milliseconds, offsetMinutes: configuration.utcOffsetMinutes)) (\(Self.ago(now - $0)))"
@@ -48,11 +52,8 @@ extension TrackServerEnvironment {
         }
         var markers: [Marker] = []
         for device in devices where device.revokedAt == nil {
-            guard let seen = device.lastSeenAt else { continue }
-            // Samples arrive up to an upload interval after they were taken: look back a few hours.
-            let recent = try await store.samples(
-                device: device.name, from: seen - .seconds(6 * 3600), to: seen + .seconds(300), limit: nil)
-            guard let last = recent.last else { continue }
+            guard let seen = device.lastSeenAt, let last = try await lastPosition(device: device.name, seen: seen)
+            else { continue }
             var href = "/devices/\(HTML.percentEncoded(device.name))"
             if let token { href += "?token=\(HTML.percentEncoded(token))" }
             markers.append(
@@ -85,6 +86,13 @@ extension TrackServerEnvironment {
           map.fitBounds(L.latLngBounds(DEVICES.map(d => [d.lat, d.lon])), {padding: [40, 40], maxZoom: 15});
         })();
         """
+
+    /// The device's newest sample near the time it was last heard from, or `nil`.
+    func lastPosition(device: String, seen: Instant) async throws -> IngestSample? {
+        // Samples arrive up to an upload interval after they were taken: look back a few hours.
+        try await store.samples(device: device, from: seen - .seconds(6 * 3600), to: seen + .seconds(300), limit: nil)
+            .last
+    }
 
     static func ago(_ duration: Duration) -> String {
         let seconds = max(0, Int(duration.seconds))

@@ -60,6 +60,26 @@ extension SQLiteTrackStore {
                     """
             )
         }
+        migrator.registerMigration("v2-alerts") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE device ADD COLUMN silentAfterMs INTEGER;
+                    CREATE TABLE alert_state (
+                        deviceId INTEGER PRIMARY KEY REFERENCES device(id),
+                        silentSince INTEGER NOT NULL
+                    );
+                    CREATE TABLE alert_outbox (
+                        id INTEGER PRIMARY KEY,
+                        target TEXT NOT NULL,
+                        json TEXT NOT NULL,
+                        createdAt INTEGER NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        nextAttemptAt INTEGER NOT NULL,
+                        lastError TEXT
+                    );
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -3,8 +3,9 @@ import GRDB
 
 extension SQLiteTrackStore {
     static let deviceQuery = """
-        SELECT d.name, d.createdAt, d.revokedAt, d.lastSeenAt,
-            (SELECT COUNT(*) FROM sample s WHERE s.deviceId = d.id) AS sampleCount
+        SELECT d.name, d.createdAt, d.revokedAt, d.lastSeenAt, d.silentAfterMs,
+            (SELECT COUNT(*) FROM sample s WHERE s.deviceId = d.id) AS sampleCount,
+            (SELECT a.silentSince FROM alert_state a WHERE a.deviceId = d.id) AS silentSince
         FROM device d
         """
 
@@ -24,7 +25,9 @@ extension SQLiteTrackStore {
             createdAt: Instant(milliseconds: row["createdAt"]),
             revokedAt: (row["revokedAt"] as Int64?).map(Instant.init(milliseconds:)),
             lastSeenAt: (row["lastSeenAt"] as Int64?).map(Instant.init(milliseconds:)),
-            sampleCount: row["sampleCount"]
+            sampleCount: row["sampleCount"],
+            silentAfter: (row["silentAfterMs"] as Int64?).map { .milliseconds($0) },
+            silentSince: (row["silentSince"] as Int64?).map(Instant.init(milliseconds:))
         )
     }
 

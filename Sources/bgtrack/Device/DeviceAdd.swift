@@ -9,6 +9,9 @@ struct DeviceAdd: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
     @Argument(help: "The device name (used as OwnTracks user and OsmAnd id).") var name: String
+    @Option(
+        help: "Alert when nothing was heard for this long, e.g. 35m, 2h or 90s (default: serve's --offline-minutes).")
+    var silentAfter: String?
 
     func validate() throws {
         guard !name.isEmpty, name.count <= 64,
@@ -16,6 +19,21 @@ struct DeviceAdd: AsyncParsableCommand {
         else {
             throw ValidationError("device names are 1…64 characters of letters, digits, '-', '_' or '.'")
         }
+        _ = try silentAfterDuration()
+    }
+
+    /// `--silent-after` as a duration: a whole number and s, m or h; 1 minute … 30 days.
+    func silentAfterDuration() throws -> Duration? {
+        guard let silentAfter else { return nil }
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600]
+        guard let unit = silentAfter.last.flatMap({ units[$0] }), let value = Int64(silentAfter.dropLast()),
+            value > 0, value <= 30 * 86_400 / unit, value * unit >= 60
+        else {
+            throw ValidationError(
+                "--silent-after '\(silentAfter.prefix(40))' is not a duration of 1 minute to 30 days, e.g. 35m, 2h or 90s"
+            )
+        }
+        return .seconds(value * unit)
     }
 
     func run() async throws {
@@ -23,6 +41,7 @@ struct DeviceAdd: AsyncParsableCommand {
         let token = Tokens.mint(prefix: "bgd")
         do {
             _ = try await store.addDevice(name: name, tokenHash: Tokens.hash(token), at: ServerClock.system.now)
+            if let threshold = try silentAfterDuration() { _ = try await store.setSilentAfter(device: name, threshold) }
         } catch let error as TrackStoreError {
             throw ValidationError(error.description)
         }

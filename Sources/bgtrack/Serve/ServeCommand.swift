@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Hummingbird
 import Logging
 import TrackServer
@@ -27,6 +28,12 @@ struct ServeCommand: AsyncParsableCommand {
     var maxTrackPoints = 200_000
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
     @Option(
+        name: .customLong("alert-webhook"),
+        help: "POST a JSON event here when a device goes silent and when it comes back (repeatable).")
+    var alertWebhooks: [String] = []
+    @Option(help: "Run this shell command with the JSON event on standard input (and in $BGTRACK_ALERT).")
+    var alertCommand: String?
+    @Option(
         parsing: .unconditional,  // "-05:30" is a value, not a flag
         help: "Your time zone as an offset from UTC, e.g. +08:00: where map days begin and how times show.")
     var utcOffset = "+00:00"
@@ -48,6 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error")
         }
         _ = try utcOffsetMinutes()
+        _ = try alertTargets()
         if let tileURL, !(tileURL.contains("{z}") && tileURL.contains("{x}") && tileURL.contains("{y}")) {
             throw ValidationError("--tile-url must contain {z}, {x} and {y}, e.g. http://tiles.local/{z}/{x}/{y}.png")
         }
@@ -72,7 +80,31 @@ struct ServeCommand: AsyncParsableCommand {
         let environment = TrackServerEnvironment(
             store: try database.openStore(), configuration: configuration, logger: logger)
         logger.info("serving", metadata: ["db": "\(database.path)", "host": "\(host)", "port": "\(port)"])
+        let targets = try alertTargets()
+        let alerts =
+            targets.isEmpty ? nil : Task { await AlertService(targets: targets, environment: environment).run() }
+        defer { alerts?.cancel() }
         try await buildApplication(environment).runService()
+    }
+
+    /// `--alert-webhook` URLs (http or https) and `--alert-command`.
+    func alertTargets() throws -> [AlertTarget] {
+        var targets: [AlertTarget] = try alertWebhooks.map { text in
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host?.isEmpty == false
+            else {
+                throw ValidationError(
+                    "--alert-webhook '\(text.prefix(80))' is not an http(s) URL, e.g. https://hooks.example/bgtrack")
+            }
+            return .webhook(url)
+        }
+        if let alertCommand {
+            guard !alertCommand.trimmingCharacters(in: .whitespaces).isEmpty, alertCommand.count <= 4096 else {
+                throw ValidationError("--alert-command must be a shell command of at most 4096 characters")
+            }
+            targets.append(.command(alertCommand))
+        }
+        return targets
     }
 
     /// `--utc-offset` in minutes: `+08:00`, `-05:30`, `+0800`, `Z` or `0`; −14:00…+14:00.
