@@ -2,9 +2,11 @@ public import ArgumentParser
 public import BackgroundCore
 import IOSSimulator
 public import LocationLog
+public import TrackServer
 
 extension StrategyName: ExpressibleByArgument {}
 extension UploadProtocol: ExpressibleByArgument {}
+extension SQLiteTrackStore.Durability: ExpressibleByArgument {}
 
 /// The authorisations a simulation can be given.
 enum AuthorizationOption: String, CaseIterable, ExpressibleByArgument {

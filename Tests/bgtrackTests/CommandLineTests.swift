@@ -126,6 +126,7 @@ import Testing
         (["serve", "--alert-webhook", "not a url"], "--alert-webhook"),
         (["serve", "--alert-webhook", "http://"], "--alert-webhook"),
         (["serve", "--alert-command", "   "], "--alert-command"),
+        (["serve", "--durability", "off"], "--durability"), (["serve", "--durability", ""], "--durability"),
         (["serve", "--alert-command", String(repeating: "x", count: 5000)], "--alert-command"),
         (["device", "add", "p", "--silent-after", "35"], "--silent-after"),
         (["device", "add", "p", "--silent-after", "10s"], "--silent-after"),

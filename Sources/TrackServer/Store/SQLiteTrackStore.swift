@@ -9,12 +9,34 @@ public import GRDB
 public struct SQLiteTrackStore: TrackStore {
     let writer: any DatabaseWriter
 
+    /// What a returned write survives. Every ingest is acknowledged only after its transaction
+    /// returned, and the phone deletes what was acknowledged, so the default is `.powerLoss`.
+    public enum Durability: String, CaseIterable, Sendable {
+        /// `synchronous = FULL`: each commit is fsynced before it returns; an acknowledged sample
+        /// survives a process kill, an OS crash and a power cut.
+        case powerLoss = "full"
+        /// `synchronous = NORMAL` (WAL): a commit survives a process kill (SIGKILL, crash) but the
+        /// last commits before an OS crash or power cut may be lost, after the phones deleted them.
+        case processCrash = "normal"
+    }
+
     /// Opens (creating if needed) and migrates the database at `path`.
     /// - Throws: GRDB's `DatabaseError` when the file cannot be opened or migrated.
-    public init(path: String) throws {
+    public init(path: String, durability: Durability = .powerLoss) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
-        try self.init(writer: DatabasePool(path: path, configuration: configuration))
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        // After opening: GRDB's WAL set-up sets NORMAL on the writer after `prepareDatabase`, which
+        // would override a FULL set there. A pool has one writer connection, so this holds for
+        // every later write.
+        let level = durability == .powerLoss ? "FULL" : "NORMAL"
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(level)") }
+        try self.init(writer: pool)
+    }
+
+    /// The writer's `PRAGMA synchronous` (1 NORMAL, 2 FULL), so tests and operators can check it.
+    public func synchronousLevel() async throws -> Int {
+        try await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
     /// A private in-memory database, for tests.

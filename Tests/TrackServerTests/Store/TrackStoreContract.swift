@@ -145,3 +145,27 @@ struct TrackStoreContract {
         #expect(try await store.eventCount(device: "b") == 0)
     }
 }
+
+/// What the server's SQLite promises for an acknowledged upload.
+@Suite struct ServerDurabilityTests {
+    @Test(arguments: [(SQLiteTrackStore.Durability.powerLoss, 2), (.processCrash, 1)])
+    func durabilityReachesSQLite(durability: SQLiteTrackStore.Durability, level: Int) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("durability-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteTrackStore(
+            path: directory.appendingPathComponent("t.sqlite").path, durability: durability)
+        #expect(try await store.synchronousLevel() == level)
+        // Still so after writes (the pool's one writer connection keeps it).
+        _ = try await store.addDevice(name: "p", tokenHash: "h", at: Instant(milliseconds: 0))
+        #expect(try await store.synchronousLevel() == level)
+    }
+
+    @Test func theDefaultSurvivesAPowerCut() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("durability-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteTrackStore(path: directory.appendingPathComponent("t.sqlite").path)
+        #expect(try await store.synchronousLevel() == 2, "FULL: every acknowledged batch is fsynced")
+    }
+}
