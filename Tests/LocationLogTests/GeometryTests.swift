@@ -102,7 +102,8 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(geo.utf8)) as? [String: Any]
         let features = try #require(object?["features"] as? [[String: Any]])
         #expect(features.count == 4)
-        #expect(geo.contains("[[[121.4737,31.2304],[121.4738,31.2305]],[[121.4739,31.2306]]]"))
+        // The one-point segment is no LineString (RFC 7946 §3.1.4); it is one of the Point features.
+        #expect(geo.contains(#""MultiLineString","coordinates":[[[121.4737,31.2304],[121.4738,31.2305]]]}"#))
         #expect(geo.contains(#""time":"1970-01-01T00:02:00.000Z""#))
         #expect(geo.contains(#""accuracy":12.5"#))
 
@@ -116,5 +117,27 @@ import Testing
         #expect(csv.count == 4)
         #expect(csv[1] == "1970-01-01T00:00:00.000Z,0,0,31.2304,121.4737,12.5,4,,")
         #expect(csv[3].hasPrefix("1970-01-01T00:33:20.000Z,2000000,1,"))
+    }
+
+    /// Real GPX days often have one-point segments; none may become a one-point line.
+    @Test func aOnePointSegmentIsAPointNeverALine() throws {
+        let segments = [
+            [point(0, 31.1, 121.1)], [point(900, 31.2, 121.2), point(1000, 31.3, 121.3)], [point(5000, 31.4, 121.4)],
+        ]
+        for includePoints in [false, true] {
+            let geo = TrackExport.geoJSON(segments, includePoints: includePoints)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(geo.utf8)) as? [String: Any])
+            let features = try #require(object["features"] as? [[String: Any]])
+            let geometries = features.compactMap { $0["geometry"] as? [String: Any] }
+            for geometry in geometries where geometry["type"] as? String == "MultiLineString" {
+                let lines = try #require(geometry["coordinates"] as? [[[Double]]])
+                #expect(lines.count == 1 && lines.allSatisfy { $0.count >= 2 })
+            }
+            let points = geometries.filter { $0["type"] as? String == "Point" }.compactMap {
+                $0["coordinates"] as? [Double]
+            }
+            #expect(points.contains([121.1, 31.1]) && points.contains([121.4, 31.4]))
+            #expect(points.count == (includePoints ? 4 : 2))
+        }
     }
 }

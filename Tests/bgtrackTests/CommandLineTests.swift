@@ -128,6 +128,7 @@ import Testing
         (["serve", "--alert-command", "   "], "--alert-command"),
         (["serve", "--durability", "off"], "--durability"), (["serve", "--durability", ""], "--durability"),
         (["serve", "--alert-command", String(repeating: "x", count: 5000)], "--alert-command"),
+        (["device", "add", "."], "only dots"), (["device", "add", ".."], "only dots"),
         (["device", "add", "p", "--silent-after", "35"], "--silent-after"),
         (["device", "add", "p", "--silent-after", "10s"], "--silent-after"),
         (["device", "add", "p", "--silent-after", "-5m"], "--silent-after"),

@@ -9,17 +9,28 @@ import Foundation
 /// let gpx = TrackExport.gpx(segments, name: "iphone-42 2024-11-22")
 /// ```
 public enum TrackExport {
-    /// A GeoJSON FeatureCollection: one `MultiLineString` feature (one line per segment) and,
-    /// when `includePoints` is set, one `Point` feature per sample with `time` and `accuracy`
-    /// properties for the map's hover labels. Coordinates are `[lon, lat]` (RFC 7946).
+    /// A GeoJSON FeatureCollection: one `MultiLineString` feature (one line per segment of two or
+    /// more points) and, when `includePoints` is set, one `Point` feature per sample with `time`
+    /// and `accuracy` properties for the map's hover labels. Coordinates are `[lon, lat]`.
+    ///
+    /// A segment of a single point is no line: RFC 7946 §3.1.4 asks for two or more positions in a
+    /// LineString, so such a segment is a `Point` feature (`"segment"` its index) and never part
+    /// of the `MultiLineString`.
     public static func geoJSON(_ segments: [[TrackPoint]], includePoints: Bool = true) -> String {
         var out = #"{"type":"FeatureCollection","features":["#
         out += #"{"type":"Feature","properties":{"segments":\#(segments.count)},"#
         out += #""geometry":{"type":"MultiLineString","coordinates":["#
-        out += segments.map { segment in
+        out += segments.filter { $0.count >= 2 }.map { segment in
             "[" + segment.map { "[\(number($0.longitude)),\(number($0.latitude))]" }.joined(separator: ",") + "]"
         }.joined(separator: ",")
         out += "]}}"
+        if !includePoints {
+            for (index, segment) in segments.enumerated() where segment.count == 1 {
+                out += #",{"type":"Feature","geometry":{"type":"Point","coordinates":["#
+                out += "\(number(segment[0].longitude)),\(number(segment[0].latitude))]},"
+                out += #""properties":{"segment":\#(index),"time":"\#(segment[0].time.iso8601)"}}"#
+            }
+        }
         if includePoints {
             for point in segments.joined() {
                 out += #",{"type":"Feature","geometry":{"type":"Point","coordinates":["#

@@ -10,6 +10,7 @@ import Logging
 /// ```
 public func buildRouter(_ environment: TrackServerEnvironment) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
+    router.middlewares.add(SecurityHeadersMiddleware(tileURL: environment.configuration.tileURL))
     router.middlewares.add(RequestLogMiddleware(level: .info))
     router.middlewares.add(ErrorAndMetricsMiddleware(metrics: environment.metrics))
     router.get("/healthz", use: environment.health)

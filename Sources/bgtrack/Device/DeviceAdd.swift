@@ -19,6 +19,11 @@ struct DeviceAdd: AsyncParsableCommand {
         else {
             throw ValidationError("device names are 1…64 characters of letters, digits, '-', '_' or '.'")
         }
+        // "." and ".." are path segments: /devices/.. is not this device's page.
+        guard !name.allSatisfy({ $0 == "." }) else {
+            throw ValidationError(
+                "device name '\(name)' is only dots; its map page could not be opened, pick another name")
+        }
         _ = try silentAfterDuration()
     }
 

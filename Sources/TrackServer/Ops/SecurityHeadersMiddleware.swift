@@ -1,0 +1,49 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Headers on every answer, errors included, that keep the pages' operator token (it can travel in
+/// the URL) from leaking and the pages from being framed or sniffed:
+/// `Referrer-Policy: no-referrer`, `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY` and a
+/// Content-Security-Policy that allows scripts, styles and images from this server only (plus the
+/// operator's tile server for images).
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    let contentSecurityPolicy: String
+
+    init(tileURL: String?) {
+        var images = "'self' data:"
+        if let tileURL,
+            let url = URL(
+                string: tileURL.replacingOccurrences(of: "{", with: "").replacingOccurrences(
+                    of: "}", with: "")), let scheme = url.scheme, let host = url.host
+        {
+            images += " \(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")"
+        }
+        // The pages carry their data and small scripts inline; nothing is loaded from elsewhere.
+        contentSecurityPolicy =
+            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+            + "img-src \(images); connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            response = try error.response(from: request, context: context)
+        }
+        response.headers[.referrerPolicy] = "no-referrer"
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[.xFrameOptions] = "DENY"
+        response.headers[.contentSecurityPolicy] = contentSecurityPolicy
+        return response
+    }
+}
+
+extension HTTPField.Name {
+    // Valid header names, so the initialiser cannot fail; a typo would trap at the first request.
+    static let referrerPolicy = Self("Referrer-Policy") ?? .contentSecurityPolicy
+    static let xFrameOptions = Self("X-Frame-Options") ?? .contentSecurityPolicy
+}
