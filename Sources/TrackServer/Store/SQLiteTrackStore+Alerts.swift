@@ -2,6 +2,25 @@ public import BackgroundCore
 import GRDB
 
 extension SQLiteTrackStore {
+    public func operators() async throws -> [OperatorRecord] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT name, createdAt, revokedAt FROM operator ORDER BY name").map {
+                OperatorRecord(
+                    name: $0["name"], createdAt: Instant(milliseconds: $0["createdAt"]),
+                    revokedAt: ($0["revokedAt"] as Int64?).map(Instant.init(milliseconds:)))
+            }
+        }
+    }
+
+    public func revokeOperator(named name: String, at now: Instant) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE operator SET revokedAt = ? WHERE name = ? AND revokedAt IS NULL",
+                arguments: [now.milliseconds, name])
+            return db.changesCount > 0
+        }
+    }
+
     public func setSilentAfter(device: String, _ threshold: Duration?) async throws -> Bool {
         try await writer.write { db in
             try db.execute(

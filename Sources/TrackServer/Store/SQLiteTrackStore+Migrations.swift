@@ -80,6 +80,9 @@ extension SQLiteTrackStore {
                     """
             )
         }
+        migrator.registerMigration("v3-operator-revocation") { db in
+            try db.execute(sql: "ALTER TABLE operator ADD COLUMN revokedAt INTEGER")
+        }
         return migrator
     }
 }

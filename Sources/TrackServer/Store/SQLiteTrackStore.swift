@@ -115,7 +115,7 @@ public struct SQLiteTrackStore: TrackStore {
                 return .device(name)
             }
             if let name = try String.fetchOne(
-                db, sql: "SELECT name FROM operator WHERE tokenHash = ?", arguments: [hash])
+                db, sql: "SELECT name FROM operator WHERE tokenHash = ? AND revokedAt IS NULL", arguments: [hash])
             {
                 return .operator(name)
             }

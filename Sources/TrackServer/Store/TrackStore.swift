@@ -11,6 +11,10 @@ public protocol TrackStore: Sendable {
     func addDevice(name: String, tokenHash: String, at now: Instant) async throws -> DeviceRecord
     /// Registers an operator. Throws ``TrackStoreError/duplicateName(_:)`` if the name is taken.
     func addOperator(name: String, tokenHash: String, at now: Instant) async throws
+    /// Every operator, revoked ones included, sorted by name.
+    func operators() async throws -> [OperatorRecord]
+    /// Revokes an operator's token at once. False if there is no active operator of that name.
+    func revokeOperator(named name: String, at now: Instant) async throws -> Bool
     /// Every device, revoked ones included, sorted by name.
     func devices() async throws -> [DeviceRecord]
     func device(named name: String) async throws -> DeviceRecord?
@@ -50,6 +54,19 @@ public protocol TrackStore: Sendable {
     func alertDelivered(id: Int64) async throws
     /// A delivery failed: it stays queued until `retryAt`.
     func alertFailed(id: Int64, error: String, retryAt: Instant) async throws
+}
+
+/// An operator token's owner (the token itself is stored only as a hash).
+public struct OperatorRecord: Hashable, Sendable {
+    public var name: String
+    public var createdAt: Instant
+    public var revokedAt: Instant?
+
+    public init(name: String, createdAt: Instant, revokedAt: Instant?) {
+        self.name = name
+        self.createdAt = createdAt
+        self.revokedAt = revokedAt
+    }
 }
 
 /// One alert for one target, as queued.
