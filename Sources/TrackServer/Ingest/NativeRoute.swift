@@ -16,7 +16,8 @@ extension TrackServerEnvironment {
             context.logger.info(
                 "batch stored",
                 metadata: [
-                    "device": "\(device)", "batch": "\(parsed.batch ?? "-")", "accepted": "\(outcome.accepted.count)",
+                    "device": "\(device)", "batch": "\(LogText.bounded(parsed.batch ?? "-"))",
+                    "accepted": "\(outcome.accepted.count)",
                     "duplicates": "\(outcome.duplicates.count)", "rejected": "\(parsed.rejected.count)",
                 ])
             return try Response.json(

@@ -17,6 +17,9 @@ struct OverlandParser: Sendable {
         var trip: JSONValue?
     }
 
+    /// Overland-iOS's largest batch size setting.
+    static let overlandLargestBatch = 1000
+
     func parse(_ body: JSONValue, now: Instant) throws(APIError) -> Parsed {
         guard case .object = body else {
             throw APIError(.badRequest, "the body must be a JSON object {\"locations\": [Feature…]}")
@@ -24,13 +27,15 @@ struct OverlandParser: Sendable {
         guard case .array(var features) = body["locations"] else {
             throw APIError(.badRequest, "field \"locations\" must be an array of GeoJSON Point features")
         }
-        if let current = body["current"], current != .null { features.append(current) }
-        guard features.count <= maxSamples else {
+        // Overland sends up to 1,000 locations plus `current` and never splits a batch: `current`
+        // does not count, and the limit is never below Overland's largest batch.
+        guard features.count <= max(maxSamples, Self.overlandLargestBatch) else {
             throw APIError(
                 .contentTooLarge,
                 "the batch has \(features.count) locations, more than the limit of \(maxSamples); "
                     + "lower Overland's batch size")
         }
+        if let current = body["current"], current != .null { features.append(current) }
         var parsed = Parsed(samples: [], skipped: [], trip: body["trip"].flatMap { $0 == .null ? nil : $0 })
         var keys: Set<String> = []
         for (index, feature) in features.enumerated() {

@@ -54,7 +54,12 @@ struct ErrorAndMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
                 ? "no route \(request.method) \(request.uri.path); see /openapi.yaml" : "\(status.reasonPhrase)"
             throw APIError(status, message)
         } catch {
-            context.logger.error("request failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
+            context.logger.error(
+                "request failed",
+                metadata: [
+                    "error": "\(LogText.bounded("\(error)", limit: 1000))",
+                    "path": "\(LogText.bounded(request.uri.path))",
+                ])
             await count(request, .internalServerError)
             throw APIError(.internalServerError, "the server failed to handle the request; it was logged")
         }

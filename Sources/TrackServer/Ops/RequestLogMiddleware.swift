@@ -15,7 +15,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         context.logger.log(
             level: level, "Request",
             metadata: [
-                "hb.request.path": .string(request.uri.path), "hb.request.method": .string(request.method.rawValue),
+                "hb.request.path": .string(LogText.bounded(request.uri.path)),
+                "hb.request.method": .string(request.method.rawValue),
             ])
         return try await next(request, context)
     }
