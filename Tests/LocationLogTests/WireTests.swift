@@ -96,4 +96,19 @@ import Testing
         #expect(throws: Gzip.Failure.self) { try Gzip.decompress(packed, limit: 1000) }
         #expect(throws: Gzip.Failure.self) { try Gzip.decompress(Data("not gzip".utf8)) }
     }
+
+    /// Several gzip members are one body (RFC 1952 §2.2); anything else after a member is refused,
+    /// never silently dropped with the samples it carried.
+    @Test func gzipMembersAreAllReadAndTrailingBytesRefused() throws {
+        let first = Data(#"{"batch":"b","device":"d","samples":["#.utf8)
+        let second = Data(#"]}"#.utf8)
+        let two = try Gzip.compress(first) + Gzip.compress(second)
+        #expect(try Gzip.decompress(two) == first + second)
+        let three = try Gzip.compress(first) + Gzip.compress(Data()) + Gzip.compress(second)
+        #expect(try Gzip.decompress(three) == first + second)
+        for trailing in [Data([0]), Data([1, 2, 3]), Data("garbage".utf8), Data([0x1f, 0x8b])] {
+            #expect(throws: Gzip.Failure.self) { try Gzip.decompress(try Gzip.compress(first) + trailing) }
+        }
+        #expect(throws: Gzip.Failure.self) { try Gzip.decompress(two, limit: first.count) }
+    }
 }

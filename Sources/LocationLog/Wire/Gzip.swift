@@ -37,8 +37,11 @@ public enum Gzip {
     }
 
     /// Decompresses a gzip body, refusing to produce more than `limit` bytes (a "zip bomb" guard).
+    /// A body of several gzip members is their concatenation; bytes after the last member that
+    /// are not gzip make the body unreadable.
     ///
-    /// - Throws: `Failure` when the data is not gzip, is truncated, or inflates beyond `limit`.
+    /// - Throws: `Failure` when the data is not gzip, is truncated, has trailing bytes that are not
+    ///   a gzip member, or inflates beyond `limit`.
     public static func decompress(_ data: Data, limit: Int = 64 << 20) throws(Failure) -> Data {
         var stream = z_stream()
         var status = inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
@@ -61,6 +64,13 @@ public enum Gzip {
                 }
                 output.append(contentsOf: chunk[0..<produced])
                 if output.count > limit { return Z_MEM_ERROR }
+                // RFC 1952 §2.2: a gzip file is a series of members; the data is all of them.
+                // Bytes after a member must be another member, or the body is refused (never
+                // silently cut short).
+                if result == Z_STREAM_END, stream.avail_in > 0 {
+                    guard inflateReset(&stream) == Z_OK else { return Z_STREAM_ERROR }
+                    result = Z_OK
+                }
             } while result == Z_OK && (stream.avail_in > 0 || stream.avail_out == 0)
             return result
         }
