@@ -52,6 +52,24 @@ import Testing
         #expect(try RouteFile.read(path: write("b.gpx", Data(gpx.utf8))).count == 2)
     }
 
+    /// A file with waypoints (places far away), a planned route and a recorded track: only the
+    /// track is replayed, never the three strung together into jumps of kilometres.
+    @Test func aMixedGPXFileReplaysItsTrackPointsOnly() throws {
+        let gpx = """
+            <gpx version="1.1"><wpt lat="48.85" lon="2.35"><name>Paris</name></wpt>
+            <rte><rtept lat="40.0" lon="116.0"/><rtept lat="40.1" lon="116.1"/></rte>
+            <trk><trkseg><trkpt lat="31.1" lon="121.1"><time>2024-11-22T01:00:00Z</time></trkpt>
+            <trkpt lat="31.1001" lon="121.1001"><time>2024-11-22T01:02:00Z</time></trkpt></trkseg></trk>
+            <wpt lat="-33.9" lon="151.2"/></gpx>
+            """
+        let points = try RouteFile.read(path: write("mixed.gpx", Data(gpx.utf8)))
+        #expect(points.map(\.latitude) == [31.1, 31.1001])
+        let routeOnly = """
+            <gpx><wpt lat="48.85" lon="2.35"/><rte><rtept lat="40.0" lon="116.0"/><rtept lat="40.1" lon="116.1"/></rte></gpx>
+            """
+        #expect(try RouteFile.read(path: write("route.gpx", Data(routeOnly.utf8))).map(\.latitude) == [40.0, 40.1])
+    }
+
     static let hostileFiles: [(name: String, content: [UInt8], message: String)] = [
         ("latin1.csv", Array("lat,lon,name\n31.1,121.1,Caf".utf8) + [0xE9, 0x0A], "not UTF-8: byte 0xE9"),
         ("utf16.csv", [0xFF, 0xFE, 0x6C, 0x00, 0x61, 0x00], "UTF-16"),

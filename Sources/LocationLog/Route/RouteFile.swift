@@ -106,11 +106,14 @@ public enum RouteFile {
         return points
     }
 
+    /// The GPX file's track points (`trkpt`); with none, its route points (`rtept`); with neither,
+    /// its waypoints (`wpt`). The three are never strung together: waypoints are places, not a
+    /// path, and mixing them into a track makes jumps of kilometres between consecutive fixes.
     static func readGPX(path: String, maximumPoints: Int) throws(RouteError) -> [RoutePoint] {
         // Records end at '>': each is "text<tag attributes>", a flat walk of the XML.
         var stream = try RecordStream(path: path, delimiter: UInt8(ascii: ">"))
-        var points: [RoutePoint] = []
-        var current: (latitude: Double, longitude: Double, time: Instant?, altitude: Double?)?
+        var byKind: [String: [RoutePoint]] = [:]
+        var current: (kind: String, latitude: Double, longitude: Double, time: Instant?, altitude: Double?)?
         var sawGPX = false
         while let record = try stream.next() {
             guard let open = record.lastIndex(of: "<") else { continue }
@@ -128,9 +131,10 @@ public enum RouteFile {
                         "route file \(path) near byte record \(stream.recordNumber): <\(name)> needs numeric lat and "
                             + "lon attributes")
                 }
-                current = (latitude, longitude, nil, nil)
+                current = (name, latitude, longitude, nil, nil)
                 if tag.hasSuffix("/") {
-                    try append(latitude, longitude, nil, nil, to: &points, path: path, limit: maximumPoints)
+                    try append(
+                        latitude, longitude, nil, nil, to: &byKind[name, default: []], path: path, limit: maximumPoints)
                     current = nil
                 }
             case "/time": if current != nil { current?.time = Instant(iso8601: text) }
@@ -138,15 +142,16 @@ public enum RouteFile {
             case "/trkpt", "/rtept", "/wpt":
                 if let point = current {
                     try append(
-                        point.latitude, point.longitude, point.time, point.altitude, to: &points, path: path,
-                        limit: maximumPoints)
+                        point.latitude, point.longitude, point.time, point.altitude,
+                        to: &byKind[point.kind, default: []],
+                        path: path, limit: maximumPoints)
                 }
                 current = nil
             default: continue
             }
         }
         guard sawGPX else { throw RouteError("route file \(path) is not GPX: no <gpx> element") }
-        return points
+        return ["trkpt", "rtept", "wpt"].lazy.compactMap { byKind[$0] }.first { !$0.isEmpty } ?? []
     }
 
     /// The times a route may carry: years 1…9999. Far-off values (`1e300`, `nan`, ±2^63 ms) would
