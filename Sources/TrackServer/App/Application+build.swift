@@ -26,6 +26,7 @@ public func buildRouter(_ environment: TrackServerEnvironment) -> Router<BasicRe
     router.delete("/v1/sessions", use: environment.logout)
     router.get("/v1/devices", use: environment.listDevices)
     router.get("/v1/devices/{id}/track", use: environment.track)
+    router.get("/v1/devices/{id}/rejected", use: environment.rejected)
     router.get("/devices/{id}", use: environment.mapPage)
     router.get("/static/leaflet/**", use: environment.leafletAsset)
     router.get("/", use: environment.indexPage)

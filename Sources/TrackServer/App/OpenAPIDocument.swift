@@ -383,6 +383,35 @@ enum OpenAPIDocument {
                 "401": {$ref: '#/components/responses/Unauthorized'}
                 "403": {$ref: '#/components/responses/Forbidden'}
                 "404": {$ref: '#/components/responses/NotFound'}
+          /v1/devices/{id}/rejected:
+            get:
+              summary: Points kept aside instead of stored (an authenticated client's unreadable point, answered 2xx so its queue moves on), newest first.
+              security: [{bearer: []}, {tokenQuery: []}]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: string}, example: iphone-42}
+              responses:
+                "200":
+                  description: The quarantined points with their reasons.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [device, rejected]
+                        properties:
+                          device: {type: string}
+                          rejected:
+                            type: array
+                            items:
+                              type: object
+                              required: [source, reason, raw, received_at]
+                              properties:
+                                source: {type: string}
+                                reason: {type: string}
+                                raw: {type: string}
+                                received_at: {type: integer}
+                "401": {$ref: '#/components/responses/Unauthorized'}
+                "403": {$ref: '#/components/responses/Forbidden'}
+                "404": {$ref: '#/components/responses/NotFound'}
           /devices/{id}:
             get:
               summary: The map page of one UTC day (no external resources unless a tile URL is configured).

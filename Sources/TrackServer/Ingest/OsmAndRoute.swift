@@ -11,7 +11,25 @@ extension TrackServerEnvironment {
     /// can add points to its track (they still cannot read it).
     func ingestOsmAnd(_ request: Request, context: some RequestContext) async throws -> Response {
         try await countingRefusals(.osmand) {
-            let parsed = try await parseOsmAnd(request)
+            let bytes = request.method == .post ? try await bodyReader.read(request) : []
+            let parsed: OsmAndParser.Parsed
+            do {
+                parsed = try parseOsmAnd(request, bytes: bytes)
+            } catch let error as APIError where error.status == .badRequest {
+                // Traccar Client resends its oldest point forever on any non-2xx: one bad point
+                // (a clock two days ahead, say) would block its queue for good. An authenticated
+                // device's unreadable point is kept aside with the reason and answered 200.
+                guard let device = await authenticatedOsmAndDevice(request, bytes: bytes) else { throw error }
+                let raw =
+                    (request.uri.query ?? "")
+                    + (bytes.isEmpty ? "" : "\n" + String(decoding: bytes.prefix(4096), as: UTF8.self))
+                try await store.quarantine(
+                    device: device, source: .osmand, reason: error.message, raw: raw, at: clock.now)
+                context.logger.notice(
+                    "osmand point quarantined",
+                    metadata: ["device": "\(device)", "reason": "\(LogText.bounded(error.message))"])
+                return Response(status: .ok)
+            }
             guard let registered = try await store.device(named: parsed.device) else {
                 throw APIError(
                     .badRequest, "unknown device id; register it with `bgtrack device add NAME` and use that name as id"
@@ -37,14 +55,25 @@ extension TrackServerEnvironment {
         }
     }
 
-    private func parseOsmAnd(_ request: Request) async throws -> OsmAndParser.Parsed {
+    /// The device an unreadable OsmAnd request belongs to, when its token proves it: the `token`
+    /// of the query or form names a live device, and `id`/`deviceid`, if given, is that device.
+    private func authenticatedOsmAndDevice(_ request: Request, bytes: [UInt8]) async -> String? {
+        var parameters = FormParameters.parse(request.uri.query ?? "") ?? [:]
+        if let text = String(validating: bytes, as: UTF8.self), let form = FormParameters.parse(text) {
+            parameters.merge(form) { _, body in body }
+        }
+        guard let token = parameters["token"], let device = try? await auth.writer(token: token) else { return nil }
+        if let named = parameters["id"] ?? parameters["deviceid"], named != device { return nil }
+        return device
+    }
+
+    private func parseOsmAnd(_ request: Request, bytes: [UInt8]) throws -> OsmAndParser.Parsed {
         let parser = OsmAndParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
         var parameters = FormParameters.parse(request.uri.query ?? "")
         guard let query = parameters else {
             throw APIError(.badRequest, "the query string is not valid percent-encoded UTF-8")
         }
         if request.method == .post {
-            let bytes = try await bodyReader.read(request)
             let contentType = request.headers[.contentType]?.lowercased() ?? ""
             if contentType.contains("json") || bytes.first == UInt8(ascii: "{") || bytes.first == UInt8(ascii: "[") {
                 return try parser.parse(json: try JSONBody.parse(bytes), token: query["token"], now: clock.now)

@@ -27,6 +27,17 @@ extension TrackServerEnvironment {
                 let text = String(decoding: try JSONEncoder().encode(trip), as: UTF8.self)
                 try await store.recordEvent(device: device, type: "overland.trip", json: text, at: clock.now)
             }
+            // Overland deletes the whole batch on "ok": a skipped location must not vanish.
+            let features: [JSONValue] = {
+                guard case .array(let locations) = json["locations"] else { return [] }
+                return locations + [json["current"]].compactMap { $0 }
+            }()
+            for skip in parsed.skipped {
+                let raw = features.indices.contains(skip.index) ? features[skip.index] : JSONValue.null
+                try await store.quarantine(
+                    device: device, source: .overland, reason: skip.reason,
+                    raw: String(decoding: try JSONEncoder().encode(raw), as: UTF8.self), at: clock.now)
+            }
             await record(.overland, outcome: outcome, rejected: parsed.skipped.count)
             context.logger.info(
                 "overland batch stored",

@@ -25,8 +25,23 @@ extension TrackServerEnvironment {
                     "x_limit_u": "\(LogText.bounded(request.headers[.init("X-Limit-U") ?? .accept] ?? ""))",
                     "x_limit_d": "\(LogText.bounded(request.headers[.init("X-Limit-D") ?? .accept] ?? ""))",
                 ])
-            let body = try JSONBody.parse(try await bodyReader.read(request))
-            switch try OwnTracksParser(rules: rules).parse(body, now: clock.now) {
+            let bytes = try await bodyReader.read(request)
+            let body: JSONValue
+            let message: OwnTracksParser.Parsed
+            do {
+                body = try JSONBody.parse(bytes)
+                message = try OwnTracksParser(rules: rules).parse(body, now: clock.now)
+            } catch let error as APIError where error.status == .badRequest {
+                // OwnTracks deletes a message on any 4xx: answered 200 and kept aside instead.
+                try await store.quarantine(
+                    device: device, source: .owntracks, reason: error.message,
+                    raw: String(decoding: bytes.prefix(4096), as: UTF8.self), at: clock.now)
+                context.logger.notice(
+                    "owntracks message quarantined",
+                    metadata: ["device": "\(device)", "reason": "\(LogText.bounded(error.message))"])
+                return Response.text("[]", contentType: "application/json")
+            }
+            switch message {
             case .location(let sample):
                 let outcome = try await store.insert([sample], device: device, at: clock.now)
                 await record(.owntracks, outcome: outcome, rejected: 0)

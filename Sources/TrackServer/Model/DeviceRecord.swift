@@ -13,10 +13,12 @@ public struct DeviceRecord: Hashable, Sendable {
     public var silentAfter: Duration?
     /// Since when an alert says it is silent; `nil` while it is heard from (or never alerted).
     public var silentSince: Instant?
+    /// Points kept aside in the server's quarantine (`GET /v1/devices/{id}/rejected`).
+    public var rejectedCount: Int
 
     public init(
         name: String, createdAt: Instant, revokedAt: Instant?, lastSeenAt: Instant?, sampleCount: Int,
-        silentAfter: Duration? = nil, silentSince: Instant? = nil
+        silentAfter: Duration? = nil, silentSince: Instant? = nil, rejectedCount: Int = 0
     ) {
         self.name = name
         self.createdAt = createdAt
@@ -25,6 +27,7 @@ public struct DeviceRecord: Hashable, Sendable {
         self.sampleCount = sampleCount
         self.silentAfter = silentAfter
         self.silentSince = silentSince
+        self.rejectedCount = rejectedCount
     }
 
     /// `revoked`, `offline` or `online` at `now`, as the index page and `bgtrack device list` show it.

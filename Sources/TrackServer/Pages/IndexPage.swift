@@ -23,7 +23,7 @@ extension TrackServerEnvironment {
             var href = "/devices/\(HTML.percentEncoded(device.name))"
             if let token { href += "?token=\(HTML.percentEncoded(token))" }
             return "<tr class=\"\(status)\"><td><a href=\"\(HTML.escape(href))\">\(HTML.escape(device.name))</a></td>"
-                + "<td>\(seen)</td><td>\(status)</td><td>\(device.sampleCount)</td></tr>"
+                + "<td>\(seen)</td><td>\(status)</td><td>\(device.sampleCount)</td><td>\(device.rejectedCount)</td></tr>"
         }
         let map = leafletAvailable ? try await lastPositionsMap(devices, token: token, now: now) : ""
         let page = """
@@ -35,7 +35,7 @@ extension TrackServerEnvironment {
             \(leafletAvailable ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><script src=\"/static/leaflet/leaflet.js\"></script>" : "")
             </head>
             <body><h1>Devices</h1>
-            <table><tr><th>device</th><th>last seen</th><th>status</th><th>samples</th></tr>
+            <table><tr><th>device</th><th>last seen</th><th>status</th><th>samples</th><th>rejected</th></tr>
             \(rows.joined(separator: "\n"))
             </table>
             \(map)

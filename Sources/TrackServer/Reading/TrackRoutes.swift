@@ -38,6 +38,17 @@ extension TrackServerEnvironment {
     }
 
     /// `GET /v1/devices/{id}/track`: the track between `from` and `to` in the asked format.
+    /// `GET /v1/devices/{id}/rejected`: the device's quarantined points (at most 1,000, newest first).
+    func rejected(_ request: Request, context: some RequestContext) async throws -> Response {
+        let device = try context.parameters.require("id")
+        _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
+        guard try await store.device(named: device) != nil else {
+            throw APIError(.notFound, "no device is registered as \"\(device)\"")
+        }
+        return try Response.json(
+            RejectedBody(device: device, rejected: try await store.rejectedPoints(device: device, limit: 1000)))
+    }
+
     func track(_ request: Request, context: some RequestContext) async throws -> Response {
         let device = try context.parameters.require("id")
         _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
@@ -92,4 +103,10 @@ extension TrackServerEnvironment {
         }
         return stored
     }
+}
+
+/// `GET /v1/devices/{id}/rejected`'s answer.
+struct RejectedBody: Encodable {
+    var device: String
+    var rejected: [RejectedPoint]
 }

@@ -2,6 +2,36 @@ public import BackgroundCore
 import GRDB
 
 extension SQLiteTrackStore {
+    public func quarantine(
+        device: String, source: IngestSource, reason: String, raw: String, at now: Instant
+    ) async throws {
+        try await writer.write { db in
+            guard let id = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }
+            try db.execute(
+                sql: "INSERT INTO rejected_point (deviceId, source, reason, raw, receivedAt) VALUES (?, ?, ?, ?, ?)",
+                arguments: [
+                    id, source.rawValue, String(reason.prefix(500)), String(raw.prefix(4096)), now.milliseconds,
+                ])
+            try db.execute(sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [now.milliseconds, id])
+        }
+    }
+
+    public func rejectedPoints(device: String, limit: Int) async throws -> [RejectedPoint] {
+        try await writer.read { db in
+            guard let id = try Self.deviceID(db, device) else { return [] }
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT source, reason, raw, receivedAt FROM rejected_point WHERE deviceId = ?
+                    ORDER BY id DESC LIMIT ?
+                    """,
+                arguments: [id, limit]
+            ).map {
+                RejectedPoint(source: $0["source"], reason: $0["reason"], raw: $0["raw"], receivedAt: $0["receivedAt"])
+            }
+        }
+    }
+
     public func operators() async throws -> [OperatorRecord] {
         try await writer.read { db in
             try Row.fetchAll(db, sql: "SELECT name, createdAt, revokedAt FROM operator ORDER BY name").map {

@@ -83,6 +83,20 @@ extension SQLiteTrackStore {
         migrator.registerMigration("v3-operator-revocation") { db in
             try db.execute(sql: "ALTER TABLE operator ADD COLUMN revokedAt INTEGER")
         }
+        migrator.registerMigration("v4-rejected-points") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE rejected_point (
+                        id INTEGER PRIMARY KEY,
+                        deviceId INTEGER NOT NULL REFERENCES device(id),
+                        source TEXT NOT NULL,
+                        reason TEXT NOT NULL,
+                        raw TEXT NOT NULL,
+                        receivedAt INTEGER NOT NULL
+                    );
+                    CREATE INDEX rejected_point_device ON rejected_point(deviceId, id);
+                    """)
+        }
         return migrator
     }
 }

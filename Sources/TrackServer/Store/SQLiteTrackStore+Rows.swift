@@ -5,7 +5,8 @@ extension SQLiteTrackStore {
     static let deviceQuery = """
         SELECT d.name, d.createdAt, d.revokedAt, d.lastSeenAt, d.silentAfterMs,
             (SELECT COUNT(*) FROM sample s WHERE s.deviceId = d.id) AS sampleCount,
-            (SELECT a.silentSince FROM alert_state a WHERE a.deviceId = d.id) AS silentSince
+            (SELECT a.silentSince FROM alert_state a WHERE a.deviceId = d.id) AS silentSince,
+            (SELECT COUNT(*) FROM rejected_point r WHERE r.deviceId = d.id) AS rejectedCount
         FROM device d
         """
 
@@ -27,7 +28,8 @@ extension SQLiteTrackStore {
             lastSeenAt: (row["lastSeenAt"] as Int64?).map(Instant.init(milliseconds:)),
             sampleCount: row["sampleCount"],
             silentAfter: (row["silentAfterMs"] as Int64?).map { .milliseconds($0) },
-            silentSince: (row["silentSince"] as Int64?).map(Instant.init(milliseconds:))
+            silentSince: (row["silentSince"] as Int64?).map(Instant.init(milliseconds:)),
+            rejectedCount: row["rejectedCount"]
         )
     }
 

@@ -11,6 +11,11 @@ public protocol TrackStore: Sendable {
     func addDevice(name: String, tokenHash: String, at now: Instant) async throws -> DeviceRecord
     /// Registers an operator. Throws ``TrackStoreError/duplicateName(_:)`` if the name is taken.
     func addOperator(name: String, tokenHash: String, at now: Instant) async throws
+    /// Keeps a point the server could not accept from a client that would delete it or block its
+    /// queue on an error answer (OwnTracks, Traccar, Overland), with the reason, for the operator.
+    func quarantine(device: String, source: IngestSource, reason: String, raw: String, at now: Instant) async throws
+    /// The device's quarantined points, newest first, at most `limit`.
+    func rejectedPoints(device: String, limit: Int) async throws -> [RejectedPoint]
     /// Every operator, revoked ones included, sorted by name.
     func operators() async throws -> [OperatorRecord]
     /// Revokes an operator's token at once. False if there is no active operator of that name.
@@ -54,6 +59,20 @@ public protocol TrackStore: Sendable {
     func alertDelivered(id: Int64) async throws
     /// A delivery failed: it stays queued until `retryAt`.
     func alertFailed(id: Int64, error: String, retryAt: Instant) async throws
+}
+
+/// A point the server kept aside instead of storing, with why.
+public struct RejectedPoint: Hashable, Sendable, Encodable {
+    public var source: String
+    public var reason: String
+    /// The request as received (query and body), cut at 4 KiB.
+    public var raw: String
+    public var receivedAt: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case source, reason, raw
+        case receivedAt = "received_at"
+    }
 }
 
 /// An operator token's owner (the token itself is stored only as a hash).
