@@ -68,10 +68,38 @@ struct HostileBodies {
 
     mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &random)] }
 
+    /// A fresh id from the seeded generator, so runs repeat but requests never share sample ids.
+    mutating func freshID() -> String {
+        let value = (UInt128(random.next()) << 64) | UInt128(random.next())
+        let hex = String(value, radix: 16)
+        let digits = String(repeating: "0", count: 32 - hex.count) + hex
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(digits.dropFirst(range.lowerBound).prefix(range.count))
+        }
+        return parts.joined(separator: "-")
+    }
+
+    /// The route's fixture with fresh sample ids (native) and a time shifted by up to a day
+    /// (others, whose samples are keyed by time and position): a partial write of one request can
+    /// never be hidden as a "duplicate" of an earlier request's rows.
+    mutating func freshBase(_ route: HostileRequest.Route) -> String {
+        var text = Self.base(route)
+        if route == .native {
+            for suffix in 1...4 {
+                text = text.replacingOccurrences(of: "0b9c3a1e-4f59-4d7e-8a51-6f7a0a3c9e0\(suffix)", with: freshID())
+            }
+        } else {
+            let shift = Int.random(in: 1...86_399, using: &random)
+            text = text.replacingOccurrences(of: "1732240000", with: String(1_732_240_000 - shift))
+            text = text.replacingOccurrences(of: "2024-11-22T02:", with: "2024-11-21T\(10 + shift % 12):")
+        }
+        return text
+    }
+
     mutating func next() -> HostileRequest {
         let route = pick(HostileRequest.Route.allCases)
         if route == .osmandQuery { return query() }
-        let text = Self.base(route)
+        let text = freshBase(route)
         switch Int.random(in: 0..<10, using: &random) {
         case 0...3:
             var mutated = text
@@ -80,8 +108,10 @@ struct HostileBodies {
             }
             return HostileRequest(route: route, kind: "wrong-type/range", body: Array(mutated.utf8))
         case 4:
-            let id = "\"0b9c3a1e-4f59-4d7e-8a51-6f7a0a3c9e01\""
-            let duplicated = Self.replaceValue(in: Fixtures.nativeBatch, key: "id", with: id, occurrence: 1)
+            // Two samples of one batch with the same (fresh) id.
+            let native = freshBase(.native)
+            let first = native.range(of: #""id": ""#).map { native[$0.upperBound...].prefix(36) } ?? ""
+            let duplicated = Self.replaceValue(in: native, key: "id", with: "\"\(first)\"", occurrence: 1)
             return HostileRequest(route: .native, kind: "duplicate-ids", body: Array(duplicated.utf8))
         case 5:
             let depth = Int.random(in: 33...20_000, using: &random)
