@@ -59,4 +59,38 @@ import Testing
         time.advance(by: .seconds(120))
         #expect(second.wantsFix(at: time.now))
     }
+
+    /// A server that refuses every sample: the device prints why, not only how many.
+    @Test func rejectionReasonsAreReported() async throws {
+        struct Refusing: BatchTransport {
+            func send(_ request: BatchRequest) async -> UploadOutcome {
+                let ids = request.samples.compactMap { UUID(uuidString: $0.id) }
+                return .acknowledged(
+                    BatchAcknowledgement(
+                        rejected: Dictionary(uniqueKeysWithValues: ids.map { ($0, "t is 2 days ahead") })))
+            }
+        }
+        final class Lines: @unchecked Sendable {
+            let lock = NSLock()
+            var all: [String] = []
+            func add(_ line: String) { lock.withLock { all.append(line) } }
+        }
+        let lines = Lines()
+        let time = ManualTime()
+        let store = try LocationStore.inMemory()
+        let sync = try SyncEngine(store: store, transport: Refusing(), device: "linux-1", seed: 1, now: time.reader)
+        let loop = DeviceLoop(
+            recorder: SampleRecorder(store: store, sampling: .init(interval: .seconds(120))), sync: sync,
+            player: .synthetic(start: time.now), now: time.reader, report: { lines.add($0) })
+        let end = time.now + .seconds(3 * 3600)
+        while time.now < end {
+            let next = await loop.step()
+            time.advance(by: next - time.now)
+        }
+        let rejected = lines.lock.withLock { lines.all }.filter {
+            $0.contains("rejected") && $0.contains(": t is 2 days ahead")
+        }
+        #expect(!rejected.isEmpty, "\(lines.lock.withLock { lines.all }.suffix(5))")
+        #expect(try store.quarantined().count > 0)
+    }
 }

@@ -1,4 +1,5 @@
 public import BackgroundCore
+import Foundation
 
 /// The Linux device's main loop, minus the sleeping: take a fix when a slot wants one, store
 /// it, let the sync engine upload, and say when to come back.
@@ -62,7 +63,16 @@ public actor DeviceLoop {
         do {
             let result = try await sync.wake(backgroundTimeRemaining: nil)
             uploaded += result.deleted
-            for outcome in result.outcomes { report("upload: \(outcome.summary)") }
+            for outcome in result.outcomes {
+                report("upload: \(outcome.summary)")
+                // The reasons, not only a count: the user has to fix the route or the clock.
+                if case .acknowledged(let ack) = outcome {
+                    for (id, reason) in ack.rejected.sorted(by: { $0.key.uuidString < $1.key.uuidString }).prefix(10) {
+                        report("  rejected \(id.uuidString.prefix(8)): \(reason)")
+                    }
+                    if ack.rejected.count > 10 { report("  … and \(ack.rejected.count - 10) more rejected") }
+                }
+            }
             let notifications = await sync.notifications
             for message in notifications.dropFirst(notificationsShown) { report("NOTICE: \(message)") }
             notificationsShown = notifications.count
