@@ -51,6 +51,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "LocationLogTesting", dependencies: ["LocationLog"], swiftSettings: strictSettings),
+        // Test only: a SQLite VFS that throws away unsynced writes at a simulated power cut (issue 9).
+        .target(name: "SQLitePowerCut", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The child process of the store kill test: writes samples and prints each committed id.
         .executableTarget(name: "bgtrack-store-writer", dependencies: ["LocationLog"], swiftSettings: strictSettings),
         .executableTarget(
@@ -101,6 +103,7 @@ let package = Package(
             dependencies: [
                 "TrackServer",
                 "LocationLog",
+                "SQLitePowerCut",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

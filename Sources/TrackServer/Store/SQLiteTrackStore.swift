@@ -39,6 +39,12 @@ public struct SQLiteTrackStore: TrackStore {
         try await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
+    /// Closes the database: later calls throw. A store is also closed when its last copy goes away;
+    /// this makes the moment explicit (a graceful shutdown, a test's simulated power cut).
+    public func close() throws {
+        try writer.close()
+    }
+
     /// A private in-memory database, for tests.
     public static func inMemory() throws -> SQLiteTrackStore {
         try SQLiteTrackStore(writer: DatabaseQueue())

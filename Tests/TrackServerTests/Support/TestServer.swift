@@ -27,13 +27,37 @@ struct TestServer {
     let store: SQLiteTrackStore
     let clock: ManualClock
     let environment: TrackServerEnvironment
-    let phoneToken = "bgd_phone-token"
-    let otherToken = "bgd_other-token"
-    let operatorToken = "bgo_operator-token"
+    var phoneToken: String { Self.phoneToken }
+    var otherToken: String { Self.otherToken }
+    var operatorToken: String { Self.operatorToken }
+    static let phoneToken = "bgd_phone-token"
+    static let otherToken = "bgd_other-token"
+    static let operatorToken = "bgo_operator-token"
 
-    init(logger: Logger? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
-        store = try SQLiteTrackStore.inMemory()
-        clock = ManualClock(Self.start)
+    /// A server on a private in-memory store, or, with `file`, on a database file that was set up
+    /// (devices and operator added unless it has them), closed and opened again, as a server that
+    /// has been running.
+    /// A `nil` durability opens the file with the shipped default.
+    init(
+        file: (path: String, durability: SQLiteTrackStore.Durability?)? = nil, logger: Logger? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws {
+        let clock = ManualClock(Self.start)
+        let open = { (path: String, durability: SQLiteTrackStore.Durability?) throws -> SQLiteTrackStore in
+            try durability.map { try SQLiteTrackStore(path: path, durability: $0) } ?? SQLiteTrackStore(path: path)
+        }
+        var store = try file.map { try open($0.path, $0.durability) } ?? SQLiteTrackStore.inMemory()
+        if try await store.device(named: "iphone-42") == nil {
+            _ = try await store.addDevice(name: "iphone-42", tokenHash: Tokens.hash(Self.phoneToken), at: clock.now)
+            _ = try await store.addDevice(name: "other", tokenHash: Tokens.hash(Self.otherToken), at: clock.now)
+            try await store.addOperator(name: "ops", tokenHash: Tokens.hash(Self.operatorToken), at: clock.now)
+        }
+        if let file {
+            try store.close()
+            store = try open(file.path, file.durability)
+        }
+        self.store = store
+        self.clock = clock
         var configuration = ServerConfiguration()
         // The SVG page unless a test asks for Leaflet: whether Debian's package is installed on
         // the machine running the tests must not change what they check.
@@ -43,9 +67,6 @@ struct TestServer {
         quiet.logLevel = .critical
         environment = TrackServerEnvironment(
             store: store, clock: clock.serverClock, configuration: configuration, logger: logger ?? quiet)
-        _ = try await store.addDevice(name: "iphone-42", tokenHash: Tokens.hash(phoneToken), at: clock.now)
-        _ = try await store.addDevice(name: "other", tokenHash: Tokens.hash(otherToken), at: clock.now)
-        try await store.addOperator(name: "ops", tokenHash: Tokens.hash(operatorToken), at: clock.now)
     }
 
     var app: some ApplicationProtocol {
