@@ -1,6 +1,7 @@
 import HTTPTypes
 public import Hummingbird
 import Logging
+import NIOCore
 
 /// The routes of the track server; used by `bgtrack serve` and by the in-process tests.
 ///
@@ -35,8 +36,14 @@ public func buildRouter(_ environment: TrackServerEnvironment) -> Router<BasicRe
 
 /// The server application: ``buildRouter(_:)`` bound to the configured host and port.
 public func buildApplication(_ environment: TrackServerEnvironment) -> some ApplicationProtocol {
-    Application(
+    let limits = environment.configuration.connections
+    let counters = environment.connectionCounters
+    return Application(
         router: buildRouter(environment),
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [ConnectionGuard(limits: limits, counters: counters)],
+                idleTimeout: TimeAmount(limits.idleTimeout))),
         configuration: .init(
             address: .hostname(environment.configuration.host, port: environment.configuration.port),
             serverName: "bgtrack"

@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     /// serves them itself under `/static/leaflet/`, no CDN. `nil`, or a directory without them,
     /// serves the plain SVG map instead. Defaults to ``LeafletAssets/debianDirectory`` when installed.
     public var leafletDirectory: String? = LeafletAssets.installedDirectory()
+    /// Timeouts, the connection limit and how much of an unread body is drained (``ConnectionLimits``).
+    public var connections = ConnectionLimits()
 
     public init() {}
 }

@@ -6,16 +6,20 @@ public struct TrackServerEnvironment: Sendable {
     public var clock: ServerClock
     public var configuration: ServerConfiguration
     public var metrics: ServerMetrics
+    /// Open, refused and timed-out connections, shared by the ``ConnectionGuard`` of every connection.
+    public var connectionCounters: ConnectionCounters
     public var logger: Logger
 
     public init(
         store: any TrackStore, clock: ServerClock = .system, configuration: ServerConfiguration = .init(),
-        metrics: ServerMetrics = ServerMetrics(), logger: Logger
+        metrics: ServerMetrics = ServerMetrics(), connectionCounters: ConnectionCounters = ConnectionCounters(),
+        logger: Logger
     ) {
         self.store = store
         self.clock = clock
         self.configuration = configuration
         self.metrics = metrics
+        self.connectionCounters = connectionCounters
         self.logger = logger
     }
 

@@ -15,9 +15,12 @@ struct BodyReader: Sendable {
         do {
             buffer = try await request.body.collect(upTo: maxBodyBytes)
         } catch {
+            // The rest of the body is not read: `Connection: close` tells the client, and the
+            // connection guard drains a bounded amount first so a client still writing sees the 413.
             throw APIError(
                 .contentTooLarge,
-                "the body is larger than \(maxBodyBytes) bytes; send fewer samples per request (halve the batch)"
+                "the body is larger than \(maxBodyBytes) bytes; send fewer samples per request (halve the batch)",
+                headers: [.connection: "close"]
             )
         }
         let encoding = request.headers[.contentEncoding]?.lowercased().trimmingCharacters(in: .whitespaces)

@@ -36,7 +36,7 @@ public actor ServerMetrics {
     }
 
     /// The exposition text, with `bgtrack_devices` gauges supplied by the caller.
-    func render(devices: Int, offline: Int) -> String {
+    func render(devices: Int, offline: Int, connections: ConnectionCounters.Snapshot = .init()) -> String {
         var lines: [String] = []
         var seen: Set<String> = []
         for key in counters.keys.sorted() {
@@ -52,6 +52,39 @@ public actor ServerMetrics {
         lines.append("# HELP bgtrack_devices_offline Devices with nothing heard within the offline threshold.")
         lines.append("# TYPE bgtrack_devices_offline gauge")
         lines.append("bgtrack_devices_offline \(offline)")
+        let gauges: [(String, String, Int)] = [
+            ("bgtrack_connections_open", "HTTP connections open now.", connections.open),
+            ("bgtrack_connections_peak", "Most HTTP connections open at once since start.", connections.peak),
+        ]
+        let counts: [(String, String, Int)] = [
+            (
+                "bgtrack_connections_refused_total", "Connections answered 503 at the connection limit.",
+                connections.refused
+            ),
+            (
+                "bgtrack_connections_timed_out_total{phase=\"header\"}",
+                "Connections closed by a timeout, by phase.", connections.headerTimeouts
+            ),
+            ("bgtrack_connections_timed_out_total{phase=\"request\"}", "", connections.requestTimeouts),
+            (
+                "bgtrack_connections_drain_cut_total",
+                "Connections closed while draining an unread body past the bound.",
+                connections.drainCuts
+            ),
+        ]
+        for (name, help, value) in gauges {
+            lines.append("# HELP \(name) \(help)")
+            lines.append("# TYPE \(name) gauge")
+            lines.append("\(name) \(value)")
+        }
+        for (name, help, value) in counts {
+            let family = name.split(separator: "{").first.map(String.init) ?? name
+            if !help.isEmpty {
+                lines.append("# HELP \(family) \(help)")
+                lines.append("# TYPE \(family) counter")
+            }
+            lines.append("\(name) \(value)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

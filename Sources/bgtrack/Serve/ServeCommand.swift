@@ -12,6 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var connections: ConnectionOptions
     @Option(help: "Address to listen on; keep 127.0.0.1 unless a TLS proxy sits in front.") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
     @Option(help: "Minutes without samples or heartbeats before a device shows as offline (fractions allowed).")
@@ -77,6 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxSamplesPerBatch = maxBatch
         configuration.maxTrackPoints = maxTrackPoints
         configuration.utcOffsetMinutes = try utcOffsetMinutes()
+        configuration.connections = connections.limits(logger: logger)
         let environment = TrackServerEnvironment(
             store: try database.openStore(), configuration: configuration, logger: logger)
         logger.info("serving", metadata: ["db": "\(database.path)", "host": "\(host)", "port": "\(port)"])

@@ -1,0 +1,244 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How long a client may take and how many may be connected at once (issue 9, item 7).
+///
+/// Hummingbird's own idle timeout closes a connection that sends nothing between requests; this
+/// adds what it lacks, in the way of nginx's `client_header_timeout`, `client_body_timeout` and
+/// `lingering_close`: a first request head must arrive in time (a silent or slowloris socket is
+/// closed), a request must finish arriving in time (a body dripped a byte at a time is cut), a
+/// body the server answered without reading is drained only up to a bound, and above the
+/// connection limit a client gets a clear 503 instead of a server out of file descriptors.
+public struct ConnectionLimits: Sendable, Equatable {
+    /// From accepting a connection to the end of its first request head.
+    public var headerTimeout: Duration = .seconds(15)
+    /// From a request head to the end of its body.
+    public var requestTimeout: Duration = .seconds(120)
+    /// Nothing received on a kept-alive connection between requests (Hummingbird's idle timeout).
+    public var idleTimeout: Duration = .seconds(60)
+    /// Connections open at once; the next one is answered 503 and closed.
+    public var maxConnections: Int = 16_384
+    /// Body bytes still read after the answer went out (a 413, a 401 before the body was read),
+    /// so a client that writes its whole body before reading sees the answer; beyond it the
+    /// connection is closed (and that client sees a reset). Four times the default body limit.
+    public var drainBytes: Int = 16 << 20
+
+    public init() {}
+}
+
+/// Connection counts for `/metrics`. Lock-guarded: the channel handlers of every event loop share it.
+public final class ConnectionCounters: @unchecked Sendable {
+    public struct Snapshot: Sendable, Equatable {
+        public var open = 0
+        public var peak = 0
+        public var refused = 0
+        public var headerTimeouts = 0
+        public var requestTimeouts = 0
+        public var drainCuts = 0
+    }
+
+    private let lock = NSLock()
+    private var state = Snapshot()
+    /// Most connections open since memory was last handed back.
+    private var peakSinceTrim = 0
+    /// A burst at least this large, once over, hands freed memory back to the system.
+    static let burstWorthTrimming = 256
+
+    public init() {}
+
+    public var snapshot: Snapshot { lock.withLock { state } }
+
+    /// Counts a new connection in unless `limit` are open.
+    func admit(limit: Int) -> Bool {
+        lock.withLock {
+            guard state.open < limit else {
+                state.refused += 1
+                return false
+            }
+            state.open += 1
+            state.peak = max(state.peak, state.open)
+            peakSinceTrim = max(peakSinceTrim, state.open)
+            return true
+        }
+    }
+
+    func release() {
+        let burstOver = lock.withLock {
+            state.open -= 1
+            guard state.open == 0, peakSinceTrim >= Self.burstWorthTrimming else { return false }
+            peakSinceTrim = 0
+            return true
+        }
+        // glibc keeps freed heap in its arenas: after 10,000 idle connections closed the server
+        // would keep their memory resident for good. Once the last connection of a large burst is
+        // gone, hand it back (a few milliseconds, once per burst).
+        if burstOver { Self.mallocTrim?(0) }
+    }
+
+    /// glibc's `malloc_trim`, looked up at run time (it is not in Swift's Glibc module; other C
+    /// libraries do not have it and need it less).
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+        #if canImport(Glibc)
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+            return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        #else
+            return nil
+        #endif
+    }()
+
+    func record(_ path: WritableKeyPath<Snapshot, Int>) { lock.withLock { state[keyPath: path] += 1 } }
+}
+
+/// The channel handler behind ``ConnectionLimits``: after the HTTP/1 codec, before Hummingbird.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let limits: ConnectionLimits
+    private let counters: ConnectionCounters
+    private var activated = false
+    private var admitted = false
+    private var refusing = false
+    private var timer: Scheduled<Void>?
+    /// The request being read has sent its end.
+    private var requestEnded = true
+    /// The answer to it has been written in full.
+    private var responseEnded = false
+    private var closeAfterResponse = false
+    private var drained = 0
+
+    init(limits: ConnectionLimits, counters: ConnectionCounters) {
+        self.limits = limits
+        self.counters = counters
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { activate(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        activate(context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        release()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        release()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if refusing { return }
+        switch unwrapInboundIn(data) {
+        case .head:
+            requestEnded = false
+            responseEnded = false
+            drained = 0
+            arm(context, after: limits.requestTimeout, counting: \.requestTimeouts)
+        case .body(let buffer):
+            if responseEnded {
+                drained += buffer.readableBytes
+                if drained > limits.drainBytes {
+                    counters.record(\.drainCuts)
+                    context.close(promise: nil)
+                    return
+                }
+            }
+        case .end:
+            requestEnded = true
+            disarm()
+            if closeAfterResponse && responseEnded {
+                context.close(promise: nil)
+                return
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(let response):
+            closeAfterResponse = response.headerFields[.connection]?.lowercased() == "close"
+            context.write(data, promise: promise)
+        case .body:
+            context.write(data, promise: promise)
+        case .end:
+            responseEnded = true
+            guard closeAfterResponse && requestEnded else {
+                context.write(data, promise: promise)
+                return
+            }
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.cascade(to: promise)
+            context.writeAndFlush(data, promise: written)
+            let channel = context.channel
+            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
+    private func activate(_ context: ChannelHandlerContext) {
+        guard !activated else { return }
+        activated = true
+        guard counters.admit(limit: limits.maxConnections) else {
+            refusing = true
+            refuse(context)
+            return
+        }
+        admitted = true
+        arm(context, after: limits.headerTimeout, counting: \.headerTimeouts)
+    }
+
+    private func release() {
+        disarm()
+        if admitted {
+            admitted = false
+            counters.release()
+        }
+    }
+
+    /// Above the limit: a complete 503 at once, then close, so the socket is freed within one round trip.
+    private func refuse(_ context: ChannelHandlerContext) {
+        let text =
+            "503 the server has its maximum of \(limits.maxConnections) connections open; retry in a few seconds\n"
+        let body = context.channel.allocator.buffer(string: text)
+        let head = HTTPResponse(
+            status: .serviceUnavailable,
+            headerFields: [
+                .connection: "close", .retryAfter: "5", .contentType: "text/plain; charset=utf-8",
+                .contentLength: "\(body.readableBytes)",
+            ])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    private func arm(
+        _ context: ChannelHandlerContext, after timeout: Duration,
+        counting path: WritableKeyPath<ConnectionCounters.Snapshot, Int>
+    ) {
+        disarm()
+        let counters = self.counters
+        let channel = context.channel
+        timer = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            counters.record(path)
+            channel.close(promise: nil)
+        }
+    }
+
+    private func disarm() {
+        timer?.cancel()
+        timer = nil
+    }
+}

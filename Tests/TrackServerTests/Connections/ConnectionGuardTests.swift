@@ -1,0 +1,147 @@
+import HTTPTypes
+import NIOCore
+import NIOEmbedded
+import NIOHTTPTypes
+import Testing
+
+@testable import TrackServer
+
+/// The connection guard on NIO's embedded channel, whose event loop runs on virtual time: every
+/// timeout here is crossed by `advanceTime`, never by waiting.
+@Suite("Connection limits and timeouts (issue 9, items 7-8)")
+struct ConnectionGuardTests {
+    static func limits(_ change: (inout ConnectionLimits) -> Void = { _ in }) -> ConnectionLimits {
+        var limits = ConnectionLimits()
+        change(&limits)
+        return limits
+    }
+
+    static func connect(
+        _ limits: ConnectionLimits, _ counters: ConnectionCounters
+    ) throws -> EmbeddedChannel {
+        let channel = EmbeddedChannel(handler: ConnectionGuard(limits: limits, counters: counters))
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
+        return channel
+    }
+
+    static let head = HTTPRequestPart.head(
+        HTTPRequest(method: .post, scheme: nil, authority: "bgtrack", path: "/v1/batches"))
+
+    static func body(_ count: Int) -> HTTPRequestPart { .body(ByteBuffer(repeating: 0x61, count: count)) }
+
+    @Test func aSilentConnectionIsClosedWhenTheHeaderTimeoutPasses() throws {
+        let counters = ConnectionCounters()
+        let channel = try Self.connect(Self.limits(), counters)
+        #expect(counters.snapshot.open == 1)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(14))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive)
+        #expect(counters.snapshot.headerTimeouts == 1)
+        #expect(counters.snapshot.open == 0)
+    }
+
+    @Test func aHeadInTimeStopsTheHeaderClockAndARequestMustFinishInItsOwnTime() throws {
+        let counters = ConnectionCounters()
+        let channel = try Self.connect(Self.limits(), counters)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+        try channel.writeInbound(Self.head)
+        // A body dripped a byte at a time: each byte is progress, but the request has 120 s in all.
+        for _ in 0..<11 {
+            channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+            try channel.writeInbound(Self.body(1))
+        }
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(11))
+        #expect(!channel.isActive)
+        #expect(counters.snapshot.requestTimeouts == 1)
+        #expect(counters.snapshot.headerTimeouts == 0)
+    }
+
+    @Test func aRequestThatArrivesInTimeIsNeverCutByTheGuard() throws {
+        let counters = ConnectionCounters()
+        let channel = try Self.connect(Self.limits(), counters)
+        try channel.writeInbound(Self.head)
+        try channel.writeInbound(Self.body(500))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        // The parts reach the application unchanged.
+        #expect(try channel.readInbound(as: HTTPRequestPart.self) == Self.head)
+        try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        // Idle time between requests is Hummingbird's idle timeout, not this guard's.
+        channel.embeddedEventLoop.advanceTime(by: .seconds(3_600))
+        #expect(channel.isActive)
+        #expect(counters.snapshot.requestTimeouts == 0 && counters.snapshot.headerTimeouts == 0)
+    }
+
+    @Test func aboveTheLimitAClientGetsA503AndTheSocketIsFreed() throws {
+        let counters = ConnectionCounters()
+        let limits = Self.limits { $0.maxConnections = 2 }
+        let first = try Self.connect(limits, counters)
+        _ = try Self.connect(limits, counters)
+        let third = try Self.connect(limits, counters)
+        guard case .head(let response) = try third.readOutbound(as: HTTPResponsePart.self) else {
+            Issue.record("no response head on the refused connection")
+            return
+        }
+        #expect(response.status == .serviceUnavailable)
+        #expect(response.headerFields[.retryAfter] == "5")
+        #expect(response.headerFields[.connection] == "close")
+        guard case .body(let body) = try third.readOutbound(as: HTTPResponsePart.self) else {
+            Issue.record("no response body on the refused connection")
+            return
+        }
+        #expect(String(buffer: body).contains("maximum of 2 connections"))
+        #expect(!third.isActive)
+        // What a refused client sends never reaches the application.
+        #expect(counters.snapshot.refused == 1 && counters.snapshot.open == 2)
+        // A connection that closes makes room.
+        _ = try first.close().wait()
+        #expect(counters.snapshot.open == 1)
+        let fourth = try Self.connect(limits, counters)
+        #expect(try fourth.readOutbound(as: HTTPResponsePart.self) == nil)
+        #expect(fourth.isActive && counters.snapshot.open == 2 && counters.snapshot.peak == 2)
+    }
+
+    @Test func afterA413WithConnectionCloseTheRestOfTheBodyIsDrainedThenTheConnectionCloses() throws {
+        let counters = ConnectionCounters()
+        let channel = try Self.connect(Self.limits(), counters)
+        try channel.writeInbound(Self.head)
+        try channel.writeInbound(Self.body(1_000))
+        try channel.writeOutbound(
+            HTTPResponsePart.head(HTTPResponse(status: .contentTooLarge, headerFields: [.connection: "close"])))
+        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        // The client, which writes its whole body before reading, keeps writing: still read.
+        try channel.writeInbound(Self.body(100_000))
+        #expect(channel.isActive)
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        // Everything it sent was read, so closing now sends a FIN, not a reset: it sees the 413.
+        #expect(!channel.isActive)
+        #expect(counters.snapshot.drainCuts == 0)
+    }
+
+    @Test func drainingStopsAtTheBound() throws {
+        let counters = ConnectionCounters()
+        let channel = try Self.connect(Self.limits { $0.drainBytes = 64 << 10 }, counters)
+        try channel.writeInbound(Self.head)
+        try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .unauthorized)))
+        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        try channel.writeInbound(Self.body(60 << 10))
+        #expect(channel.isActive)
+        try channel.writeInbound(Self.body(8 << 10))
+        #expect(!channel.isActive)
+        #expect(counters.snapshot.drainCuts == 1)
+    }
+
+    @Test func aCloseAnswerToAFullyReadRequestClosesOnceWritten() throws {
+        let counters = ConnectionCounters()
+        let channel = try Self.connect(Self.limits(), counters)
+        try channel.writeInbound(Self.head)
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        try channel.writeOutbound(
+            HTTPResponsePart.head(HTTPResponse(status: .contentTooLarge, headerFields: [.connection: "close"])))
+        #expect(channel.isActive)
+        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        #expect(!channel.isActive)
+    }
+}
