@@ -2,7 +2,9 @@ import ArgumentParser
 import BackgroundCore
 import IOSSimulator
 import LocationLog
+import Logging
 import Testing
+import TrackServer
 
 @testable import bgtrack
 
@@ -181,5 +183,28 @@ import Testing
         )
         #expect(text.contains("--server"))
         #expect(!text.contains("hunter2"))
+    }
+
+    @Test(arguments: [
+        ("--header-timeout", "0"), ("--request-timeout", "-1"), ("--idle-timeout", "86401"),
+        ("--max-connections", "0"), ("--max-connections", "99999999999999999999999"), ("--header-timeout", "soon"),
+    ])
+    func badConnectionFlagsNameTheFlag(flag: String, value: String) throws {
+        let text = try #require(message(["serve", flag, value]))
+        #expect(text.contains(flag), "\(text)")
+        #expect(text.count < 2_000)
+    }
+
+    @Test func connectionFlagsReachTheLimits() throws {
+        let serve = try #require(
+            try BGTrack.parseAsRoot([
+                "serve", "--header-timeout", "5", "--request-timeout", "30", "--idle-timeout", "9", "--max-connections",
+                "100",
+            ]) as? ServeCommand)
+        var quiet = Logger(label: "test")
+        quiet.logLevel = .critical
+        let limits = serve.connections.limits(logger: quiet)
+        #expect(limits.headerTimeout == .seconds(5) && limits.requestTimeout == .seconds(30))
+        #expect(limits.idleTimeout == .seconds(9) && limits.maxConnections == 100)
     }
 }
