@@ -5,7 +5,10 @@ import Testing
 /// Random, seeded, reproducible operation sequences against the ledger, checked against a model.
 @Suite struct LedgerPropertyTests {
     @Test(arguments: 0..<4) func randomSequencesKeepBeginAndEndBalanced(batch: Int) {
+        var refusedAtTheLimit = 0
         for sequence in 0..<1_000 {
+            // Every fourth sequence mostly begins tasks, long enough to run into the open-task limit.
+            let beginHeavy = sequence % 4 == 0
             let seed = UInt64(batch * 1_000 + sequence)
             var random = SeededRandom(seed: seed)
             var ledger = BackgroundTaskLedger()
@@ -13,15 +16,25 @@ import Testing
             var endedBySystem: Set<BackgroundTaskToken> = []
             var issued: [BackgroundTaskToken] = []
             var now = Instant.epoch
-            for _ in 0..<Int(random.next() % 60) {
+            for _ in 0..<Int(random.next() % (beginHeavy ? 400 : 60)) {
                 now += .milliseconds(Int64(random.next() % 5_000))
-                let pick = random.next() % 7
+                let pick = beginHeavy && random.next() % 5 != 0 ? 0 : random.next() % 7
                 var effects: [BackgroundTaskLedger.Effect]
                 switch pick {
                 case 0, 1:
+                    let full = open.count >= BackgroundTaskLedger.openTaskLimit
                     let (token, begun) = ledger.begin(name: "t", at: now)
                     effects = begun
                     if let token { issued.append(token) }
+                    if full {
+                        refusedAtTheLimit += 1
+                        #expect(token == nil, "seed \(seed): a begin past the limit was granted")
+                        #expect(
+                            begun == [.misuse(.tooManyOpenTasks(limit: BackgroundTaskLedger.openTaskLimit))],
+                            "seed \(seed): a begin past the limit must only report misuse")
+                    } else {
+                        #expect(token != nil, "seed \(seed): a begin under the limit was refused")
+                    }
                 case 2:
                     let (token, begun) = ledger.handOff(name: "master", at: now)
                     effects = begun
@@ -64,5 +77,8 @@ import Testing
             _ = ledger.endAll(at: now).map { if case .endTask(let token) = $0 { open.remove(token) } }
             #expect(open.isEmpty, "seed \(seed): endAll must leave nothing open")
         }
+        // The limit is part of the contract: the random walks must actually reach it.
+        #expect(
+            refusedAtTheLimit > 0, "no sequence reached the limit of \(BackgroundTaskLedger.openTaskLimit) open tasks")
     }
 }

@@ -219,12 +219,10 @@ import Testing
         #expect(try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
     }
 
-    /// Disk full for real: a 512 KiB tmpfs (needs root and mount rights; skipped otherwise).
-    @Test func realFullFileSystemNeverCrashes() throws {
-        guard let mount = TinyMount(sizeKiB: 512) else {
-            print("tmpfs disk-full test skipped: cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)")
-            return
-        }
+    /// Disk full for real: a 512 KiB tmpfs (needs root and mount rights; reported as skipped otherwise).
+    @Test(.enabled(if: TinyMount.canMount, "needs root and CAP_SYS_ADMIN to mount a tmpfs"))
+    func realFullFileSystemNeverCrashes() throws {
+        let mount = try #require(TinyMount(sizeKiB: 512), "a tmpfs mounted for the probe but not now")
         defer { mount.unmount() }
         let path = mount.path + "/store.sqlite"
         let (store, _) = try LocationStore.open(path: path, now: now)
@@ -249,15 +247,14 @@ import Testing
     }
 
     /// A read-only location: a clear error naming the path, nothing moved or deleted.
-    @Test func readOnlyDirectoryIsReportedClearly() throws {
+    @Test(
+        .enabled(if: getuid() != 0 || TinyMount.canMount, "as root it needs a tmpfs mount, which is not allowed here"))
+    func readOnlyDirectoryIsReportedClearly() throws {
         let directory: String
         var mount: TinyMount?
         if getuid() == 0 {
             // root ignores permission bits, so use a read-only mount instead of chmod.
-            guard let made = TinyMount(sizeKiB: 256) else {
-                print("read-only test skipped: running as root and cannot mount a tmpfs")
-                return
-            }
+            let made = try #require(TinyMount(sizeKiB: 256), "a tmpfs mounted for the probe but not now")
             mount = made
             directory = made.path
         } else {
@@ -330,6 +327,13 @@ import Testing
 /// A tmpfs of a given size mounted in a temporary directory (root only).
 struct TinyMount {
     let path: String
+
+    /// Whether a tmpfs can be mounted here (root with CAP_SYS_ADMIN): tried once, then unmounted.
+    static let canMount: Bool = {
+        guard let probe = TinyMount(sizeKiB: 64) else { return false }
+        probe.unmount()
+        return true
+    }()
 
     init?(sizeKiB: Int) {
         guard getuid() == 0 else { return nil }
