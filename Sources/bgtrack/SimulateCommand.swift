@@ -53,6 +53,14 @@ struct SimulateCommand: ParsableCommand {
             print(try ReportJSON.encode(report))
         case .table:
             print(ReportTable.render([report]))
+            if report.deadManNotices.isEmpty {
+                print("\ndead-man notice: never fired")
+            } else {
+                print("\ndead-man notice (\"Tracking stopped at …\") fired \(report.deadManNotices.count)×:")
+                for notice in report.deadManNotices {
+                    print("  \(notice.firedAt)  last sample \(notice.lastSample), app \(notice.appState)")
+                }
+            }
             if let lines = report.timeline {
                 print("\ntimeline:")
                 lines.forEach { print("  \($0)") }

@@ -27,5 +27,12 @@ public enum KeepAliveEffect: Hashable, Sendable {
     /// Log a refused fix with the reason.
     case rejectFix(LocationFix, FixRejection)
     case notify(UserNotice)
+    /// Keep exactly one pending local notification, the dead-man notice, due `at` (replacing any
+    /// earlier one): "Tracking stopped at `lastSample` — open the app to resume". The system
+    /// delivers it even if the app is suspended or dead; a healthy app moves it forward with
+    /// every sample, so it never fires (issue 12).
+    case scheduleDeadManNotice(at: Instant, lastSample: Instant)
+    /// Remove the pending dead-man notice (tracking was stopped on purpose).
+    case cancelDeadManNotice
     case log(String)
 }

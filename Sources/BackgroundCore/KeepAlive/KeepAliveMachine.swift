@@ -5,7 +5,9 @@
 /// - every delivered fix goes through the `SamplingMachine` (one accepted sample per slot);
 /// - expiring tasks are ended in the same step the system reports the expiry;
 /// - notices when location services are off, denied or When-In-Use only;
-/// - `.stop` ends every task and service.
+/// - the dead-man notice: every accepted sample moves one pending local notification to
+///   ``deadManLead`` later, so if the app dies or location stops, the user hears of it;
+/// - `.stop` ends every task and service and cancels the dead-man notice.
 ///
 /// ```swift
 /// var machine = KeepAliveMachine(strategy: .adaptive, environment: .init(iosMajor: 17))
@@ -17,6 +19,8 @@ public struct KeepAliveMachine: Sendable {
     public private(set) var context: StrategyContext
     private var strategy: any KeepAliveStrategy
     public private(set) var isStopped = false
+    /// When the dead-man notice last scheduled is (or was) due; `nil` before the first sample.
+    public private(set) var deadManDue: Instant?
 
     public init(
         strategy name: StrategyName,
@@ -31,10 +35,29 @@ public struct KeepAliveMachine: Sendable {
 
     public var strategyName: StrategyName { strategy.name }
 
+    /// How long after an accepted sample the dead-man notice is due: the next sample is due one
+    /// interval later, and the notice waits four more intervals (at least 10 min) so a slot
+    /// missed to a late fix or a short gap between wakes does not alarm anyone.
+    public var deadManLead: Duration {
+        max(context.sampling.configuration.interval * 5, .seconds(600))
+    }
+
+    /// The text of the dead-man notice, with the last sample's time as the shell formats it.
+    public static func deadManMessage(lastSample time: String) -> String {
+        "Tracking stopped at \(time) — open the app to resume."
+    }
+
     /// Tells a freshly launched machine when the store's newest sample was taken, so the relaunch
     /// does not sample the same slot twice.
     public mutating func restoreLastSample(at instant: Instant) {
         context.sampling.restore(lastSampleAt: instant)
+    }
+
+    /// Tells a freshly launched machine when the dead-man notice it last scheduled is or was
+    /// due (the shell asks the notification centre), so a relaunch after an outage does not
+    /// re-arm a notice the user has already been shown.
+    public mutating func restoreDeadManNotice(due: Instant?) {
+        deadManDue = due
     }
     public var ledger: BackgroundTaskLedger { context.ledger }
 
@@ -50,6 +73,7 @@ public struct KeepAliveMachine: Sendable {
         switch event {
         case .launched(let reason):
             context.isForeground = reason == .user
+            if reason == .user { deadManDue = nil }  // the user opened the app: arm afresh
             context.wakeReason = reason == .user ? nil : reason
             _ = context.sampling.handle(.start, at: now)
             // Tell the user at a launch they made; background relaunches do not repeat it.
@@ -60,6 +84,7 @@ public struct KeepAliveMachine: Sendable {
             effects += slotOpened()
         case .enteredForeground:
             context.isForeground = true
+            deadManDue = nil
             context.wakeReason = nil
             effects += slotOpened()
         case .enteredBackground:
@@ -84,9 +109,11 @@ public struct KeepAliveMachine: Sendable {
             break
         case .stop:
             isStopped = true
+            deadManDue = nil
             return context.endAllTasks() + [
                 .cancelTimer(Self.sampleTimer), .stopLocationUpdates, .stopSignificantChanges, .stopVisits,
-                .stopRegionMonitoring, .endActivitySession, .stopAudio, .log("keep-alive stopped"),
+                .stopRegionMonitoring, .endActivitySession, .stopAudio, .cancelDeadManNotice,
+                .log("keep-alive stopped"),
             ]
         }
         return effects + strategy.handle(event, context: &context)
@@ -104,7 +131,9 @@ public struct KeepAliveMachine: Sendable {
 
     private mutating func sample(_ fix: LocationFix, source: FixSource) -> [KeepAliveEffect] {
         let state: SampleAppState = context.isForeground ? .foreground : .background
-        return context.sampling.handle(.fix(fix, trigger: trigger(for: source), state: state), at: context.now).map {
+        let decisions = context.sampling.handle(
+            .fix(fix, trigger: trigger(for: source), state: state), at: context.now)
+        var effects: [KeepAliveEffect] = decisions.map {
             switch $0 {
             case .accept(let fix, let trigger, let state, _):
                 context.lastAcceptedFix = fix
@@ -113,6 +142,16 @@ public struct KeepAliveMachine: Sendable {
                 return .rejectFix(fix, reason)
             }
         }
+        let recorded = effects.contains { if case .recordSample = $0 { true } else { false } }
+        // One notice per outage: once it has fired, a sample taken in a brief background wake
+        // does not re-arm it (the app would notify every wake of a day it cannot track); the
+        // user opening the app does.
+        let fired = deadManDue.map { context.now >= $0 } ?? false
+        if recorded, !fired || context.isForeground, let accepted = context.lastAcceptedFix {
+            deadManDue = context.now + deadManLead
+            effects.append(.scheduleDeadManNotice(at: context.now + deadManLead, lastSample: accepted.timestamp))
+        }
+        return effects
     }
 
     private func trigger(for source: FixSource) -> SampleTrigger {

@@ -58,8 +58,35 @@ extension Simulation {
         case .recordSample(let fix, let trigger, let state): record(fix, trigger: trigger, state: state)
         case .rejectFix: report.fixesRejected += 1
         case .notify(let notice): notify(notice)
+        case .scheduleDeadManNotice(let due, let lastSample):
+            deadManVersion += 1
+            deadManNotice = (max(due, now), lastSample, deadManVersion)
+            deadManLastDue = max(due, now)
+            queue.push(.deadManNoticeDue(version: deadManVersion), at: max(due, now))
+        case .cancelDeadManNotice:
+            deadManNotice = nil
+            deadManLastDue = nil
         case .log(let message): report.note(now, message)
         }
+    }
+
+    /// The notification centre delivers the pending dead-man notice; no app code runs.
+    mutating func deliverDeadManNotice(version: Int) {
+        guard let notice = deadManNotice, notice.version == version else { return }
+        deadManNotice = nil
+        let state: String
+        switch process?.state {
+        case nil: state = "terminated"
+        case .suspended?: state = "suspended"
+        case .background?: state = "background"
+        case .foreground?: state = "foreground"
+        }
+        report.notifications[DeadManNotice.kind, default: 0] += 1
+        report.deadManNotices.append(
+            DeadManNotice(
+                firedAt: report.clock(now), lastSample: report.clock(notice.lastSample), appState: state))
+        report.note(
+            now, "notification: \(DeadManNotice.kind) (last sample \(report.clock(notice.lastSample)), app \(state))")
     }
 
     private mutating func applyTask(_ effect: BackgroundTaskLedger.Effect) {

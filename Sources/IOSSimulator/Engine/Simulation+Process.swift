@@ -9,6 +9,7 @@ extension Simulation {
             strategy: configuration.strategy, environment: environment,
             sampling: .init(interval: configuration.samplingInterval), at: now)
         if let lastSampleAt { machine.restoreLastSample(at: lastSampleAt) }
+        machine.restoreDeadManNotice(due: deadManLastDue)
         let heartbeat = HeartbeatMachine()
         process = Process(
             machine: machine, heartbeat: heartbeat, state: reason == .user ? .foreground : .background,

@@ -21,6 +21,7 @@ extension Simulation {
             strategy: configuration.strategy, environment: environment,
             sampling: .init(interval: configuration.samplingInterval), at: now)
         if let lastSampleAt { machine.restoreLastSample(at: lastSampleAt) }
+        machine.restoreDeadManNotice(due: deadManLastDue)
         process.machine = machine
         self.process = process
         report.note(now, "logged in again; tracking restarts")

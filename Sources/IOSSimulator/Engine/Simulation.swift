@@ -31,6 +31,7 @@ public struct Simulation: Sendable {
         case visit(place: Coordinate)
         case refreshLaunch(request: Int)
         case silentPush
+        case deadManNoticeDue(version: Int)
         case end
     }
 
@@ -87,6 +88,13 @@ public struct Simulation: Sendable {
     var inCall = false
 
     // System-level state that survives the process.
+    /// The notification centre's one pending dead-man notice: delivered when due whatever the
+    /// app's state (running, suspended, terminated), as iOS delivers scheduled local notifications.
+    var deadManNotice: (due: Instant, lastSample: Instant, version: Int)?
+    var deadManVersion = 0
+    /// When the last dead-man notice scheduled is or was due: what a relaunched app learns from
+    /// the notification centre (pending and delivered requests).
+    var deadManLastDue: Instant?
     var forceQuitFlag = false
     var unlockedAt: Instant
     var refreshRequest = 0
@@ -191,6 +199,7 @@ public struct Simulation: Sendable {
         case .leaveApp: if now >= foregroundUntil { leaveForeground() }
         case .callEnded: endCall()
         case .appTimer(let id, let version): fireTimer(id, version: version)
+        case .deadManNoticeDue(let version): deliverDeadManNotice(version: version)
         case .tick: tick()
         case .locationDelivery(let generation): deliverStandardUpdate(generation: generation)
         case .oneShotFix(let accuracy, let generation): completeOneShot(accuracy, generation: generation)

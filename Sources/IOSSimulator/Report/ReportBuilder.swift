@@ -20,6 +20,7 @@ struct ReportBuilder: Sendable {
     var samplesPending = 0
     var reviewRisks: Set<String> = []
     var timeline: [String] = []
+    var deadManNotices: [DeadManNotice] = []
 
     init(configuration: SimulationConfiguration) {
         self.configuration = configuration
@@ -76,7 +77,7 @@ struct ReportBuilder: Sendable {
             notificationsByKind: notifications, silentPushesDelivered: pushesDelivered,
             silentPushesDropped: pushesDropped, relaunches: relaunches, fixesRejected: fixesRejected,
             uploads: uploads, samplesOnServer: samplesOnServer, samplesPending: samplesPending, events: events,
-            reviewRisks: reviewRisks.sorted(),
+            reviewRisks: reviewRisks.sorted(), deadManNotices: deadManNotices,
             timeline: configuration.recordsTimeline ? timeline : nil)
     }
 }

@@ -43,6 +43,8 @@ public struct SimulationReport: Codable, Hashable, Sendable {
     /// Discrete events the simulator processed (a measure of its work).
     public var events: Int
     public var reviewRisks: [String]
+    /// Every delivery of the dead-man notice ("Tracking stopped at …"), in order.
+    public var deadManNotices: [DeadManNotice] = []
     public var timeline: [String]?
 
     enum CodingKeys: String, CodingKey {
@@ -68,6 +70,24 @@ public struct SimulationReport: Codable, Hashable, Sendable {
         case samplesOnServer = "samples_on_server"
         case samplesPending = "samples_pending"
         case reviewRisks = "review_risks"
+        case deadManNotices = "dead_man_notices"
         case timeline
+    }
+}
+
+/// One delivery of the dead-man notice: when, the last sample it names, and what the app was doing.
+public struct DeadManNotice: Codable, Hashable, Sendable {
+    /// The notification kind in `notifications_by_kind`.
+    public static let kind = "tracking-stopped"
+    /// `HH:MM:SS` since the scenario's start.
+    public var firedAt: String
+    public var lastSample: String
+    /// `terminated`, `suspended`, `background` or `foreground`.
+    public var appState: String
+
+    enum CodingKeys: String, CodingKey {
+        case firedAt = "fired_at"
+        case lastSample = "last_sample"
+        case appState = "app_state"
     }
 }
