@@ -24,6 +24,7 @@ struct CompareCommand: ParsableCommand {
         ).map {
             var configuration = $0
             configuration.memoryKillFactor = scenario.memoryKills
+            configuration.faults = Set(scenario.faults)
             return configuration
         }
         let bar = ProgressBar(label: "simulating")

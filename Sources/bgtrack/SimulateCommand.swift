@@ -45,7 +45,7 @@ struct SimulateCommand: ParsableCommand {
             SimulationConfiguration(
                 strategy: strategy, ios: ios, authorization: auth.authorization, scenario: scenario.resolvedScenario,
                 hours: scenario.hours, seed: scenario.seed, allowsSilentAudio: allowSilentAudio,
-                memoryKillFactor: scenario.memoryKills,
+                memoryKillFactor: scenario.memoryKills, faults: Set(scenario.faults),
                 recordsTimeline: timeline))
         let report = simulation.run()
         switch format {

@@ -7,6 +7,7 @@ public import TrackServer
 extension StrategyName: ExpressibleByArgument {}
 extension UploadProtocol: ExpressibleByArgument {}
 extension SQLiteTrackStore.Durability: ExpressibleByArgument {}
+extension SimulationConfiguration.Fault: ExpressibleByArgument {}
 
 /// The authorisations a simulation can be given.
 enum AuthorizationOption: String, CaseIterable, ExpressibleByArgument {
@@ -35,6 +36,14 @@ struct ScenarioOptions: ParsableArguments {
     @Option(help: "Scale the memory-kill rates of the policy table (0 turns memory kills off, 0…100).")
     var memoryKills: Double = 1
 
+    @Option(
+        name: .customLong("fault"),
+        help: "Inject an app bug (repeatable): never-end-tasks drops every endBackgroundTask (seed 003's typo).")
+    var faults: [SimulationConfiguration.Fault] = []
+
+    @Option(help: "Silent pushes the server sends per hour (0…3600); default: the scenario's own (commute: 2).")
+    var pushRate: Double?
+
     mutating func validate() throws {
         guard hours.isFinite, (0.1...720).contains(hours) else {
             throw ValidationError("--hours \(hours) is outside 0.1…720; simulate at most 30 days.")
@@ -46,6 +55,9 @@ struct ScenarioOptions: ParsableArguments {
         }
         guard memoryKills.isFinite, (0...100).contains(memoryKills) else {
             throw ValidationError("--memory-kills \(memoryKills) is outside 0…100 (1 = the policy table's rates).")
+        }
+        if let pushRate, !(pushRate.isFinite && (0...3600).contains(pushRate)) {
+            throw ValidationError("--push-rate \(pushRate) is outside 0…3600 silent pushes per hour.")
         }
         do {
             _ = try parsedEvents()
@@ -65,6 +77,7 @@ struct ScenarioOptions: ParsableArguments {
         resolved.happenings = (resolved.happenings + added.map { (at: $0.seconds, $0.happening) }).sorted {
             $0.at < $1.at
         }
+        if let pushRate { resolved.silentPushesPerHour = pushRate }
         return resolved
     }
 }

@@ -207,4 +207,22 @@ import TrackServer
         #expect(limits.headerTimeout == .seconds(5) && limits.requestTimeout == .seconds(30))
         #expect(limits.idleTimeout == .seconds(9) && limits.maxConnections == 100)
     }
+
+    @Test(arguments: [
+        ["--fault", "never-end-task"], ["--fault", ""], ["--push-rate", "-1"], ["--push-rate", "nan"],
+        ["--push-rate", "3601"], ["--push-rate", "ten"],
+    ])
+    func badFaultAndPushRateFlagsAreRefused(arguments: [String]) throws {
+        let text = try #require(message(["simulate", "--strategy", "adaptive"] + arguments))
+        #expect(text.contains(arguments[0]), "\(text)")
+    }
+
+    @Test func faultAndPushRateReachTheSimulation() throws {
+        let command = try #require(
+            try BGTrack.parseAsRoot([
+                "simulate", "--strategy", "adaptive", "--fault", "never-end-tasks", "--push-rate", "10",
+            ]) as? SimulateCommand)
+        #expect(command.scenario.faults == [.neverEndTasks])
+        #expect(command.scenario.resolvedScenario.silentPushesPerHour == 10)
+    }
 }

@@ -178,7 +178,10 @@ public struct KeepAliveMachine: Sendable {
         if environment.authorization != previous?.authorization {
             switch environment.authorization {
             case .denied: notices.append(.notify(.locationDenied))
-            case .whenInUse: notices.append(.notify(.locationWhenInUseOnly))
+            case .whenInUse where !strategy.tracksInBackground(whenInUse: environment):
+                // Only where tracking really stops in the background.
+                notices.append(.notify(.locationWhenInUseOnly))
+            case .whenInUse: break
             case .always, .notDetermined: break
             }
         }

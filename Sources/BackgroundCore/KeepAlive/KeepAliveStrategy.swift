@@ -12,6 +12,10 @@ public protocol KeepAliveStrategy: Sendable {
     /// the app runnable (coarse, cell-level) turns them off so they do not flood the diagnostics.
     func samplesFixes(from source: FixSource) -> Bool
 
+    /// Whether the strategy keeps tracking in the background with When-In-Use permission (so the
+    /// "choose Always" notice would be false); `false` by default.
+    func tracksInBackground(whenInUse environment: KeepAliveEnvironment) -> Bool
+
     /// Reacts to one event. The machine has already applied the event to the context (ledger,
     /// sampling, environment) before calling this.
     mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveEffect]
@@ -20,4 +24,5 @@ public protocol KeepAliveStrategy: Sendable {
 extension KeepAliveStrategy {
     public func slotFixAccuracy(in context: StrategyContext) -> LocationAccuracy? { .best }
     public func samplesFixes(from source: FixSource) -> Bool { true }
+    public func tracksInBackground(whenInUse environment: KeepAliveEnvironment) -> Bool { false }
 }

@@ -23,14 +23,16 @@ public struct LocationUpdatesRequest: Hashable, Sendable {
     public var distanceFilter: Double?
     /// `allowsBackgroundLocationUpdates`; needs the `location` background mode.
     public var allowsBackgroundUpdates: Bool
-    /// `pausesLocationUpdatesAutomatically`; a paused app is not resumed automatically.
+    /// `pausesLocationUpdatesAutomatically`, `true` by default as in iOS: updates pause when the
+    /// user seems stationary and never resume by themselves; for a When-In-Use app a pause ends
+    /// access to location until the app is launched again. Every strategy sets it explicitly.
     public var pausesAutomatically: Bool
 
     public init(
         accuracy: LocationAccuracy,
         distanceFilter: Double? = nil,
         allowsBackgroundUpdates: Bool = true,
-        pausesAutomatically: Bool = false
+        pausesAutomatically: Bool = true
     ) {
         self.accuracy = accuracy
         self.distanceFilter = distanceFilter

@@ -33,7 +33,9 @@ extension Simulation {
         case .scheduleTimer(let id, let at): scheduleTimer(id, at: at)
         case .cancelTimer(let id): cancelTimer(id)
         case .startLocationUpdates(let request): startUpdates(request)
-        case .stopLocationUpdates: standardUpdates = nil
+        case .stopLocationUpdates:
+            standardUpdates = nil
+            updatesStartedInUse = false
         case .requestFix(let accuracy): requestFix(accuracy)
         case .startSignificantChanges:
             if !significantChangesOn { lastSignificantChange = (now, position) }
@@ -48,8 +50,12 @@ extension Simulation {
         case .stopRegionMonitoring:
             region = nil
         case .beginActivitySession:
+            // Created in the foreground; after a termination only iOS 18's CLServiceSession lets a
+            // background launch recreate it (policy §4: "create in foreground; after termination
+            // recreate (with CLServiceSession, iOS 18) immediately on background launch").
             let allowed =
-                profile.flag(.activitySessionAvailable) && (process?.state == .foreground || activitySessionAtExit)
+                profile.flag(.activitySessionAvailable)
+                && (process?.state == .foreground || (activitySessionAtExit && configuration.ios >= 18))
             if allowed { activitySession = true }
         case .endActivitySession: activitySession = false
         case .playSilentAudio(let duration): playSilentAudio(duration)

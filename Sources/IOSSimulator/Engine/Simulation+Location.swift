@@ -8,18 +8,32 @@ extension Simulation {
     /// foreground, for a short grace after leaving it, and while a background activity session
     /// (iOS 17+) holds them.
     var locationDeliverable: Bool {
-        guard environment.locationServicesEnabled, let process else { return false }
+        guard environment.locationServicesEnabled, process != nil else { return false }
         switch environment.authorization {
         case .always: return true
         case .denied, .notDetermined: return false
         case .whenInUse:
-            if process.state == .foreground || activitySession { return true }
-            guard let backgroundSince else { return false }
-            return now - backgroundSince < profile.duration(.whenInUseGrace)
+            if inUse { return true }
+            // Updates started in use with background updates allowed keep the app "in use" in
+            // the background, with the blue indicator, for as long as they run (policy §4).
+            return standardUpdates?.allowsBackgroundUpdates == true && updatesStartedInUse && !pausedAutomatically
         }
     }
 
+    /// "In use" for a When-In-Use app: on screen, for a short grace after leaving it (for starting
+    /// services), or held by a background activity session (iOS 17+).
+    var inUse: Bool {
+        guard let process else { return false }
+        if process.state == .foreground || activitySession { return true }
+        guard let backgroundSince else { return false }
+        return now - backgroundSince < profile.duration(.whenInUseGrace)
+    }
+
     mutating func startUpdates(_ request: LocationUpdatesRequest) {
+        // Starting updates that already run does not stop them: they keep the in-use status they
+        // were started with, and gain it if the app is in use now.
+        let alreadyRunning = standardUpdates != nil && !pausedAutomatically
+        updatesStartedInUse = (alreadyRunning && updatesStartedInUse) || environment.authorization == .always || inUse
         standardUpdates = request
         pausedAutomatically = false
         lastDelivered = nil
@@ -38,6 +52,9 @@ extension Simulation {
         guard isRunning, locationDeliverable, !pausedAutomatically else { return }
         if request.pausesAutomatically, let since = stationarySince, now - since >= profile.duration(.autoPauseAfter) {
             pausedAutomatically = true
+            // No automatic resume; for a When-In-Use app the pause "ends access to location
+            // changes until the app is launched again" (policy §4).
+            if environment.authorization == .whenInUse { updatesStartedInUse = false }
             report.note(now, "location updates paused automatically")
             settle()
             return

@@ -49,6 +49,8 @@ extension Simulation {
         handlerWindowEnd = nil
         wakeEnd = nil
         standardUpdates = nil
+        updatesStartedInUse = false
+        environmentUnheard = false
         pausedAutomatically = false
         oneShotPending = false
         activitySessionAtExit = activitySession
@@ -77,6 +79,7 @@ extension Simulation {
             leftForegroundAt = nil
             report.note(now, "foreground")
             resumeTimers()
+            hearEnvironment()
             deliver(.enteredForeground)
             deliverHeartbeat(.enteredForeground)
             syncIfDue()
@@ -127,6 +130,7 @@ extension Simulation {
             beginStint(runtime: wakeRuntime(for: reason))
             startRunning()
             resumeTimers()
+            hearEnvironment()
             deliver(.woke(reason))
         case .background:
             if let runtime = wakeRuntime(for: reason) {

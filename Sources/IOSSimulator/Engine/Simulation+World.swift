@@ -53,14 +53,23 @@ extension Simulation {
         }
     }
 
-    /// Tells a running app about changed conditions; a suspended one learns on its next run.
+    /// Tells a running app about changed conditions; a suspended one learns on its next run
+    /// (iOS queues the notifications and authorisation callbacks of a suspended app).
     mutating func environmentChanged() {
         if isRunning {
             deliver(.environmentChanged(environment))
             afterAppCode()
         } else {
+            if process != nil { environmentUnheard = true }
             settle()
         }
+    }
+
+    /// Delivers settings that changed while the app was suspended, before the event that woke it.
+    mutating func hearEnvironment() {
+        guard environmentUnheard else { return }
+        environmentUnheard = false
+        deliver(.environmentChanged(environment))
     }
 
     /// Once a simulated minute: battery, movement, location nets, memory pressure, uploads.

@@ -71,6 +71,12 @@ public struct Simulation: Sendable {
 
     // Location and other services.
     var standardUpdates: LocationUpdatesRequest?
+    /// The running standard updates were started while the app was in use (policy §4: a
+    /// When-In-Use app that starts them in use, with `allowsBackgroundLocationUpdates`, "continues
+    /// to run in the background when location services are active").
+    var updatesStartedInUse = false
+    /// Settings changed while the app was suspended; it hears of them when it next runs.
+    var environmentUnheard = false
     var deliveryScheduled = false
     var lastDelivered: Coordinate?
     var pausedAutomatically = false

@@ -6,16 +6,19 @@ struct ActivitySessionStrategy: KeepAliveStrategy {
 
     func slotFixAccuracy(in context: StrategyContext) -> LocationAccuracy? { nil }
 
+    func tracksInBackground(whenInUse environment: KeepAliveEnvironment) -> Bool { true }
+
     mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveEffect] {
         switch event {
-        case .launched, .woke:
+        case .launched, .woke, .enteredForeground:
+            let updates = KeepAliveEffect.startLocationUpdates(.init(accuracy: .best, pausesAutomatically: false))
             guard context.environment.hasBackgroundActivitySession else {
-                return [
-                    .log("CLBackgroundActivitySession needs iOS 17; using standard updates"),
-                    .startLocationUpdates(.init(accuracy: .best)),
-                ]
+                return [.log("CLBackgroundActivitySession needs iOS 17; using standard updates"), updates]
             }
-            return [.beginActivitySession, .startLocationUpdates(.init(accuracy: .best))]
+            return [.beginActivitySession, updates]
+        case .environmentChanged(let environment) where context.isForeground && environment.authorization == .whenInUse:
+            // Permission narrowed while the app is on screen: hold it "in use" from now on.
+            return environment.hasBackgroundActivitySession ? [.beginActivitySession] : []
         default:
             return []
         }

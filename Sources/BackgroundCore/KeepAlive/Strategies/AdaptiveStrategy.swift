@@ -25,6 +25,9 @@ struct AdaptiveStrategy: KeepAliveStrategy {
 
     func samplesFixes(from source: FixSource) -> Bool { source != .standardUpdates }
 
+    /// Its coarse updates, started in use, keep a When-In-Use app running (with the indicator).
+    func tracksInBackground(whenInUse environment: KeepAliveEnvironment) -> Bool { true }
+
     mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveEffect] {
         switch event {
         case .launched(let reason):
@@ -39,7 +42,11 @@ struct AdaptiveStrategy: KeepAliveStrategy {
         case .enteredBackground:
             return refresh(context) + audio(playing: true, context)
         case .enteredForeground:
-            return audio(playing: false, context)
+            // Services (and the activity session, which only a foreground app may begin) are
+            // started on every return to the screen, not only on launch and wake.
+            return startServices(context) + audio(playing: false, context)
+        case .environmentChanged(let environment) where context.isForeground && environment.authorization == .whenInUse:
+            return startServices(context)
         case .audioInterruption(began: false):
             playingAudio = false
             return audio(playing: !context.isForeground, context)
@@ -56,7 +63,8 @@ struct AdaptiveStrategy: KeepAliveStrategy {
             effects.append(.beginActivitySession)
         }
         effects += [
-            .startLocationUpdates(.init(accuracy: .threeKilometers, distanceFilter: 500)),
+            // Never paused: a pause would end a When-In-Use app's access until it is launched again.
+            .startLocationUpdates(.init(accuracy: .threeKilometers, distanceFilter: 500, pausesAutomatically: false)),
             .startSignificantChanges,
             .startVisits,
         ]

@@ -5,10 +5,13 @@ struct ContinuousLocationStrategy: KeepAliveStrategy {
 
     func slotFixAccuracy(in context: StrategyContext) -> LocationAccuracy? { nil }
 
+    /// Updates started in use with background updates allowed keep a When-In-Use app running.
+    func tracksInBackground(whenInUse environment: KeepAliveEnvironment) -> Bool { true }
+
     mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveEffect] {
         switch event {
-        case .launched, .woke:
-            return [.startLocationUpdates(.init(accuracy: .best))]
+        case .launched, .woke, .enteredForeground:
+            return [.startLocationUpdates(.init(accuracy: .best, pausesAutomatically: false))]
         default:
             return []
         }

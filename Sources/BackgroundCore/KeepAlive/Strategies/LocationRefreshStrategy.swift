@@ -15,7 +15,8 @@ struct LocationRefreshStrategy: KeepAliveStrategy {
             return context.handOffTask("location-refresh") + [context.schedule(Self.refresh, after: .seconds(60))]
         case .timerFired(Self.refresh) where !context.isForeground:
             return context.handOffTask("location-refresh") + [
-                .startLocationUpdates(.init(accuracy: .best)),
+                // The seed never set the property, so iOS's default (pause when stationary) applies.
+                .startLocationUpdates(.init(accuracy: .best, pausesAutomatically: true)),
                 context.schedule(Self.pause, after: .seconds(10)),
                 context.schedule(Self.refresh, after: .seconds(60)),
             ]
