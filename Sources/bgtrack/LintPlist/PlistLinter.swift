@@ -1,0 +1,154 @@
+import BackgroundCore
+import Foundation
+
+/// Checks an app's `Info.plist` (XML or binary) against what a strategy needs (``AppRequirements``).
+/// Every finding says what is wrong and how to fix it.
+struct PlistLinter {
+    struct Finding: Hashable, CustomStringConvertible {
+        enum Severity: String { case error, warning }
+        var severity: Severity
+        var key: String
+        var message: String
+        var description: String { "\(severity.rawValue): \(key): \(message)" }
+    }
+
+    /// Larger files are not Info.plists; reading them would only cost memory.
+    static let maximumBytes = 4 << 20
+
+    let strategy: StrategyName
+
+    /// Lints the bytes of a plist file.
+    func lint(_ data: Data) -> [Finding] {
+        guard data.count <= Self.maximumBytes else {
+            return [
+                .init(
+                    severity: .error, key: "(file)",
+                    message: "the file is \(data.count) bytes; an Info.plist is a few kilobytes, check the path")
+            ]
+        }
+        let root: Any
+        do {
+            var format = PropertyListSerialization.PropertyListFormat.xml
+            root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+        } catch {
+            return [
+                .init(
+                    severity: .error, key: "(file)",
+                    message: "not a property list (XML or binary) that can be read: \(Self.reason(error)); "
+                        + "check it with `plutil -lint` and fix the syntax")
+            ]
+        }
+        guard let plist = root as? [String: Any] else {
+            return [
+                .init(
+                    severity: .error, key: "(root)",
+                    message: "the top level is not a dictionary; an Info.plist is a <dict> of keys")
+            ]
+        }
+        return lint(plist)
+    }
+
+    func lint(_ plist: [String: Any]) -> [Finding] {
+        let needs = strategy.requirements
+        var findings: [Finding] = []
+        func error(_ key: String, _ message: String) {
+            findings.append(.init(severity: .error, key: key, message: message))
+        }
+        func warning(_ key: String, _ message: String) {
+            findings.append(.init(severity: .warning, key: key, message: message))
+        }
+
+        checkUsageString(
+            plist, "NSLocationWhenInUseUsageDescription",
+            why: "every location request needs it (also with Always); without it requests fail at once", error)
+        if needs.needsAlways {
+            checkUsageString(
+                plist, "NSLocationAlwaysAndWhenInUseUsageDescription",
+                why: "\(strategy.rawValue) asks for Always so iOS can relaunch the app; without it the request fails",
+                error)
+        }
+        if plist["NSLocationAlwaysUsageDescription"] != nil,
+            plist["NSLocationAlwaysAndWhenInUseUsageDescription"] == nil
+        {
+            warning(
+                "NSLocationAlwaysUsageDescription",
+                "deprecated since iOS 11; add NSLocationAlwaysAndWhenInUseUsageDescription instead")
+        }
+
+        let modes: [String]
+        switch plist["UIBackgroundModes"] {
+        case nil: modes = []
+        case let list as [Any]:
+            modes = list.compactMap { $0 as? String }
+            if modes.count != list.count {
+                error("UIBackgroundModes", "every entry must be a <string>; remove the other values")
+            }
+        default:
+            error(
+                "UIBackgroundModes",
+                "must be an <array> of <string> entries, e.g. <array><string>location</string></array>")
+            modes = []
+        }
+        for mode in needs.backgroundModes where !modes.contains(mode) {
+            let why = needs.reasons[mode] ?? "the strategy needs it"
+            error(
+                "UIBackgroundModes",
+                "lacks \"\(mode)\" (\(strategy.rawValue): \(why)); add <string>\(mode)</string> "
+                    + "(Xcode: Signing & Capabilities › Background Modes)")
+        }
+        let known: Set<String> = [
+            "location", "audio", "fetch", "processing", "remote-notification", "voip", "bluetooth-central",
+            "bluetooth-peripheral", "external-accessory", "newsstand-content", "nearby-interaction", "push-to-talk",
+        ]
+        for mode in modes where !known.contains(mode) {
+            error("UIBackgroundModes", "\"\(mode.prefix(60))\" is not a background mode iOS knows; check the spelling")
+        }
+        if modes.contains("audio"), !needs.backgroundModes.contains("audio") {
+            warning(
+                "UIBackgroundModes",
+                "declares \"audio\" but \(strategy.rawValue) plays none; App Review (2.5.4) rejects audio mode "
+                    + "without audible content: remove it")
+        }
+
+        if !needs.taskIdentifiers.isEmpty {
+            switch plist["BGTaskSchedulerPermittedIdentifiers"] {
+            case let list as [Any]:
+                let ids = list.compactMap { $0 as? String }
+                for id in needs.taskIdentifiers where !ids.contains(id) {
+                    error(
+                        "BGTaskSchedulerPermittedIdentifiers",
+                        "lacks \"\(id)\"; iOS refuses to submit a task whose identifier is not listed: add "
+                            + "<string>\(id)</string>")
+                }
+            case nil:
+                error(
+                    "BGTaskSchedulerPermittedIdentifiers",
+                    "missing; \(strategy.rawValue) submits \(needs.taskIdentifiers.joined(separator: ", ")): add an "
+                        + "<array> with \(needs.taskIdentifiers.map { "<string>\($0)</string>" }.joined())")
+            default:
+                error("BGTaskSchedulerPermittedIdentifiers", "must be an <array> of <string> identifiers")
+            }
+        }
+        return findings
+    }
+
+    private func checkUsageString(
+        _ plist: [String: Any], _ key: String, why: String, _ error: (String, String) -> Void
+    ) {
+        switch plist[key] {
+        case nil:
+            error(key, "missing; \(why). Add a sentence telling the user why the app uses their location")
+        case let text as String where text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty:
+            error(key, "is empty; iOS shows it to the user: write why the app uses their location")
+        case is String:
+            break
+        default:
+            error(key, "must be a <string>; \(why)")
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+        return String(text.prefix(200))
+    }
+}
