@@ -9,6 +9,7 @@ extension Simulation {
             try store.append(
                 fix, trigger: trigger, state: state, power: PowerContext(battery: battery, charging: charging))
             report.sampleTimes.append(fix.timestamp)
+            report.samplePlaces.append((fix.timestamp, Coordinate(latitude: fix.latitude, longitude: fix.longitude)))
             lastSampleAt = fix.timestamp
             pendingCount += 1
         } catch {

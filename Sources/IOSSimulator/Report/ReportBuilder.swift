@@ -4,6 +4,7 @@ import BackgroundCore
 struct ReportBuilder: Sendable {
     let configuration: SimulationConfiguration
     var sampleTimes: [Instant] = []
+    var samplePlaces: [(time: Instant, place: Coordinate)] = []
     var backgroundAlive = 0.0
     var aliveAfterBackground: [Double] = []
     var kills: [String: Int] = [:]
@@ -44,6 +45,45 @@ struct ReportBuilder: Sendable {
         return "\(two(h)):\(two(m)):\(two(s))"
     }
 
+    /// Issue 8, item 10: how far the recorded track is from the true route, once a minute. The
+    /// recorded position at a minute is the line between the samples either side (or the nearest
+    /// sample before the first or after the last), as a map draws it.
+    func pathError(end: Instant) -> (mean: Double, max: Double, within100: Double)? {
+        let places = samplePlaces.sorted { $0.time < $1.time }
+        guard !places.isEmpty else { return nil }
+        let track = configuration.scenario.track
+        var total = 0.0
+        var worst = 0.0
+        var close = 0
+        var minutes = 0
+        var next = 0
+        var time = configuration.scenario.start
+        while time < end {
+            while next < places.count, places[next].time <= time { next += 1 }
+            let estimate: Coordinate
+            if next == 0 {
+                estimate = places[0].place
+            } else if next == places.count {
+                estimate = places[places.count - 1].place
+            } else {
+                let (before, after) = (places[next - 1], places[next])
+                let span = (after.time - before.time).seconds
+                let share = span > 0 ? (time - before.time).seconds / span : 0
+                estimate = Coordinate(
+                    latitude: before.place.latitude + (after.place.latitude - before.place.latitude) * share,
+                    longitude: before.place.longitude + (after.place.longitude - before.place.longitude) * share)
+            }
+            let error = estimate.distance(to: track.position(at: time))
+            total += error
+            worst = max(worst, error)
+            if error <= 100 { close += 1 }
+            minutes += 1
+            time += .seconds(60)
+        }
+        guard minutes > 0 else { return nil }
+        return (total / Double(minutes), worst, Double(close) / Double(minutes))
+    }
+
     func finish(energy: EnergyMeter, end: Instant) -> SimulationReport {
         let start = configuration.scenario.start
         let interval = configuration.samplingInterval.wholeMilliseconds
@@ -58,6 +98,17 @@ struct ReportBuilder: Sendable {
         }
         let alive = aliveAfterBackground.sorted()
         let median = alive.isEmpty ? 0 : alive[alive.count / 2]
+        let path = pathError(end: end)
+        // Issue 8, item 9: the least any strategy could spend on this day: one fix per slot at the
+        // modelled GPS time-to-fix, and one upload burst (LTE promotion and tail) per upload interval.
+        let profile = IOSProfile(major: configuration.ios) ?? IOSProfile.fallback
+        let hours = (end - start).seconds / 3600
+        let fixes = Double(expected) * profile[.gpsPower] * profile[.gpsTimeToFix] / 3600
+        let uploadBursts = (end - start).seconds / configuration.uploadInterval.seconds
+        let burst =
+            (profile[.ltePromotionPower] * profile[.ltePromotionTime] + profile[.lteTailPower] * profile[.lteTailTime])
+            / 3600
+        let floor = hours > 0 ? fixes + uploadBursts * burst : 0
         var byComponent: [String: Double] = [:]
         for component in EnergyMeter.Component.allCases {
             let value = energy.milliwattHours(component)
@@ -78,6 +129,10 @@ struct ReportBuilder: Sendable {
             silentPushesDropped: pushesDropped, relaunches: relaunches, fixesRejected: fixesRejected,
             uploads: uploads, samplesOnServer: samplesOnServer, samplesPending: samplesPending, events: events,
             reviewRisks: reviewRisks.sorted(), deadManNotices: deadManNotices,
+            pathErrorMeanM: path.map { $0.mean.rounded(toPlaces: 1) } ?? -1,
+            pathErrorMaxM: path.map { $0.max.rounded(toPlaces: 1) } ?? -1,
+            pathWithin100m: path.map { $0.within100.rounded(toPlaces: 4) } ?? 0,
+            energyFloorMwh: floor.rounded(toPlaces: 2),
             timeline: configuration.recordsTimeline ? timeline : nil)
     }
 }

@@ -2,14 +2,16 @@
 public enum ReportTable {
     public static func render(_ reports: [SimulationReport]) -> String {
         let header = [
-            "strategy", "ios", "auth", "coverage", "captured", "max gap", "bg alive", "after bg", "energy mWh",
-            "kills", "violations", "notices", "review risks",
+            "strategy", "ios", "auth", "coverage", "captured", "max gap", "path err m", "≤100 m", "bg alive",
+            "after bg", "energy mWh", "× floor", "kills", "violations", "notices", "review risks",
         ]
         let rows = reports.map { report -> [String] in
             [
                 report.strategy, String(report.ios), report.auth, fixed(report.coverage, 3),
                 "\(report.samplesCaptured)/\(report.samplesExpected)", duration(report.maxGapS),
+                report.pathErrorMeanM < 0 ? "-" : fixed(report.pathErrorMeanM, 0), fixed(report.pathWithin100m, 3),
                 duration(report.backgroundAliveS), duration(report.aliveAfterBackgroundS), fixed(report.energyMwh, 1),
+                report.energyFloorMwh > 0 ? fixed(report.energyMwh / report.energyFloorMwh, 1) : "-",
                 report.kills.isEmpty
                     ? "-"
                     : report.kills.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
@@ -21,7 +23,7 @@ public enum ReportTable {
         }
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        let numeric: Set<Int> = [1, 3, 4, 5, 6, 7, 8, 10, 11]
+        let numeric: Set<Int> = [1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14]
         return all.map { row in
             row.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: widths[column] - cell.count)

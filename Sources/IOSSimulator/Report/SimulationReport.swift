@@ -45,6 +45,14 @@ public struct SimulationReport: Codable, Hashable, Sendable {
     public var reviewRisks: [String]
     /// Every delivery of the dead-man notice ("Tracking stopped at …"), in order.
     public var deadManNotices: [DeadManNotice] = []
+    /// Distance from the true route to the recorded track, once a minute: mean and worst metres
+    /// (-1 without samples), and the share of minutes within 100 m.
+    public var pathErrorMeanM: Double = -1
+    public var pathErrorMaxM: Double = -1
+    public var pathWithin100m: Double = 0
+    /// The energy floor of this day: one fix per slot at the modelled time-to-fix plus one
+    /// upload burst per upload interval. `energyMwh / energyFloorMwh` is how far above it a strategy is.
+    public var energyFloorMwh: Double = 0
     public var timeline: [String]?
 
     enum CodingKeys: String, CodingKey {
@@ -71,6 +79,10 @@ public struct SimulationReport: Codable, Hashable, Sendable {
         case samplesPending = "samples_pending"
         case reviewRisks = "review_risks"
         case deadManNotices = "dead_man_notices"
+        case pathErrorMeanM = "path_error_mean_m"
+        case pathErrorMaxM = "path_error_max_m"
+        case pathWithin100m = "path_within_100m"
+        case energyFloorMwh = "energy_floor_mwh"
         case timeline
     }
 }
