@@ -18,7 +18,41 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Write the output to this file instead of standard output.")
     var output: String?
 
+    @Option(help: "Run the matrix once per seed, e.g. 1-30 or 1,5,9 (at most 100 seeds); prints medians and minimums.")
+    var seeds: String?
+
+    /// `--seeds` as a list: `A-B` or `A,B,C`.
+    func seedList() throws -> [UInt64]? {
+        guard let seeds else { return nil }
+        let parts = seeds.split(separator: "-", omittingEmptySubsequences: false)
+        var list: [UInt64]
+        if parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low <= high, high - low < 100 {
+            list = Array(low...high)
+        } else {
+            let items = seeds.split(separator: ",", omittingEmptySubsequences: false)
+            list = items.compactMap { UInt64($0) }
+            if list.count != items.count { list = [] }
+        }
+        guard (1...100).contains(list.count) else {
+            throw ValidationError(
+                "--seeds '\(seeds.prefix(60))' is not a range A-B or a list A,B,C of at most 100 seeds (e.g. --seeds 1-30)"
+            )
+        }
+        return list
+    }
+
+    func validate() throws {
+        _ = try seedList()
+        if seeds != nil, format == .svg {
+            throw ValidationError("--seeds prints a table or JSON; --format svg draws one seed")
+        }
+    }
+
     func run() throws {
+        if let seedList = try seedList() {
+            try runSeeds(seedList)
+            return
+        }
         let configurations = Comparison.configurations(
             hours: scenario.hours, seed: scenario.seed, scenario: scenario.resolvedScenario
         ).map {
@@ -38,6 +72,26 @@ struct CompareCommand: ParsableCommand {
             text = ComparisonChart.svg(
                 reports, title: "Keep-alive strategies, \(scenario.scenario) scenario, \(scenario.hours) h")
         }
+        try emit(text)
+    }
+
+    private func runSeeds(_ seedList: [UInt64]) throws {
+        let configurations = seedList.flatMap { seed in
+            Comparison.configurations(hours: scenario.hours, seed: seed, scenario: scenario.resolvedScenario).map {
+                var configuration = $0
+                configuration.memoryKillFactor = scenario.memoryKills
+                configuration.faults = Set(scenario.faults)
+                return configuration
+            }
+        }
+        let bar = ProgressBar(label: "simulating \(seedList.count) seeds")
+        let reports = Comparison.run(configurations) { done, total in bar.update(done, of: total) }
+        bar.finish()
+        let summaries = SeedSummary.summarize(reports)
+        try emit(format == .json ? try ReportJSON.encode(summaries) : SeedSummary.table(summaries))
+    }
+
+    private func emit(_ text: String) throws {
         if let output {
             do {
                 try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: output))

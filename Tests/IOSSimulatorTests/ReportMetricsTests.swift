@@ -51,3 +51,19 @@ import Testing
         #expect(run(.continuousLocation).energyMwh / report.energyFloorMwh > 10)
     }
 }
+
+@Suite struct SeedSummaryTests {
+    @Test func mediansAndMinimumsPerRow() {
+        let reports = (1...3).map { seed -> SimulationReport in
+            var simulation = Simulation(
+                SimulationConfiguration(strategy: .significantChange, ios: 17, hours: 6, seed: UInt64(seed)))
+            return simulation.run()
+        }
+        let summary = SeedSummary.summarize(reports)
+        #expect(summary.count == 1)
+        let coverages = reports.map(\.coverage).sorted()
+        #expect(summary.first?.seeds == 3)
+        #expect(summary.first?.coverageMedian == coverages[1].rounded(toPlaces: 4))
+        #expect(summary.first?.coverageMin == coverages[0].rounded(toPlaces: 4))
+    }
+}

@@ -225,4 +225,18 @@ import TrackServer
         #expect(command.scenario.faults == [.neverEndTasks])
         #expect(command.scenario.resolvedScenario.silentPushesPerHour == 10)
     }
+
+    @Test(arguments: ["0-200", "5-1", "a-b", "1,,2", "", "1-", String(repeating: "1,", count: 200) + "1"])
+    func badSeedListsAreRefused(value: String) throws {
+        let text = try #require(message(["compare", "--seeds", value]))
+        #expect(text.contains("--seeds"), "\(text)")
+        #expect(text.count < 2_000)
+    }
+
+    @Test func seedListsAreRead() throws {
+        let range = try #require(try BGTrack.parseAsRoot(["compare", "--seeds", "1-30"]) as? CompareCommand)
+        #expect(try range.seedList() == Array(1...30))
+        let list = try #require(try BGTrack.parseAsRoot(["compare", "--seeds", "3,1,9"]) as? CompareCommand)
+        #expect(try list.seedList() == [3, 1, 9])
+    }
 }
