@@ -53,17 +53,7 @@ struct CompareCommand: ParsableCommand {
             try runSeeds(seedList)
             return
         }
-        let configurations = Comparison.configurations(
-            hours: scenario.hours, seed: scenario.seed, scenario: scenario.resolvedScenario
-        ).map {
-            var configuration = $0
-            configuration.memoryKillFactor = scenario.memoryKills
-            configuration.faults = Set(scenario.faults)
-            return configuration
-        }
-        let bar = ProgressBar(label: "simulating")
-        let reports = Comparison.run(configurations) { done, total in bar.update(done, of: total) }
-        bar.finish()
+        let reports = simulate(seeds: [scenario.seed], label: "simulating")
         let text: String
         switch format {
         case .table: text = ReportTable.render(reports)
@@ -75,8 +65,9 @@ struct CompareCommand: ParsableCommand {
         try emit(text)
     }
 
-    private func runSeeds(_ seedList: [UInt64]) throws {
-        let configurations = seedList.flatMap { seed in
+    /// The matrix once per seed, with the scenario options applied to every run.
+    private func simulate(seeds: [UInt64], label: String) -> [SimulationReport] {
+        let configurations = seeds.flatMap { seed in
             Comparison.configurations(hours: scenario.hours, seed: seed, scenario: scenario.resolvedScenario).map {
                 var configuration = $0
                 configuration.memoryKillFactor = scenario.memoryKills
@@ -84,9 +75,14 @@ struct CompareCommand: ParsableCommand {
                 return configuration
             }
         }
-        let bar = ProgressBar(label: "simulating \(seedList.count) seeds")
+        let bar = ProgressBar(label: label)
         let reports = Comparison.run(configurations) { done, total in bar.update(done, of: total) }
         bar.finish()
+        return reports
+    }
+
+    private func runSeeds(_ seedList: [UInt64]) throws {
+        let reports = simulate(seeds: seedList, label: "simulating \(seedList.count) seeds")
         let summaries = SeedSummary.summarize(reports)
         try emit(format == .json ? try ReportJSON.encode(summaries) : SeedSummary.table(summaries))
     }
