@@ -161,9 +161,9 @@ import Testing
     }
 
     @Test func theCommandExitsZeroOnTheExampleAndOneOnAMissingFile() throws {
-        var good = try #require(try BGTrack.parseAsRoot(["lint-plist", Self.examplePath]) as? LintPlistCommand)
+        let good = try #require(try BGTrack.parseAsRoot(["lint-plist", Self.examplePath]) as? LintPlistCommand)
         try good.run()
-        var missing = try #require(
+        let missing = try #require(
             try BGTrack.parseAsRoot(["lint-plist", "/nonexistent/Info.plist"]) as? LintPlistCommand)
         #expect(throws: ExitCode(1)) { try missing.run() }
     }

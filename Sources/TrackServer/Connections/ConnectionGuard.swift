@@ -78,7 +78,7 @@ public final class ConnectionCounters: @unchecked Sendable {
         // glibc keeps freed heap in its arenas: after 10,000 idle connections closed the server
         // would keep their memory resident for good. Once the last connection of a large burst is
         // gone, hand it back (a few milliseconds, once per burst).
-        if burstOver { Self.mallocTrim?(0) }
+        if burstOver { _ = Self.mallocTrim?(0) }
     }
 
     /// glibc's `malloc_trim`, looked up at run time (it is not in Swift's Glibc module; other C
@@ -92,7 +92,7 @@ public final class ConnectionCounters: @unchecked Sendable {
         #endif
     }()
 
-    func record(_ path: WritableKeyPath<Snapshot, Int>) { lock.withLock { state[keyPath: path] += 1 } }
+    func record(_ path: any WritableKeyPath<Snapshot, Int> & Sendable) { lock.withLock { state[keyPath: path] += 1 } }
 }
 
 /// The channel handler behind ``ConnectionLimits``: after the HTTP/1 codec, before Hummingbird.
@@ -226,7 +226,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func arm(
         _ context: ChannelHandlerContext, after timeout: Duration,
-        counting path: WritableKeyPath<ConnectionCounters.Snapshot, Int>
+        counting path: any WritableKeyPath<ConnectionCounters.Snapshot, Int> & Sendable
     ) {
         disarm()
         let counters = self.counters
