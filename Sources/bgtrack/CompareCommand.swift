@@ -21,6 +21,20 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Run the matrix once per seed, e.g. 1-30 or 1,5,9 (at most 100 seeds); prints medians and minimums.")
     var seeds: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Run each assumed parameter at ×0.5 and ×2 and show how every strategy's coverage and energy ratio move.",
+            discussion:
+                "One iOS profile (--ios) and authorisation (--auth); lists the parameters that move a result by more than 10 %."
+        ))
+    var sensitivity = false
+
+    @Option(help: "The iOS profile of --sensitivity.")
+    var ios: Int = 17
+
+    @Option(help: "The authorisation of --sensitivity.")
+    var auth: AuthorizationOption = .always
+
     /// `--seeds` as a list: `A-B` or `A,B,C`.
     func seedList() throws -> [UInt64]? {
         guard let seeds else { return nil }
@@ -46,9 +60,23 @@ struct CompareCommand: ParsableCommand {
         if seeds != nil, format == .svg {
             throw ValidationError("--seeds prints a table or JSON; --format svg draws one seed")
         }
+        if sensitivity {
+            guard seeds == nil, format != .svg else {
+                throw ValidationError(
+                    "--sensitivity runs one seed and prints a table or JSON; drop --seeds and --format svg")
+            }
+            guard IOSProfile(major: ios) != nil else {
+                throw ValidationError(
+                    "--ios \(ios) is not a modelled iOS version; use one of \(IOSProfile.supportedVersions)")
+            }
+        }
     }
 
     func run() throws {
+        if sensitivity {
+            try runSensitivity()
+            return
+        }
         if let seedList = try seedList() {
             try runSeeds(seedList)
             return
@@ -85,6 +113,16 @@ struct CompareCommand: ParsableCommand {
         let reports = simulate(seeds: seedList, label: "simulating \(seedList.count) seeds")
         let summaries = SeedSummary.summarize(reports)
         try emit(format == .json ? try ReportJSON.encode(summaries) : SeedSummary.table(summaries))
+    }
+
+    private func runSensitivity() throws {
+        let setup = Sensitivity.Setup(
+            ios: ios, authorization: auth.authorization, scenario: scenario.resolvedScenario, hours: scenario.hours,
+            seed: scenario.seed, memoryKillFactor: scenario.memoryKills)
+        let bar = ProgressBar(label: "sensitivity")
+        let study = Sensitivity.run(setup) { done, total in bar.update(done, of: total) }
+        bar.finish()
+        try emit(format == .json ? try ReportJSON.encode(study) : Sensitivity.table(study))
     }
 
     private func emit(_ text: String) throws {

@@ -20,6 +20,8 @@ public struct SimulationConfiguration: Sendable {
     /// Scales the memory-kill rates of the policy table (0 turns memory kills off).
     public var memoryKillFactor: Double
     public var faults: Set<Fault>
+    /// Multiplies policy parameters (`compare --sensitivity`: each assumption at ×0.5 and ×2).
+    public var parameterScales: [PolicyKey: Double] = [:]
     /// Keep a human-readable timeline of state changes, kills, tasks and notices.
     public var recordsTimeline: Bool
     /// Where uploads and heartbeats go; `nil` is the in-memory server model.

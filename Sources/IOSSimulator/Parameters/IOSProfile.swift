@@ -8,12 +8,13 @@ public struct IOSProfile: Hashable, Sendable {
     public let major: Int
     private let values: [PolicyKey: Double]
 
-    /// The profile of iOS `major`; `nil` for a version the table does not cover.
-    public init?(major: Int) {
+    /// The profile of iOS `major`, with some parameters multiplied by `scales` (`compare
+    /// --sensitivity` runs assumptions at ×0.5 and ×2); `nil` for a version the table does not cover.
+    public init?(major: Int, scales: [PolicyKey: Double] = [:]) {
         var values: [PolicyKey: Double] = [:]
         for key in PolicyKey.allCases {
             guard let parameter = PolicyTable.parameter(key, ios: major) else { return nil }
-            values[key] = parameter.value
+            values[key] = parameter.value * (scales[key] ?? 1)
         }
         self.major = major
         self.values = values

@@ -40,6 +40,12 @@ public enum ReportTable {
         return "\(total)s"
     }
 
+    /// A strategy's initials for narrow columns: `continuous-location` → `cl`; one word stays whole.
+    static func abbreviation(_ strategy: String) -> String {
+        let words = strategy.split(separator: "-")
+        return words.count == 1 ? strategy : String(words.compactMap(\.first))
+    }
+
     static func fixed(_ value: Double, _ places: Int) -> String {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }

@@ -1,0 +1,251 @@
+public import BackgroundCore
+
+/// What the headline results rest on (issue 8, item 8): every strategy's coverage and energy
+/// ratio to `continuous-location` on one iOS profile, then again with each parameter whose status
+/// is `assumption` at ×0.5 and ×2, and once with every assumption at ×2 together.
+///
+/// ```swift
+/// let study = Sensitivity.run(Sensitivity.Setup(ios: 17))
+/// print(Sensitivity.table(study))
+/// ```
+public enum Sensitivity {
+    /// A result moves "materially" when it changes by more than this share of its baseline.
+    public static let threshold = 0.10
+
+    /// The day every run of the study simulates.
+    public struct Setup: Sendable {
+        public var ios: Int
+        public var authorization: LocationAuthorization
+        public var scenario: Scenario
+        public var hours: Double
+        public var seed: UInt64
+        public var memoryKillFactor: Double
+        public var strategies: [StrategyName]
+        public var factors: [Double]
+        /// The assumptions to vary one by one; `nil` varies every one.
+        public var parameters: [PolicyKey]?
+
+        public init(
+            ios: Int, authorization: LocationAuthorization = .always, scenario: Scenario = .commute(),
+            hours: Double = 24, seed: UInt64 = 1, memoryKillFactor: Double = 1,
+            strategies: [StrategyName] = StrategyName.allCases, factors: [Double] = [0.5, 2],
+            parameters: [PolicyKey]? = nil
+        ) {
+            self.ios = ios
+            self.authorization = authorization
+            self.scenario = scenario
+            self.hours = hours
+            self.seed = seed
+            self.memoryKillFactor = memoryKillFactor
+            self.strategies = strategies
+            self.factors = factors
+            self.parameters = parameters
+        }
+
+        /// The assumptions varied one by one, in table order.
+        var varied: [PolicyParameter] {
+            Sensitivity.assumptions(ios: ios).filter { parameter in
+                parameter.value != 0 && (parameters.map { $0.contains(parameter.key) } ?? true)
+            }
+        }
+    }
+
+    /// One strategy's headline under one variation.
+    public struct Headline: Codable, Hashable, Sendable {
+        public var strategy: String
+        public var coverage: Double
+        /// Energy divided by `continuous-location`'s energy in the same variation.
+        public var energyRatio: Double
+        public var energyMwh: Double
+
+        enum CodingKeys: String, CodingKey {
+            case strategy, coverage
+            case energyRatio = "energy_ratio"
+            case energyMwh = "energy_mwh"
+        }
+    }
+
+    /// A headline that moved by more than ``threshold`` from the baseline.
+    public struct Move: Codable, Hashable, Sendable {
+        public var parameter: String
+        public var factor: Double
+        public var strategy: String
+        /// `coverage` or `energy_ratio`.
+        public var metric: String
+        public var baseline: Double
+        public var value: Double
+        /// `(value - baseline) / baseline`.
+        public var change: Double
+    }
+
+    /// The headlines with one parameter (or all assumptions, `parameter == "all assumptions"`)
+    /// scaled by `factor`.
+    public struct Variation: Codable, Hashable, Sendable {
+        public var parameter: String
+        public var unit: String
+        public var factor: Double
+        /// The parameter's value in the table and as run (`nil` for all assumptions together).
+        public var tableValue: Double?
+        public var headlines: [Headline]
+
+        enum CodingKeys: String, CodingKey {
+            case parameter, unit, factor, headlines
+            case tableValue = "table_value"
+        }
+    }
+
+    public struct Study: Codable, Hashable, Sendable {
+        public var ios: Int
+        public var auth: String
+        public var scenario: String
+        public var seed: UInt64
+        public var baseline: [Headline]
+        public var variations: [Variation]
+        /// Parameters whose value is 0 in the table: scaling cannot vary them, so they are listed
+        /// rather than silently passed over.
+        public var notVaried: [String]
+        public var moves: [Move]
+
+        enum CodingKeys: String, CodingKey {
+            case ios, auth, scenario, seed, baseline, variations, moves
+            case notVaried = "not_varied"
+        }
+    }
+
+    public static let allAssumptions = "all assumptions"
+
+    /// The parameters whose status on iOS `ios` is `assumption`, in table order.
+    public static func assumptions(ios: Int) -> [PolicyParameter] {
+        PolicyKey.allCases.compactMap { key in
+            guard let parameter = PolicyTable.parameter(key, ios: ios), parameter.status == .assumption else {
+                return nil
+            }
+            return parameter
+        }
+    }
+
+    /// The number of simulated days `run` takes for `setup`.
+    public static func runCount(_ setup: Setup) -> Int {
+        setup.strategies.count * (1 + setup.varied.count * setup.factors.count + 1)
+    }
+
+    /// Runs the study, calling `progress(done, total)` after each simulated day.
+    public static func run(_ setup: Setup, progress: (Int, Int) -> Void = { _, _ in }) -> Study {
+        let total = runCount(setup)
+        var done = 0
+        func headlines(_ scales: [PolicyKey: Double]) -> [Headline] {
+            let reports = setup.strategies.map { strategy in
+                var configuration = SimulationConfiguration(
+                    strategy: strategy, ios: setup.ios, authorization: setup.authorization, scenario: setup.scenario,
+                    hours: setup.hours, seed: setup.seed, memoryKillFactor: setup.memoryKillFactor)
+                configuration.parameterScales = scales
+                var simulation = Simulation(configuration)
+                let report = simulation.run()
+                done += 1
+                progress(done, total)
+                return report
+            }
+            let reference = reports.first { $0.strategy == StrategyName.continuousLocation.rawValue }?.energyMwh ?? 0
+            return reports.map {
+                Headline(
+                    strategy: $0.strategy, coverage: $0.coverage,
+                    energyRatio: reference > 0 ? ($0.energyMwh / reference).rounded(toPlaces: 4) : 0,
+                    energyMwh: $0.energyMwh)
+            }
+        }
+        let parameters = assumptions(ios: setup.ios)
+        let baseline = headlines([:])
+        var variations: [Variation] = []
+        for parameter in setup.varied {
+            for factor in setup.factors {
+                variations.append(
+                    Variation(
+                        parameter: parameter.key.rawValue, unit: parameter.unit, factor: factor,
+                        tableValue: parameter.value, headlines: headlines([parameter.key: factor])))
+            }
+        }
+        let everyAssumption = Dictionary(uniqueKeysWithValues: parameters.map { ($0.key, 2.0) })
+        variations.append(
+            Variation(
+                parameter: allAssumptions, unit: "", factor: 2, tableValue: nil,
+                headlines: headlines(everyAssumption)))
+        return Study(
+            ios: setup.ios, auth: setup.authorization.rawValue, scenario: setup.scenario.name, seed: setup.seed,
+            baseline: baseline, variations: variations,
+            notVaried: parameters.filter { $0.value == 0 }.map(\.key.rawValue),
+            moves: moves(baseline: baseline, variations: variations))
+    }
+
+    /// Every headline that moved by more than ``threshold``, largest first.
+    static func moves(baseline: [Headline], variations: [Variation]) -> [Move] {
+        var moves: [Move] = []
+        for variation in variations {
+            for headline in variation.headlines {
+                guard let base = baseline.first(where: { $0.strategy == headline.strategy }) else { continue }
+                for (metric, from, to) in [
+                    ("coverage", base.coverage, headline.coverage),
+                    ("energy_ratio", base.energyRatio, headline.energyRatio),
+                ] {
+                    // A ratio of a strategy to itself cannot move; 0 → 0 is no move either.
+                    guard from != to else { continue }
+                    let change = from == 0 ? Double.infinity : (to - from) / from
+                    if abs(change) > threshold {
+                        moves.append(
+                            Move(
+                                parameter: variation.parameter, factor: variation.factor,
+                                strategy: headline.strategy, metric: metric, baseline: from, value: to,
+                                change: change.isFinite ? change.rounded(toPlaces: 4) : 999))
+                    }
+                }
+            }
+        }
+        return moves.sorted { abs($0.change) > abs($1.change) }
+    }
+
+    /// A plain-text report: the headline table per variation, then the material moves.
+    public static func table(_ study: Study) -> String {
+        let strategies = study.baseline.map(\.strategy)
+        let header = ["parameter", "×"] + strategies.map { ReportTable.abbreviation($0) }
+        func cells(_ headlines: [Headline]) -> [String] {
+            strategies.map { name in
+                guard let headline = headlines.first(where: { $0.strategy == name }) else { return "-" }
+                return ReportTable.fixed(headline.coverage, 3) + "/" + ReportTable.fixed(headline.energyRatio, 3)
+            }
+        }
+        var rows = [["baseline", "1"] + cells(study.baseline)]
+        for variation in study.variations {
+            rows.append([variation.parameter, ReportTable.fixed(variation.factor, 1)] + cells(variation.headlines))
+        }
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        let lines = all.map { row in
+            row.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return column == 0 ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+        }
+        var text = """
+            Sensitivity: iOS \(study.ios), \(study.auth), \(study.scenario), seed \(study.seed). Each cell is \
+            coverage/energy ratio to continuous-location.
+            Columns: \(strategies.map { "\(ReportTable.abbreviation($0)) = \($0)" }.joined(separator: ", "))
+
+            """
+        text += lines.joined(separator: "\n")
+        if !study.notVaried.isEmpty {
+            text += "\n\nAssumptions at 0 in the table (scaling cannot vary them): "
+            text += study.notVaried.joined(separator: ", ")
+        }
+        let material = study.moves.filter { $0.parameter != allAssumptions }
+        let parameters = material.reduce(into: [String]()) { if !$0.contains($1.parameter) { $0.append($1.parameter) } }
+        text += "\n\nParameters that move a headline by more than \(Int(threshold * 100)) %: "
+        text += parameters.isEmpty ? "none" : String(parameters.count)
+        for parameter in parameters {
+            let worst = material.filter { $0.parameter == parameter }.prefix(3).map {
+                "\($0.strategy) \($0.metric == "coverage" ? "coverage" : "energy ratio") "
+                    + "\(ReportTable.fixed($0.baseline, 3))→\(ReportTable.fixed($0.value, 3)) at ×\(ReportTable.fixed($0.factor, 1))"
+            }
+            text += "\n  \(parameter): " + worst.joined(separator: "; ")
+        }
+        return text
+    }
+}

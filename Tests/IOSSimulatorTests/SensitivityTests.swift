@@ -1,0 +1,59 @@
+import BackgroundCore
+import IOSSimulator
+import Testing
+
+/// `compare --sensitivity` (issue 8, item 8) and the `adaptive` energy goal that rests on it.
+@Suite struct SensitivityTests {
+    /// A full day, three parameters: what the headline checks need, at a tenth of the full cost.
+    static let study = Sensitivity.run(
+        Sensitivity.Setup(
+            ios: 17, strategies: [.continuousLocation, .adaptive], factors: [2],
+            parameters: [.cellLocationPower, .audioPower, .gpsTimeToFix]))
+
+    @Test func everyAssumptionIsVariedOrListedAsNotVariable() {
+        let assumptions = Sensitivity.assumptions(ios: 17).map(\.key.rawValue)
+        #expect(assumptions.contains(PolicyKey.cellLocationPower.rawValue))
+        #expect(!assumptions.contains(PolicyKey.gpsPower.rawValue), "GPS power is folklore, not an assumption")
+        let setup = Sensitivity.Setup(ios: 17, hours: 0.5, strategies: [.continuousLocation])
+        let study = Sensitivity.run(setup)
+        #expect(study.variations.count == Sensitivity.runCount(setup) - 1)
+        let varied = Set(study.variations.map(\.parameter))
+        for key in assumptions {
+            #expect(varied.contains(key) != study.notVaried.contains(key), "\(key)")
+        }
+        #expect(study.notVaried == [PolicyKey.suspendDelay.rawValue])
+        #expect(study.variations.last?.parameter == Sensitivity.allAssumptions)
+        #expect(
+            study.variations.filter { $0.parameter == PolicyKey.cellLocationPower.rawValue }.map(\.factor) == [0.5, 2])
+    }
+
+    @Test func theReferenceRatioIsOneAndAScaledParameterMovesWhatItFeeds() throws {
+        for variation in Self.study.variations {
+            let reference = try #require(variation.headlines.first { $0.strategy == "continuous-location" })
+            #expect(reference.energyRatio == 1)
+        }
+        // Cell positioning power feeds only adaptive's coarse updates: at ×2 its ratio rises by
+        // more than 10 % and is listed; the audio power feeds nothing adaptive does and is not.
+        let cell = try #require(
+            Self.study.moves.first { $0.parameter == PolicyKey.cellLocationPower.rawValue && $0.strategy == "adaptive" }
+        )
+        #expect(cell.metric == "energy_ratio")
+        #expect(cell.change > 0.1)
+        #expect(!Self.study.moves.contains { $0.parameter == PolicyKey.audioPower.rawValue })
+        let table = Sensitivity.table(Self.study)
+        #expect(table.contains("energy.cell-location: adaptive energy ratio"))
+    }
+
+    /// Issue 8's goal for `adaptive` (iOS 17, Always, commute): energy at most 1/8 of
+    /// `continuous-location` with every assumption at ×2, and at most 1.5× the energy floor.
+    @Test func adaptiveMeetsItsEnergyGoal() throws {
+        let everything = try #require(Self.study.variations.last)
+        let adaptive = try #require(everything.headlines.first { $0.strategy == "adaptive" })
+        #expect(adaptive.energyRatio <= 1.0 / 8, "all assumptions ×2: \(adaptive.energyRatio)")
+        #expect(adaptive.coverage >= 0.99)
+        var simulation = Simulation(SimulationConfiguration(strategy: .adaptive, ios: 17))
+        let report = simulation.run()
+        #expect(
+            report.energyMwh <= 1.5 * report.energyFloorMwh, "\(report.energyMwh) vs floor \(report.energyFloorMwh)")
+    }
+}
