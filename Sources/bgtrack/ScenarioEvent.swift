@@ -12,6 +12,7 @@ struct ScenarioEvent {
         "revoke-session": .revokeSession, "renew-session": .renewSession, "charge-on": .charging(true),
         "charge-off": .charging(false),
         "call": .phoneCall(seconds: 300), "open-app": .openApp(seconds: 120),
+        "approximate": .preciseLocation(false), "precise": .preciseLocation(true), "allow-once": .allowOnce,
     ]
 
     let seconds: Double

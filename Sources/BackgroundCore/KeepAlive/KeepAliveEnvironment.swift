@@ -13,6 +13,10 @@ public struct KeepAliveEnvironment: Hashable, Sendable {
     public var backgroundRefreshAvailable: Bool
     /// The app opted in to silent-audio keep-alive (App Review risk, off by default).
     public var allowsSilentAudio: Bool
+    /// Settings › Privacy › Location Services › this app › Precise Location (iOS 14+). Off, the
+    /// app gets `reducedAccuracy`: positions "usually within 1–20 kilometers", updated "at most a
+    /// few times per hour", and no region monitoring (`kCLLocationAccuracyReduced`).
+    public var preciseLocation: Bool
 
     public init(
         iosMajor: Int,
@@ -22,7 +26,8 @@ public struct KeepAliveEnvironment: Hashable, Sendable {
         batteryLevel: Double = 1,
         charging: Bool = false,
         backgroundRefreshAvailable: Bool = true,
-        allowsSilentAudio: Bool = false
+        allowsSilentAudio: Bool = false,
+        preciseLocation: Bool = true
     ) {
         self.iosMajor = iosMajor
         self.authorization = authorization
@@ -32,6 +37,7 @@ public struct KeepAliveEnvironment: Hashable, Sendable {
         self.charging = charging
         self.backgroundRefreshAvailable = backgroundRefreshAvailable
         self.allowsSilentAudio = allowsSilentAudio
+        self.preciseLocation = preciseLocation
     }
 
     public var hasBackgroundActivitySession: Bool { iosMajor >= 17 }

@@ -15,12 +15,19 @@
 /// ```
 public struct KeepAliveMachine: Sendable {
     public static let sampleTimer: TimerID = "sample"
+    /// Asks again for a slot's fix after one came back too inaccurate (no GPS underground or deep
+    /// indoors: a Wi-Fi fix may come a few seconds later, near a station).
+    public static let retryTimer: TimerID = "sample-retry"
+    public static let retryDelay: Duration = .seconds(30)
+    public static let retriesPerSlot = 3
 
     public private(set) var context: StrategyContext
     private var strategy: any KeepAliveStrategy
     public private(set) var isStopped = false
     /// When the dead-man notice last scheduled is (or was) due; `nil` before the first sample.
     public private(set) var deadManDue: Instant?
+    /// The slot whose fix was retried, and how many times.
+    private var retries: (slot: Int64, count: Int)?
 
     public init(
         strategy name: StrategyName,
@@ -91,6 +98,11 @@ public struct KeepAliveMachine: Sendable {
             context.isForeground = false
         case .timerFired(let id) where id == Self.sampleTimer:
             return slotOpened()
+        case .timerFired(let id) where id == Self.retryTimer:
+            guard context.sampling.needsFix(at: now), let accuracy = strategy.slotFixAccuracy(in: context) else {
+                return []
+            }
+            return [.requestFix(accuracy)]
         case .timerFired:
             break
         case .taskExpiring(let token):
@@ -111,7 +123,8 @@ public struct KeepAliveMachine: Sendable {
             isStopped = true
             deadManDue = nil
             return context.endAllTasks() + [
-                .cancelTimer(Self.sampleTimer), .stopLocationUpdates, .stopSignificantChanges, .stopVisits,
+                .cancelTimer(Self.sampleTimer), .cancelTimer(Self.retryTimer), .stopLocationUpdates,
+                .stopSignificantChanges, .stopVisits,
                 .stopRegionMonitoring, .endActivitySession, .stopAudio, .cancelDeadManNotice,
                 .log("keep-alive stopped"),
             ]
@@ -142,6 +155,7 @@ public struct KeepAliveMachine: Sendable {
                 return .rejectFix(fix, reason)
             }
         }
+        if source == .oneShot, decisions.contains(where: Self.isTooInaccurate) { effects += retrySlotFix() }
         let recorded = effects.contains { if case .recordSample = $0 { true } else { false } }
         // One notice per outage: once it has fired, a sample taken in a brief background wake
         // does not re-arm it (the app would notify every wake of a day it cannot track); the
@@ -152,6 +166,20 @@ public struct KeepAliveMachine: Sendable {
             effects.append(.scheduleDeadManNotice(at: context.now + deadManLead, lastSample: accepted.timestamp))
         }
         return effects
+    }
+
+    private static func isTooInaccurate(_ decision: SamplingMachine.Action) -> Bool {
+        if case .reject(_, .tooInaccurate) = decision { return true }
+        return false
+    }
+
+    /// The slot's one-shot fix was too coarse: ask again shortly, a few times per slot.
+    private mutating func retrySlotFix() -> [KeepAliveEffect] {
+        let slot = context.sampling.slot(containing: context.now)
+        let count = retries.map { $0.slot == slot ? $0.count : 0 } ?? 0
+        guard count < Self.retriesPerSlot, context.sampling.needsFix(at: context.now) else { return [] }
+        retries = (slot, count + 1)
+        return [.scheduleTimer(Self.retryTimer, at: context.now + Self.retryDelay)]
     }
 
     private func trigger(for source: FixSource) -> SampleTrigger {
@@ -175,6 +203,10 @@ public struct KeepAliveMachine: Sendable {
         if !environment.locationServicesEnabled, previous?.locationServicesEnabled ?? true {
             notices.append(.notify(.locationServicesOff))
         }
+        // Once per change to approximate (and at a launch the user made while it is off).
+        if !environment.preciseLocation, previous?.preciseLocation ?? true {
+            notices.append(.notify(.approximateLocation))
+        }
         if environment.authorization != previous?.authorization {
             switch environment.authorization {
             case .denied: notices.append(.notify(.locationDenied))
@@ -182,6 +214,9 @@ public struct KeepAliveMachine: Sendable {
                 // Only where tracking really stops in the background.
                 notices.append(.notify(.locationWhenInUseOnly))
             case .whenInUse: break
+            case .notDetermined where previous.map { $0.authorization != .notDetermined } ?? false:
+                // A granted permission became "not determined": Allow Once ended with the use.
+                notices.append(.notify(.locationPermissionExpired))
             case .always, .notDetermined: break
             }
         }

@@ -6,6 +6,8 @@ public enum UserNotice: String, CaseIterable, Hashable, Sendable, Codable {
     case locationDenied = "location-denied"
     case locationWhenInUseOnly = "location-when-in-use-only"
     case uploadsHeld = "uploads-held"
+    case approximateLocation = "approximate-location"
+    case locationPermissionExpired = "location-permission-expired"
 
     /// The text shown to the user.
     public var message: String {
@@ -22,6 +24,12 @@ public enum UserNotice: String, CaseIterable, Hashable, Sendable, Codable {
         case .locationWhenInUseOnly:
             return
                 "Tracking stops in the background with \"While Using the App\". Choose \"Always\" in Settings to keep it."
+        case .approximateLocation:
+            return
+                "Precise Location is off, so positions are kilometres off. Turn on Precise Location in Settings › Privacy & Security › Location Services › this app."
+        case .locationPermissionExpired:
+            return
+                "Location access was allowed only once and has ended, so tracking stopped. Open the app and allow location access again."
         case .uploadsHeld:
             return "The server refused this device's token; positions are kept on the phone. Sign in again to upload."
         }

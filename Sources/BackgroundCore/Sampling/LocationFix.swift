@@ -18,6 +18,10 @@ public struct LocationFix: Hashable, Sendable {
     public var speed: Double?
     /// Degrees clockwise from true north, 0…360.
     public var course: Double?
+    /// The app has only approximate location (Precise Location off, `reducedAccuracy`): the
+    /// position is kilometres off on purpose. Such fixes are kept even though their accuracy is
+    /// worse than the sampling limit, since no better one can come (issue 8, item 6).
+    public var isApproximate: Bool
 
     public init(
         timestamp: Instant,
@@ -26,7 +30,8 @@ public struct LocationFix: Hashable, Sendable {
         horizontalAccuracy: Double,
         altitude: Double? = nil,
         speed: Double? = nil,
-        course: Double? = nil
+        course: Double? = nil,
+        isApproximate: Bool = false
     ) {
         self.timestamp = timestamp
         self.latitude = latitude
@@ -35,6 +40,7 @@ public struct LocationFix: Hashable, Sendable {
         self.altitude = altitude
         self.speed = speed
         self.course = course
+        self.isApproximate = isApproximate
     }
 }
 

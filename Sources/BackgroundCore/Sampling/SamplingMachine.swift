@@ -133,7 +133,8 @@ public struct SamplingMachine: Sendable {
         if !(-90...90).contains(fix.latitude) { return .latitudeOutOfRange(fix.latitude) }
         if !(-180...180).contains(fix.longitude) { return .longitudeOutOfRange(fix.longitude) }
         if fix.horizontalAccuracy <= 0 { return .accuracyInvalid(fix.horizontalAccuracy) }
-        if fix.horizontalAccuracy > configuration.maximumAccuracy {
+        // An approximate fix is as good as the app can get: kept, and marked by its radius.
+        if fix.horizontalAccuracy > configuration.maximumAccuracy, !fix.isApproximate {
             return .tooInaccurate(accuracy: fix.horizontalAccuracy, limit: configuration.maximumAccuracy)
         }
         let age = now - fix.timestamp

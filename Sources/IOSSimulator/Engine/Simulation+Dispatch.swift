@@ -44,6 +44,12 @@ extension Simulation {
         case .startVisits: visitsOn = profile[.visitMinimumDwell] > 0
         case .stopVisits: visitsOn = false
         case .monitorRegion(let latitude, let longitude, let radius):
+            // With reduced accuracy "your app can't use region monitoring" ([AD-CLM] accuracyAuthorization).
+            guard environment.preciseLocation else {
+                region = nil
+                report.note(now, "region monitoring refused: Precise Location is off")
+                return
+            }
             regionVersion += 1
             region = (Coordinate(latitude: latitude, longitude: longitude), radius, regionVersion)
             regionExitPending = false
@@ -61,7 +67,9 @@ extension Simulation {
         case .playSilentAudio(let duration): playSilentAudio(duration)
         case .stopAudio: audioPlaying = false
         case .scheduleRefresh(let earliest): scheduleRefresh(earliest: earliest)
-        case .recordSample(let fix, let trigger, let state): record(fix, trigger: trigger, state: state)
+        case .recordSample(let fix, let trigger, let state):
+            if fix.isApproximate { report.approximateSamples += 1 }
+            record(fix, trigger: trigger, state: state)
         case .rejectFix: report.fixesRejected += 1
         case .notify(let notice): notify(notice)
         case .scheduleDeadManNotice(let due, let lastSample):

@@ -108,25 +108,57 @@ extension Simulation {
         }
     }
 
-    /// A fix near the true position, with an error and accuracy typical of the provider.
+    /// A fix near the true position, with an error and accuracy typical of the provider that can
+    /// serve it here: no GPS underground (Wi-Fi near a station, cell positioning between), and
+    /// only an approximate position while Precise Location is off.
     mutating func fix(accuracy: LocationAccuracy) -> LocationFix {
+        if let approximate = approximateFix() { return approximate }
+        var provider = accuracy
+        if let station = configuration.scenario.track.undergroundStationDistance(at: now) {
+            provider = station <= profile[.undergroundWiFiRange] ? .hundredMeters : .kilometer
+            if accuracy == .kilometer || accuracy == .threeKilometers { provider = accuracy }
+        }
         let radius: Double
-        switch accuracy {
+        switch provider {
         case .best, .tenMeters: radius = rng.uniform(4...15)
         case .hundredMeters: radius = rng.uniform(30...90)
         case .kilometer, .threeKilometers: radius = rng.uniform(500...1500)
         }
-        return fix(accuracyRadius: radius)
+        return fix(accuracyRadius: radius, measuresSpeed: provider.usesGPS)
     }
 
-    mutating func fix(accuracyRadius radius: Double) -> LocationFix {
+    /// A fix `radius` metres good; only GPS measures speed (others report it invalid).
+    mutating func fix(accuracyRadius radius: Double, measuresSpeed: Bool = false) -> LocationFix {
+        if let approximate = approximateFix() { return approximate }
         let error = radius * rng.unit() * 0.7
         let bearing = rng.uniform(0...(2 * Double.pi))
         let place = position.offset(north: error * cos(bearing), east: error * sin(bearing))
-        let speed = configuration.scenario.track.speed(at: now)
+        let speed = measuresSpeed ? configuration.scenario.track.speed(at: now) : nil
         return LocationFix(
             timestamp: now, latitude: place.latitude, longitude: place.longitude,
             horizontalAccuracy: (radius * 10).rounded() / 10, altitude: 4, speed: speed)
+    }
+
+    /// With Precise Location off (iOS 14+): "a nearby point of interest", "usually within 1–20
+    /// kilometers", updated "at most a few times per hour" ([AD-reduced]). Modelled as the centre
+    /// of the grid cell the user was in at the last refresh.
+    mutating func approximateFix() -> LocationFix? {
+        let grid = profile[.approximateGrid]
+        guard !environment.preciseLocation, grid > 0 else { return nil }
+        if approximatePlace == nil || now - (approximatePlace?.at ?? now) >= profile.duration(.approximateRefresh) {
+            let degrees = grid / 111_320
+            let here = position
+            approximatePlace = (
+                now,
+                Coordinate(
+                    latitude: ((here.latitude / degrees).rounded(.down) + 0.5) * degrees,
+                    longitude: ((here.longitude / degrees).rounded(.down) + 0.5) * degrees)
+            )
+        }
+        let place = approximatePlace?.place ?? position
+        return LocationFix(
+            timestamp: now, latitude: place.latitude, longitude: place.longitude, horizontalAccuracy: grid,
+            isApproximate: true)
     }
 
     // MARK: System location services that wake or relaunch the app
@@ -161,7 +193,7 @@ extension Simulation {
             locationEvent(
                 .significantChange, source: .significantChange, accuracy: profile[.significantChangeFixAccuracy])
         }
-        if let region, !regionExitPending, environment.authorization == .always,
+        if let region, !regionExitPending, environment.authorization == .always, environment.preciseLocation,
             here.distance(to: region.center) > region.radius + profile[.regionExitMargin]
         {
             regionExitPending = true

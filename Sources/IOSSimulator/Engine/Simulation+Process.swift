@@ -57,6 +57,7 @@ extension Simulation {
         activitySession = false
         audioPlaying = false
         leftForegroundAt = nil
+        endOneTimePermissionIfUnused()
     }
 
     /// The user brings the app to the screen (launching it if needed).
@@ -193,6 +194,7 @@ extension Simulation {
             process.state = .suspended
             self.process = process
             report.note(now, "suspended")
+            endOneTimePermissionIfUnused()
         }
     }
 

@@ -31,6 +31,25 @@ extension Simulation {
             environmentChanged()
         case .authorization(let authorization):
             environment.authorization = authorization
+            authorizationIsOnce = false
+            environmentChanged()
+        case .allowOnce:
+            guard configuration.ios >= 13 else {
+                report.note(now, "Allow Once ignored: iOS \(configuration.ios) has no one-time permission (13+)")
+                return
+            }
+            environment.authorization = .whenInUse
+            authorizationIsOnce = true
+            environmentChanged()
+            endOneTimePermissionIfUnused()
+        case .preciseLocation(let on):
+            guard configuration.ios >= 14 else {
+                report.note(now, "Precise Location switch ignored: iOS \(configuration.ios) has none (14+)")
+                return
+            }
+            environment.preciseLocation = on
+            approximatePlace = nil
+            if !on { region = nil }  // the system stops region monitoring for an approximate-only app
             environmentChanged()
         case .charging(let on):
             charging = on
@@ -63,6 +82,19 @@ extension Simulation {
             if process != nil { environmentUnheard = true }
             settle()
         }
+    }
+
+    /// "Allow Once" lasts while the app is in use: once it is suspended or terminated (and no
+    /// activity session or background updates keep it in use), the permission is gone and the
+    /// app finds "not determined" when it next runs ([AD-reqauth]).
+    mutating func endOneTimePermissionIfUnused() {
+        guard authorizationIsOnce else { return }
+        let inUseNow = isRunning && (inUse || locationDeliverable)
+        guard !inUseNow else { return }
+        authorizationIsOnce = false
+        environment.authorization = .notDetermined
+        report.note(now, "Allow Once ended: authorisation is not determined again")
+        if process != nil { environmentUnheard = true }
     }
 
     /// Delivers settings that changed while the app was suspended, before the event that woke it.

@@ -92,6 +92,10 @@ public struct Simulation: Sendable {
     var audioPlaying = false
     var audioClip = 0
     var inCall = false
+    /// The approximate position last handed out while Precise Location is off, and when.
+    var approximatePlace: (at: Instant, place: Coordinate)?
+    /// The When-In-Use permission was granted "Allow Once": it ends when the app leaves use.
+    var authorizationIsOnce = false
 
     // System-level state that survives the process.
     /// The notification centre's one pending dead-man notice: delivered when due whatever the
@@ -119,7 +123,8 @@ public struct Simulation: Sendable {
     var stationarySince: Instant?
 
     public init(_ configuration: SimulationConfiguration) {
-        let profile = IOSProfile(major: configuration.ios) ?? IOSProfile.fallback
+        let profile =
+            IOSProfile(major: configuration.ios, scales: configuration.parameterScales) ?? IOSProfile.fallback
         self.configuration = configuration
         self.profile = profile
         self.now = configuration.scenario.start

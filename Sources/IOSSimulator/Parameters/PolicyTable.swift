@@ -24,6 +24,17 @@ public enum PolicyTable {
         .init(.gpsTimeToFix, 5, "s", ios: all4, .assumption, "assisted warm start"),
         .init(.wifiTimeToFix, 2, "s", ios: all4, .assumption, "Wi-Fi scan"),
         .init(.cellTimeToFix, 1, "s", ios: all4, .assumption, "cell lookup"),
+        .init(
+            .approximateRefresh, 900, "s", ios: 14...99, .assumption,
+            "[AD-reduced] kCLLocationAccuracyReduced: updated \"at most a few times per hour\""),
+        .init(.approximateRefresh, 0, "s", ios: 4...13, .documented, "[AD-reduced] iOS 14+ (0 = always precise)"),
+        .init(
+            .approximateGrid, 5000, "m", ios: 14...99, .assumption,
+            "[AD-reduced] \"usually within 1–20 kilometers\"; a nearby point per 5 km cell"),
+        .init(.approximateGrid, 0, "m", ios: 4...13, .documented, "[AD-reduced] iOS 14+ (0 = always precise)"),
+        .init(
+            .undergroundWiFiRange, 150, "m", ios: all4, .assumption,
+            "no GPS underground; station Wi-Fi within this range, cell positioning between"),
         .init(.significantChangeDistance, 500, "m", ios: all4, .documented, "[AD-CLM]"),
         .init(.significantChangeMinInterval, 300, "s", ios: all4, .documented, "[AD-CLM]"),
         .init(.significantChangeFixAccuracy, 300, "m", ios: all4, .assumption, "cell/Wi-Fi quality fixes"),

@@ -22,6 +22,7 @@ struct ReportBuilder: Sendable {
     var reviewRisks: Set<String> = []
     var timeline: [String] = []
     var deadManNotices: [DeadManNotice] = []
+    var approximateSamples = 0
 
     init(configuration: SimulationConfiguration) {
         self.configuration = configuration
@@ -101,7 +102,8 @@ struct ReportBuilder: Sendable {
         let path = pathError(end: end)
         // Issue 8, item 9: the least any strategy could spend on this day: one fix per slot at the
         // modelled GPS time-to-fix, and one upload burst (LTE promotion and tail) per upload interval.
-        let profile = IOSProfile(major: configuration.ios) ?? IOSProfile.fallback
+        let profile =
+            IOSProfile(major: configuration.ios, scales: configuration.parameterScales) ?? IOSProfile.fallback
         let hours = (end - start).seconds / 3600
         let fixes = Double(expected) * profile[.gpsPower] * profile[.gpsTimeToFix] / 3600
         let uploadBursts = (end - start).seconds / configuration.uploadInterval.seconds
@@ -132,7 +134,7 @@ struct ReportBuilder: Sendable {
             pathErrorMeanM: path.map { $0.mean.rounded(toPlaces: 1) } ?? -1,
             pathErrorMaxM: path.map { $0.max.rounded(toPlaces: 1) } ?? -1,
             pathWithin100m: path.map { $0.within100.rounded(toPlaces: 4) } ?? 0,
-            energyFloorMwh: floor.rounded(toPlaces: 2),
+            energyFloorMwh: floor.rounded(toPlaces: 2), samplesApproximate: approximateSamples,
             timeline: configuration.recordsTimeline ? timeline : nil)
     }
 }

@@ -53,6 +53,8 @@ public struct SimulationReport: Codable, Hashable, Sendable {
     /// The energy floor of this day: one fix per slot at the modelled time-to-fix plus one
     /// upload burst per upload interval. `energyMwh / energyFloorMwh` is how far above it a strategy is.
     public var energyFloorMwh: Double = 0
+    /// Samples taken while Precise Location was off: kilometres off on purpose, kept and counted.
+    public var samplesApproximate: Int = 0
     public var timeline: [String]?
 
     enum CodingKeys: String, CodingKey {
@@ -83,6 +85,7 @@ public struct SimulationReport: Codable, Hashable, Sendable {
         case pathErrorMaxM = "path_error_max_m"
         case pathWithin100m = "path_within_100m"
         case energyFloorMwh = "energy_floor_mwh"
+        case samplesApproximate = "samples_approximate"
         case timeline
     }
 }

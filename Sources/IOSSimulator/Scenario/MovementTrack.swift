@@ -8,6 +8,9 @@ public struct MovementTrack: Sendable {
         case stay(until: Double)
         /// Move through `waypoints` (the last is the destination) at `speed` m/s.
         case move(through: [Coordinate], speed: Double)
+        /// Ride underground from station to station (the last is the destination) at `speed`
+        /// m/s: no GPS there; Wi-Fi positioning near a station, cell positioning between them.
+        case metro(stations: [Coordinate], speed: Double)
     }
 
     /// A straight piece of the day: from `from` at `start` to `to` at `end` (equal when staying).
@@ -16,6 +19,7 @@ public struct MovementTrack: Sendable {
         var end: Instant
         var from: Coordinate
         var to: Coordinate
+        var underground = false
         var isStay: Bool { from == to }
     }
 
@@ -33,11 +37,13 @@ public struct MovementTrack: Sendable {
                 let end = max(now, start + .milliseconds(Int64(until * 1000)))
                 segments.append(Segment(start: now, end: end, from: here, to: here))
                 now = end
-            case .move(let waypoints, let speed):
+            case .move(let waypoints, let speed), .metro(let waypoints, let speed):
+                let underground = if case .metro = leg { true } else { false }
                 for point in waypoints {
                     let seconds = here.distance(to: point) / max(speed, 0.1)
                     let end = now + .milliseconds(Int64(seconds * 1000))
-                    segments.append(Segment(start: now, end: end, from: here, to: point))
+                    segments.append(
+                        Segment(start: now, end: end, from: here, to: point, underground: underground))
                     now = end
                     here = point
                 }
@@ -59,6 +65,13 @@ public struct MovementTrack: Sendable {
     /// Whether the user is moving at `instant`.
     public func isMoving(at instant: Instant) -> Bool {
         segment(at: instant).map { !$0.isStay } ?? false
+    }
+
+    /// How far the user is from the nearest station when underground at `instant`; `nil` above ground.
+    public func undergroundStationDistance(at instant: Instant) -> Double? {
+        guard let segment = segment(at: instant), segment.underground else { return nil }
+        let here = position(at: instant)
+        return min(here.distance(to: segment.from), here.distance(to: segment.to))
     }
 
     /// Speed in m/s at `instant`.

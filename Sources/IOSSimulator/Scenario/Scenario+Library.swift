@@ -20,7 +20,8 @@ extension Scenario {
 
     /// A weekday in Shanghai: home at night, a walk + metro + walk commute, an office with a lunch
     /// walk, the same way back, an evening stroll; the app opened a few times; two phone calls;
-    /// no network in the metro; charging overnight; two silent pushes an hour from the server.
+    /// no network and no GPS in the metro (Wi-Fi positioning near its stations, about every
+    /// 1.2 km); charging overnight; two silent pushes an hour from the server.
     public static func commute(start: Instant = defaultStart) -> Scenario {
         let station = home.offset(north: 600, east: 300)
         let officeStation = home.offset(north: 9_000, east: 5_500)
@@ -32,7 +33,9 @@ extension Scenario {
             legs: [
                 .stay(until: 8 * hour),
                 .move(through: [home.offset(north: 300, east: 0), station], speed: 1.4),
-                .move(through: [home.offset(north: 3_000, east: 2_500), officeStation], speed: 11),
+                .metro(
+                    stations: stations(from: station, via: home.offset(north: 3_000, east: 2_500), to: officeStation),
+                    speed: 11),
                 .move(through: [office], speed: 1.4),
                 .stay(until: 12 * hour),
                 .move(through: [restaurant], speed: 1.3),
@@ -40,7 +43,9 @@ extension Scenario {
                 .move(through: [office], speed: 1.3),
                 .stay(until: 18 * hour),
                 .move(through: [officeStation], speed: 1.4),
-                .move(through: [home.offset(north: 3_000, east: 2_500), station], speed: 11),
+                .metro(
+                    stations: stations(from: officeStation, via: home.offset(north: 3_000, east: 2_500), to: station),
+                    speed: 11),
                 .move(through: [home], speed: 1.4),
                 .stay(until: 20 * hour),
                 .move(
@@ -67,6 +72,18 @@ extension Scenario {
             networkOutages: [(8.3 * hour)...(8.6 * hour), (18.3 * hour)...(18.6 * hour)],
             battery: (start: 0.8, drainPerHour: 0.04, chargePerHour: 0.4),
             silentPushesPerHour: 2)
+    }
+
+    /// The stations of a metro ride from `from` to `to` through `via`, about every 1.2 km.
+    static func stations(from: Coordinate, via: Coordinate, to: Coordinate) -> [Coordinate] {
+        var stations: [Coordinate] = []
+        var here = from
+        for target in [via, to] {
+            let count = max(1, Int((here.distance(to: target) / 1_200).rounded()))
+            stations += (1...count).map { here.interpolated(to: target, fraction: Double($0) / Double(count)) }
+            here = target
+        }
+        return stations
     }
 
     /// A day at home: the phone barely moves, opened twice; shows what costs energy at rest.

@@ -16,6 +16,11 @@ public struct Scenario: Sendable {
         case backgroundAppRefresh(Bool)
         case locationServices(Bool)
         case authorization(LocationAuthorization)
+        /// The user grants "Allow Once": When-In-Use until the app is no longer in use, then
+        /// "not determined" again (iOS 13+).
+        case allowOnce
+        /// Settings › Location Services › this app › Precise Location (iOS 14+).
+        case preciseLocation(Bool)
         case charging(Bool)
         /// The server revokes the device's session (heartbeats answer 401 from now on).
         case revokeSession
