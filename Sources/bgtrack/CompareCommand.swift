@@ -65,9 +65,10 @@ struct CompareCommand: ParsableCommand {
                 throw ValidationError(
                     "--sensitivity runs one seed and prints a table or JSON; drop --seeds and --format svg")
             }
-            guard IOSProfile(major: ios) != nil else {
+            guard IOSProfile.supportedVersions.contains(ios) else {
                 throw ValidationError(
-                    "--ios \(ios) is not a modelled iOS version; use one of \(IOSProfile.supportedVersions)")
+                    "--ios \(ios) is not a simulated profile; use one of: "
+                        + IOSProfile.supportedVersions.map(String.init).joined(separator: ", "))
             }
         }
     }

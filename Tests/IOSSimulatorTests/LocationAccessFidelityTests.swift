@@ -5,7 +5,8 @@ import Testing
 /// Approximate location, Allow Once and the metro leg (issue 8, item 6), each against the Apple
 /// documentation it models. Quotes are from the pages named; the policy table cites them as
 /// [AD-reduced] (kCLLocationAccuracyReduced), [AD-CLM] (CLLocationManager.accuracyAuthorization)
-/// and [AD-reqauth] ("Requesting authorization to use location services").
+/// and [AD-auth] ("Choosing the Location Services Authorization to Request"); that Allow Once
+/// returns to "not determined" is developers' reports (folklore), not an Apple page.
 @Suite struct LocationAccessFidelityTests {
     func run(
         _ strategy: StrategyName, ios: Int = 17, auth: LocationAuthorization = .always,
@@ -53,8 +54,9 @@ import Testing
         #expect(report.notificationsByKind[UserNotice.approximateLocation.rawValue] == nil)
     }
 
-    /// [AD-reqauth]: Allow Once is a When-In-Use permission for this use of the app; once the app
-    /// is no longer in use it is "not determined" again. A strategy that keeps updates running in
+    /// Allow Once is a When-In-Use permission for this use of the app; once the app is no longer
+    /// "in use" ([AD-auth]: "in the foreground or running in the background with the background
+    /// location usage indicator enabled") it is "not determined" again. A strategy that keeps updates running in
     /// the background keeps the app in use (the indicator shows); one that lets it suspend loses
     /// the permission at the first suspension and tells the user.
     @Test func allowOnceEndsWhenTheAppStopsBeingInUse() {

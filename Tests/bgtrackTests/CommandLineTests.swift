@@ -94,6 +94,29 @@ import TrackServer
         #expect(added.map(\.at) == [7 * 3600, 25.5 * 3600])
     }
 
+    @Test func locationAccessEventsAreAddedToTheDay() throws {
+        let command = try #require(
+            try BGTrack.parseAsRoot([
+                "simulate", "--strategy", "adaptive", "--at", "12:00=approximate", "--at", "13:00=precise", "--at",
+                "07:30=allow-once",
+            ]) as? SimulateCommand)
+        let happenings = command.scenario.resolvedScenario.happenings
+        #expect(happenings.contains { $0.at == 12 * 3600 && $0.1 == .preciseLocation(false) })
+        #expect(happenings.contains { $0.at == 13 * 3600 && $0.1 == .preciseLocation(true) })
+        #expect(happenings.contains { $0.at == 7.5 * 3600 && $0.1 == .allowOnce })
+    }
+
+    @Test(arguments: [
+        (["--sensitivity", "--seeds", "1-3"], "--sensitivity"),
+        (["--sensitivity", "--format", "svg"], "--sensitivity"),
+        (["--sensitivity", "--ios", "99"], "--ios 99"), (["--sensitivity", "--ios", "nine"], "--ios"),
+        (["--sensitivity", "--auth", "sometimes"], "--auth"),
+    ])
+    func badSensitivityFlagsAreRefused(arguments: [String], flag: String) throws {
+        let text = try #require(message(["compare"] + arguments))
+        #expect(text.contains(flag), "\(text)")
+    }
+
     @Test(arguments: ["-1", "nan", "101", "lots"]) func badMemoryKillFactorsAreRefused(value: String) throws {
         let text = try #require(message(["compare", "--memory-kills", value]))
         #expect(text.contains("--memory-kills"))

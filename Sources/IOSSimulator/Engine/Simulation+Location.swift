@@ -92,7 +92,11 @@ extension Simulation {
         }
     }
 
+    /// What the receiver really does: with Precise Location off, "setting desiredAccuracy to a value
+    /// other than kCLLocationAccuracyReduced has no effect" ([AD-CLM] accuracyAuthorization), so
+    /// no GPS runs; the model charges cell positioning.
     func component(for accuracy: LocationAccuracy) -> EnergyMeter.Component {
+        guard environment.preciseLocation || profile[.approximateGrid] == 0 else { return .cellLocation }
         switch accuracy {
         case .best, .tenMeters: return .gps
         case .hundredMeters: return .wifiLocation

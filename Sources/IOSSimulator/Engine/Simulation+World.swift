@@ -86,7 +86,9 @@ extension Simulation {
 
     /// "Allow Once" lasts while the app is in use: once it is suspended or terminated (and no
     /// activity session or background updates keep it in use), the permission is gone and the
-    /// app finds "not determined" when it next runs ([AD-reqauth]).
+    /// app finds "not determined" when it next runs. "In use" is Apple's ("in the foreground or
+    /// running in the background with the background location usage indicator enabled", [AD-auth]);
+    /// the reset to "not determined" is from developers' reports, not an Apple page (folklore).
     mutating func endOneTimePermissionIfUnused() {
         guard authorizationIsOnce else { return }
         let inUseNow = isRunning && (inUse || locationDeliverable)
