@@ -109,3 +109,28 @@ import Testing
             })
     }
 }
+
+/// BGProcessing (issue 8, item 6): [BGH] iOS 13+, "can take minutes"; [Q685525] "typically
+/// delivered overnight"; [F119758] the phone locked and idle. `adaptive` asks for one to upload
+/// the backlog on the charger; the commute charges from 23:00 to 07:00.
+@Suite struct ProcessingTaskFidelityTests {
+    func run(ios: Int) -> SimulationReport {
+        var simulation = Simulation(
+            SimulationConfiguration(strategy: .adaptive, ios: ios, memoryKillFactor: 0, recordsTimeline: true))
+        return simulation.run()
+    }
+
+    @Test func processingTasksRunOnlyOnTheChargerFromIOS13() throws {
+        let report = run(ios: 17)
+        // The day holds two charging windows (00:00–07:00 and 23:00–24:00): one run in each
+        // ("typically delivered overnight"), not one per hour the app asks for.
+        #expect(report.processingRuns == 2)
+        let runs = report.timeline?.filter { $0.contains("BGProcessingTask") } ?? []
+        #expect(runs.count == report.processingRuns)
+        for line in runs {
+            let hour = try #require(Int(line.prefix(2)))
+            #expect(hour >= 23 || hour < 7, "\(line)")
+        }
+        #expect(run(ios: 12).processingRuns == 0)
+    }
+}

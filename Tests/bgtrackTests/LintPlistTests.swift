@@ -40,7 +40,7 @@ import Testing
         #expect(Self.errors(PlistLinter(strategy: .adaptive).lint(binary)).isEmpty)
         // The same file with the location mode removed fails as the XML one does.
         var dictionary = try #require(parsed as? [String: Any])
-        dictionary["UIBackgroundModes"] = ["fetch", "remote-notification"]
+        dictionary["UIBackgroundModes"] = ["fetch", "processing", "remote-notification"]
         let broken = try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0)
         #expect(Self.errors(PlistLinter(strategy: .adaptive).lint(broken)).map(\.key) == ["UIBackgroundModes"])
     }
@@ -67,6 +67,15 @@ import Testing
         (
             "no fetch mode", { $0.replacingOccurrences(of: "<string>fetch</string>", with: "") }, .adaptive,
             "UIBackgroundModes", ["\"fetch\"", "BGAppRefreshTask"]
+        ),
+        (
+            "no processing mode", { $0.replacingOccurrences(of: "<string>processing</string>", with: "") },
+            .adaptive, "UIBackgroundModes", ["\"processing\"", "BGProcessingTask"]
+        ),
+        (
+            "an unlisted processing task id",
+            { $0.replacingOccurrences(of: "<string>com.backgroundtracker.processing</string>", with: "") },
+            .adaptive, "BGTaskSchedulerPermittedIdentifiers", ["com.backgroundtracker.processing", "refuses"]
         ),
         (
             "no Always usage string",
@@ -107,7 +116,7 @@ import Testing
             {
                 $0.replacingOccurrences(
                     of:
-                        "<array>\n\t\t<string>location</string>\n\t\t<string>fetch</string>\n\t\t<string>remote-notification</string>\n\t</array>",
+                        "<array>\n\t\t<string>location</string>\n\t\t<string>fetch</string>\n\t\t<string>processing</string>\n\t\t<string>remote-notification</string>\n\t</array>",
                     with: "<string>location</string>")
             },
             .continuousLocation, "UIBackgroundModes", ["<array>"]

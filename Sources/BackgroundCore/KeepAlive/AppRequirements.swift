@@ -18,6 +18,8 @@ public struct AppRequirements: Hashable, Sendable {
 public enum BackgroundTaskIdentifiers {
     /// The app-refresh task: a wake every 15 min or more, a relaunch net for `adaptive`.
     public static let refresh = "com.backgroundtracker.refresh"
+    /// The processing task: minutes on the charger overnight, to upload the day's backlog.
+    public static let processing = "com.backgroundtracker.processing"
 }
 
 extension StrategyName {
@@ -40,11 +42,12 @@ extension StrategyName {
             return AppRequirements(backgroundModes: [], needsAlways: true, taskIdentifiers: [], reasons: [:])
         case .adaptive:
             return AppRequirements(
-                backgroundModes: ["location", "fetch", "remote-notification"], needsAlways: true,
-                taskIdentifiers: [BackgroundTaskIdentifiers.refresh],
+                backgroundModes: ["location", "fetch", "processing", "remote-notification"], needsAlways: true,
+                taskIdentifiers: [BackgroundTaskIdentifiers.refresh, BackgroundTaskIdentifiers.processing],
                 reasons: [
                     "location": location,
                     "fetch": "it schedules a BGAppRefreshTask as a relaunch net",
+                    "processing": "it schedules a BGProcessingTask to upload the backlog on the charger overnight",
                     "remote-notification": "silent pushes wake it as a relaunch net",
                 ])
         }

@@ -22,6 +22,9 @@ public enum KeepAliveEffect: Hashable, Sendable {
     case stopAudio
     /// Submit a `BGAppRefreshTaskRequest` no earlier than the date.
     case scheduleRefresh(earliest: Instant)
+    /// Submit a `BGProcessingTaskRequest` (external power and network required) no earlier than
+    /// the date: minutes of runtime, "typically delivered overnight" while charging (iOS 13+).
+    case scheduleProcessing(earliest: Instant)
     /// Store this accepted fix as a sample.
     case recordSample(LocationFix, trigger: SampleTrigger, state: SampleAppState)
     /// Log a refused fix with the reason.

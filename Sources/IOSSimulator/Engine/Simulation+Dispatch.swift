@@ -67,6 +67,9 @@ extension Simulation {
         case .playSilentAudio(let duration): playSilentAudio(duration)
         case .stopAudio: audioPlaying = false
         case .scheduleRefresh(let earliest): scheduleRefresh(earliest: earliest)
+        case .scheduleProcessing(let earliest):
+            // One pending request per identifier: a new submission replaces the old one.
+            if profile[.processingRuntime] > 0 { processingEarliest = earliest }
         case .recordSample(let fix, let trigger, let state):
             if fix.isApproximate { report.approximateSamples += 1 }
             record(fix, trigger: trigger, state: state)

@@ -148,7 +148,8 @@ extension Simulation {
         switch reason {
         case .user: return nil
         case .significantChange, .visit, .regionExit: return profile.duration(.locationWakeRuntime)
-        case .backgroundRefresh, .backgroundProcessing: return profile.duration(.refreshRuntime)
+        case .backgroundRefresh: return profile.duration(.refreshRuntime)
+        case .backgroundProcessing: return profile.duration(.processingRuntime)
         case .silentPush: return profile.duration(.silentPushRuntime)
         }
     }

@@ -120,6 +120,7 @@ extension Simulation {
             stationarySince = now
         }
         checkLocationNets()
+        runProcessingIfDue()
         if let process, process.state != .foreground {
             let key: PolicyKey = process.state == .suspended ? .memoryKillsPerHourSuspended : .memoryKillsPerHourRunning
             if rng.unit() < profile[key] * configuration.memoryKillFactor / 60 { terminate("memory") }
@@ -204,6 +205,22 @@ extension Simulation {
         }
         refreshPending = false
         if process == nil { launch(.backgroundRefresh) } else { wake(.backgroundRefresh) }
+        if isRunning { afterAppCode() }
+    }
+
+    /// A processing task runs when its earliest date has passed, the phone is on the charger with
+    /// network, and it has been idle (the app not on screen) for a while: overnight, in practice.
+    mutating func runProcessingIfDue() {
+        guard let earliest = processingEarliest, now >= earliest, charging, !forceQuitFlag, now >= unlockedAt,
+            configuration.scenario.networkUp(at: scenarioSeconds), process?.state != .foreground,
+            now - foregroundUntil >= profile.duration(.processingIdle),
+            lastProcessingRun.map({ now - $0 >= profile.duration(.processingMinInterval) }) ?? true
+        else { return }
+        processingEarliest = nil
+        lastProcessingRun = now
+        report.processingRuns += 1
+        report.note(now, "BGProcessingTask \(BackgroundTaskIdentifiers.processing) runs")
+        if process == nil { launch(.backgroundProcessing) } else { wake(.backgroundProcessing) }
         if isRunning { afterAppCode() }
     }
 

@@ -109,6 +109,9 @@ public struct Simulation: Sendable {
     var unlockedAt: Instant
     var refreshRequest = 0
     var refreshPending = false
+    /// The pending processing request's earliest begin date (the system keeps it across kills).
+    var processingEarliest: Instant?
+    var lastProcessingRun: Instant?
     var pushTimes: [Instant] = []
     var sessionRejectedByApp = false
     var lastSampleAt: Instant?

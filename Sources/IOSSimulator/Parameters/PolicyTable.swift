@@ -50,6 +50,12 @@ public enum PolicyTable {
         .init(.refreshRuntime, 0, "s", ios: 4...6, .documented, "[AD-fetch] fetch is iOS 7+"),
         .init(.refreshMinInterval, 900, "s", ios: all4, .folklore, "[R-tsf]"),
         .init(.refreshExtraDelay, 1800, "s", ios: all4, .assumption, "[W19] opportunistic; mean extra delay"),
+        .init(.processingRuntime, 300, "s", ios: 13...99, .folklore, "[W19] \"several minutes\"; [R-brew] 60–180 s"),
+        .init(.processingRuntime, 0, "s", ios: 4...12, .documented, "[BGH] BGProcessingTask is iOS 13+"),
+        .init(.processingIdle, 300, "s", ios: all4, .folklore, "[F119758] locked and idle; [Q685525] overnight"),
+        .init(
+            .processingMinInterval, 43200, "s", ios: all4, .assumption,
+            "[Q685525] \"typically delivered overnight\": once a night"),
         .init(.criticalBattery, 0.2, "level", ios: all4, .documented, "[W20] (secondary)"),
         .init(.forceQuitLocationRelaunch, 0, "bool", ios: 4...7, .documented, "[APG-BG] 8+ only"),
         .init(.forceQuitLocationRelaunch, 1, "bool", ios: 8...18, .contested, "[APG-BG] [F826964]"),

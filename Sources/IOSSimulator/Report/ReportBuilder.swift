@@ -23,6 +23,7 @@ struct ReportBuilder: Sendable {
     var timeline: [String] = []
     var deadManNotices: [DeadManNotice] = []
     var approximateSamples = 0
+    var processingRuns = 0
 
     init(configuration: SimulationConfiguration) {
         self.configuration = configuration
@@ -135,6 +136,7 @@ struct ReportBuilder: Sendable {
             pathErrorMaxM: path.map { $0.max.rounded(toPlaces: 1) } ?? -1,
             pathWithin100m: path.map { $0.within100.rounded(toPlaces: 4) } ?? 0,
             energyFloorMwh: floor.rounded(toPlaces: 2), samplesApproximate: approximateSamples,
+            processingRuns: processingRuns,
             timeline: configuration.recordsTimeline ? timeline : nil)
     }
 }

@@ -55,6 +55,8 @@ public struct SimulationReport: Codable, Hashable, Sendable {
     public var energyFloorMwh: Double = 0
     /// Samples taken while Precise Location was off: kilometres off on purpose, kept and counted.
     public var samplesApproximate: Int = 0
+    /// BGProcessing tasks the system ran for the app.
+    public var processingRuns: Int = 0
     public var timeline: [String]?
 
     enum CodingKeys: String, CodingKey {
@@ -86,6 +88,7 @@ public struct SimulationReport: Codable, Hashable, Sendable {
         case pathWithin100m = "path_within_100m"
         case energyFloorMwh = "energy_floor_mwh"
         case samplesApproximate = "samples_approximate"
+        case processingRuns = "processing_runs"
         case timeline
     }
 }

@@ -11,13 +11,17 @@
 ///   Under Low Power Mode or a low battery, Wi-Fi accuracy always (accuracy degrades, coverage
 ///   does not).
 /// - Relaunch nets for when the process dies: significant-change, visits and a "resume region"
-///   around the last sample (all relaunch an Always app), a refresh task, silent pushes.
+///   around the last sample (all relaunch an Always app), a refresh task, silent pushes; and a
+///   processing task (iOS 13+) that iOS runs on the charger, usually overnight, to upload the
+///   backlog.
 /// - When-In-Use on iOS 17+: a background activity session keeps the app "in use".
 /// - Never silent audio, unless the app opted in (`allowsSilentAudio`) and nothing else can keep
 ///   a When-In-Use app running (before iOS 17).
 struct AdaptiveStrategy: KeepAliveStrategy {
     static let resumeRegionRadius = 150.0
     static let refreshInterval: Duration = .seconds(900)
+    /// A processing task is asked for no earlier than this after the app last ran one.
+    static let processingInterval: Duration = .seconds(3600)
 
     /// Samples within this distance of the previous one, with no faster speed, mean "stationary".
     static let stationaryRadius = 100.0
@@ -46,14 +50,15 @@ struct AdaptiveStrategy: KeepAliveStrategy {
             regionCenter = nil
             stationary = false
             var effects = startServices(context)
-            if reason != .user { effects += refresh(context) }
+            if reason != .user { effects += refresh(context) + processing(context) }
             return effects
         case .woke(let reason):
             var effects = startServices(context)
             if reason == .backgroundRefresh { effects += refresh(context) }
+            if reason == .backgroundProcessing { effects += processing(context) }
             return effects
         case .enteredBackground:
-            return refresh(context) + audio(playing: true, context)
+            return refresh(context) + processing(context) + audio(playing: true, context)
         case .enteredForeground:
             // Services (and the activity session, which only a foreground app may begin) are
             // started on every return to the screen, not only on launch and wake.
@@ -90,6 +95,11 @@ struct AdaptiveStrategy: KeepAliveStrategy {
             return []
         }
         return [.scheduleRefresh(earliest: context.now + Self.refreshInterval)]
+    }
+
+    private func processing(_ context: StrategyContext) -> [KeepAliveEffect] {
+        guard context.environment.hasBackgroundTasksFramework else { return [] }
+        return [.scheduleProcessing(earliest: context.now + Self.processingInterval)]
     }
 
     private mutating func audio(playing: Bool, _ context: StrategyContext) -> [KeepAliveEffect] {
