@@ -101,6 +101,8 @@ struct CompareCommand: ParsableCommand {
                 var configuration = $0
                 configuration.memoryKillFactor = scenario.memoryKills
                 configuration.faults = Set(scenario.faults)
+                configuration.uploadSession = scenario.uploadSession
+                configuration.hostAppRegions = scenario.appRegions
                 return configuration
             }
         }

@@ -41,12 +41,13 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func run() throws {
-        var simulation = Simulation(
-            SimulationConfiguration(
-                strategy: strategy, ios: ios, authorization: auth.authorization, scenario: scenario.resolvedScenario,
-                hours: scenario.hours, seed: scenario.seed, allowsSilentAudio: allowSilentAudio,
-                memoryKillFactor: scenario.memoryKills, faults: Set(scenario.faults),
-                recordsTimeline: timeline))
+        var configuration = SimulationConfiguration(
+            strategy: strategy, ios: ios, authorization: auth.authorization, scenario: scenario.resolvedScenario,
+            hours: scenario.hours, seed: scenario.seed, allowsSilentAudio: allowSilentAudio,
+            memoryKillFactor: scenario.memoryKills, faults: Set(scenario.faults), recordsTimeline: timeline)
+        configuration.uploadSession = scenario.uploadSession
+        configuration.hostAppRegions = scenario.appRegions
+        var simulation = Simulation(configuration)
         let report = simulation.run()
         switch format {
         case .json:
@@ -61,6 +62,11 @@ struct SimulateCommand: ParsableCommand {
                     print("  \(notice.firedAt)  last sample \(notice.lastSample), app \(notice.appState)")
                 }
             }
+            print(
+                "\nuploads: \(report.uploads) acknowledged, \(report.samplesOnServer) samples on the server, "
+                    + "\(report.samplesPending) pending"
+                    + (configuration.uploadSession == .background
+                        ? "; \(report.backgroundTransfers) sent by the system's background URLSession" : ""))
             if let lines = report.timeline {
                 print("\ntimeline:")
                 lines.forEach { print("  \($0)") }

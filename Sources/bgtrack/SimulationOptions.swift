@@ -8,6 +8,7 @@ extension StrategyName: ExpressibleByArgument {}
 extension UploadProtocol: ExpressibleByArgument {}
 extension SQLiteTrackStore.Durability: ExpressibleByArgument {}
 extension SimulationConfiguration.Fault: ExpressibleByArgument {}
+extension SimulationConfiguration.UploadSession: ExpressibleByArgument {}
 
 /// The authorisations a simulation can be given.
 enum AuthorizationOption: String, CaseIterable, ExpressibleByArgument {
@@ -41,6 +42,17 @@ struct ScenarioOptions: ParsableArguments {
         help: "Inject an app bug (repeatable): never-end-tasks drops every endBackgroundTask (seed 003's typo).")
     var faults: [SimulationConfiguration.Fault] = []
 
+    @Option(
+        help: """
+            How the phone uploads: in-process (an ordinary URLSession, needs the app's own background \
+            time) or background (a background URLSession: the system sends while the app is suspended \
+            or dead and relaunches it with the result).
+            """)
+    var uploadSession: SimulationConfiguration.UploadSession = .inProcess
+
+    @Option(help: "Regions the host app monitors itself (0…20); iOS allows 20 per app, the library's included.")
+    var appRegions = 0
+
     @Option(help: "Silent pushes the server sends per hour (0…3600); default: the scenario's own (commute: 2).")
     var pushRate: Double?
 
@@ -55,6 +67,10 @@ struct ScenarioOptions: ParsableArguments {
         }
         guard memoryKills.isFinite, (0...100).contains(memoryKills) else {
             throw ValidationError("--memory-kills \(memoryKills) is outside 0…100 (1 = the policy table's rates).")
+        }
+        guard (0...20).contains(appRegions) else {
+            throw ValidationError(
+                "--app-regions \(appRegions) is outside 0…20 (iOS monitors at most 20 regions per app).")
         }
         if let pushRate, !(pushRate.isFinite && (0...3600).contains(pushRate)) {
             throw ValidationError("--push-rate \(pushRate) is outside 0…3600 silent pushes per hour.")

@@ -233,7 +233,8 @@ import TrackServer
 
     @Test(arguments: [
         ["--fault", "never-end-task"], ["--fault", ""], ["--push-rate", "-1"], ["--push-rate", "nan"],
-        ["--push-rate", "3601"], ["--push-rate", "ten"],
+        ["--push-rate", "3601"], ["--push-rate", "ten"], ["--app-regions", "21"], ["--app-regions", "-1"],
+        ["--app-regions", "many"], ["--upload-session", "nsurlsessiond"], ["--upload-session", ""],
     ])
     func badFaultAndPushRateFlagsAreRefused(arguments: [String]) throws {
         let text = try #require(message(["simulate", "--strategy", "adaptive"] + arguments))
@@ -247,6 +248,12 @@ import TrackServer
             ]) as? SimulateCommand)
         #expect(command.scenario.faults == [.neverEndTasks])
         #expect(command.scenario.resolvedScenario.silentPushesPerHour == 10)
+        let session = try #require(
+            try BGTrack.parseAsRoot([
+                "simulate", "--strategy", "adaptive", "--upload-session", "background", "--app-regions", "20",
+            ]) as? SimulateCommand)
+        #expect(session.scenario.uploadSession == .background)
+        #expect(session.scenario.appRegions == 20)
     }
 
     @Test(arguments: ["0-200", "5-1", "a-b", "1,,2", "", "1-", String(repeating: "1,", count: 200) + "1"])

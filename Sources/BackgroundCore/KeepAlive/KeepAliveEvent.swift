@@ -3,6 +3,8 @@ public enum LaunchReason: String, Hashable, Sendable, CaseIterable, Codable {
     /// The user opened the app.
     case user
     case significantChange, visit, regionExit, backgroundRefresh, backgroundProcessing, silentPush
+    /// The background `URLSession`'s transfers ended (`handleEventsForBackgroundURLSession`).
+    case backgroundURLSession
 }
 
 /// Everything the shell tells a keep-alive machine. Delegate callbacks of UIKit, CoreLocation,

@@ -50,6 +50,18 @@ extension Simulation {
                 report.note(now, "region monitoring refused: Precise Location is off")
                 return
             }
+            // "No more than 20 regions" per app, the host app's own geofences included ([LPG-RM]):
+            // beyond them `monitoringDidFailFor` reports regionMonitoringFailure.
+            let limit = Int(profile[.regionLimit])
+            guard configuration.hostAppRegions < limit else {
+                region = nil
+                report.regionFailures += 1
+                report.note(
+                    now,
+                    "region monitoring failed (regionMonitoringFailure): the app already monitors "
+                        + "\(configuration.hostAppRegions) regions of its own, the limit is \(limit)")
+                return
+            }
             regionVersion += 1
             region = (Coordinate(latitude: latitude, longitude: longitude), radius, regionVersion)
             regionExitPending = false

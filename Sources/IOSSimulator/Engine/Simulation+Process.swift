@@ -17,6 +17,7 @@ extension Simulation {
         report.note(now, "launched (\(reason.rawValue))")
         if reason == .user {
             forceQuitFlag = false
+            sessionResumes = 0
             backgroundSince = nil
         } else {
             beginStint(runtime: wakeRuntime(for: reason))
@@ -70,6 +71,7 @@ extension Simulation {
             return
         }
         forceQuitFlag = false
+        sessionResumes = 0
         if process.state != .foreground {
             closeRunningInterval()
             process.state = .foreground
@@ -151,6 +153,7 @@ extension Simulation {
         case .backgroundRefresh: return profile.duration(.refreshRuntime)
         case .backgroundProcessing: return profile.duration(.processingRuntime)
         case .silentPush: return profile.duration(.silentPushRuntime)
+        case .backgroundURLSession: return profile.duration(.urlSessionRelaunchRuntime)
         }
     }
 

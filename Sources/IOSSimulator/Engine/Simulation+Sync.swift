@@ -30,6 +30,10 @@ extension Simulation {
     /// uploads against the simulated server and network.
     mutating func syncIfDue() {
         guard isRunning else { return }
+        if configuration.uploadSession == .background, profile.flag(.urlSessionBackground) {
+            handOffToSystemIfDue()
+            return
+        }
         for _ in 0..<SyncEngine.maximumUploadsPerWake {
             // The count is kept alongside the store (it is read on every wake); the end of the run
             // checks it against the store itself.
@@ -75,7 +79,7 @@ extension Simulation {
     }
 
     /// Runs a store call; a failure is an invariant violation (the in-memory store never fills up).
-    private mutating func storeValue<T>(_ body: (LocationStore) throws -> T) -> T? {
+    mutating func storeValue<T>(_ body: (LocationStore) throws -> T) -> T? {
         do {
             return try body(store)
         } catch {

@@ -9,6 +9,7 @@ extension Simulation {
         case .forceQuit:
             guard process != nil else { return }
             terminate("force-quit")
+            cancelBackgroundTransferOnForceQuit()
             forceQuitFlag = profile.flag(.forceQuitBlocksBackgroundLaunch)
         case .reboot:
             terminate("reboot")
@@ -121,6 +122,7 @@ extension Simulation {
         }
         checkLocationNets()
         runProcessingIfDue()
+        runBackgroundTransferIfDue()
         if let process, process.state != .foreground {
             let key: PolicyKey = process.state == .suspended ? .memoryKillsPerHourSuspended : .memoryKillsPerHourRunning
             if rng.unit() < profile[key] * configuration.memoryKillFactor / 60 { terminate("memory") }

@@ -112,6 +112,10 @@ public struct Simulation: Sendable {
     /// The pending processing request's earliest begin date (the system keeps it across kills).
     var processingEarliest: Instant?
     var lastProcessingRun: Instant?
+    /// The batch the system's background URLSession holds for the app (system state).
+    var transfer: BackgroundTransfer?
+    /// Resumes and relaunches for URLSession events since the app was last on screen.
+    var sessionResumes = 0
     var pushTimes: [Instant] = []
     var sessionRejectedByApp = false
     var lastSampleAt: Instant?

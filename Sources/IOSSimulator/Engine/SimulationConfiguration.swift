@@ -9,6 +9,15 @@ public struct SimulationConfiguration: Sendable {
         case neverEndTasks = "never-end-tasks"
     }
 
+    /// How the phone uploads.
+    public enum UploadSession: String, Hashable, Sendable, CaseIterable {
+        /// An ordinary `URLSession` in the app's process: it needs the app's own background time.
+        case inProcess = "in-process"
+        /// A background `URLSession` from files: the system sends while the app is suspended or
+        /// dead and resumes or relaunches it with the result (iOS 7+; earlier falls back).
+        case background
+    }
+
     public var strategy: StrategyName
     public var ios: Int
     public var authorization: LocationAuthorization
@@ -20,6 +29,10 @@ public struct SimulationConfiguration: Sendable {
     /// Scales the memory-kill rates of the policy table (0 turns memory kills off).
     public var memoryKillFactor: Double
     public var faults: Set<Fault>
+    public var uploadSession: UploadSession = .inProcess
+    /// Regions the host app monitors for itself; they count against iOS's 20 per app, and the
+    /// library's resume region fails when they use all of them.
+    public var hostAppRegions = 0
     /// Multiplies policy parameters (`compare --sensitivity`: each assumption at ×0.5 and ×2).
     public var parameterScales: [PolicyKey: Double] = [:]
     /// Keep a human-readable timeline of state changes, kills, tasks and notices.

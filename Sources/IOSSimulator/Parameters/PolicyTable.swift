@@ -42,6 +42,9 @@ public enum PolicyTable {
         .init(.visitMinimumDwell, 0, "s", ios: 4...7, .documented, "[AD-CLM] visits are iOS 8+ (0 = none)"),
         .init(.regionExitMargin, 200, "m", ios: all4, .documented, "[LPG-RM]"),
         .init(.regionLatency, 240, "s", ios: all4, .documented, "[LPG-RM] 3–5 min"),
+        .init(
+            .regionLimit, 20, "regions", ios: all4, .documented, "[LPG-RM] 20 per app; excess → regionMonitoringFailure"
+        ),
         .init(.locationWakeRuntime, 10, "s", ios: all4, .folklore, "[R-sji]"),
         .init(.silentPushRuntime, 30, "s", ios: 7...99, .documented, "[AD-drn]"),
         .init(.silentPushRuntime, 0, "s", ios: 4...6, .documented, "[AD-drn] content-available is iOS 7+"),
@@ -56,6 +59,13 @@ public enum PolicyTable {
         .init(
             .processingMinInterval, 43200, "s", ios: all4, .assumption,
             "[Q685525] \"typically delivered overnight\": once a night"),
+        .init(.urlSessionBackground, 1, "bool", ios: 7...99, .documented, "[AD-bgcfg] background sessions are iOS 7+"),
+        .init(.urlSessionBackground, 0, "bool", ios: 4...6, .documented, "[AD-bgcfg]"),
+        .init(.urlSessionRelaunchRuntime, 30, "s", ios: all4, .assumption, "policy §11 table"),
+        .init(.urlSessionStartDelay, 60, "s", ios: all4, .assumption, "[AD-dl] shape: doubles per background resume"),
+        .init(
+            .urlSessionDiscretionaryDelay, 900, "s", ios: all4, .assumption,
+            "[AD-dl] background tasks are discretionary"),
         .init(.criticalBattery, 0.2, "level", ios: all4, .documented, "[W20] (secondary)"),
         .init(.forceQuitLocationRelaunch, 0, "bool", ios: 4...7, .documented, "[APG-BG] 8+ only"),
         .init(.forceQuitLocationRelaunch, 1, "bool", ios: 8...18, .contested, "[APG-BG] [F826964]"),

@@ -24,6 +24,8 @@ struct ReportBuilder: Sendable {
     var deadManNotices: [DeadManNotice] = []
     var approximateSamples = 0
     var processingRuns = 0
+    var backgroundTransfers = 0
+    var regionFailures = 0
 
     init(configuration: SimulationConfiguration) {
         self.configuration = configuration
@@ -136,7 +138,8 @@ struct ReportBuilder: Sendable {
             pathErrorMaxM: path.map { $0.max.rounded(toPlaces: 1) } ?? -1,
             pathWithin100m: path.map { $0.within100.rounded(toPlaces: 4) } ?? 0,
             energyFloorMwh: floor.rounded(toPlaces: 2), samplesApproximate: approximateSamples,
-            processingRuns: processingRuns,
+            processingRuns: processingRuns, backgroundTransfers: backgroundTransfers,
+            regionFailures: regionFailures,
             timeline: configuration.recordsTimeline ? timeline : nil)
     }
 }

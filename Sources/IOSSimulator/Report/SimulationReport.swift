@@ -57,6 +57,10 @@ public struct SimulationReport: Codable, Hashable, Sendable {
     public var samplesApproximate: Int = 0
     /// BGProcessing tasks the system ran for the app.
     public var processingRuns: Int = 0
+    /// Batches the system's background URLSession sent for the app (`--upload-session background`).
+    public var backgroundTransfers: Int = 0
+    /// Resume regions iOS refused because the app had used its 20 (`--app-regions`).
+    public var regionFailures: Int = 0
     public var timeline: [String]?
 
     enum CodingKeys: String, CodingKey {
@@ -89,6 +93,8 @@ public struct SimulationReport: Codable, Hashable, Sendable {
         case energyFloorMwh = "energy_floor_mwh"
         case samplesApproximate = "samples_approximate"
         case processingRuns = "processing_runs"
+        case backgroundTransfers = "background_transfers"
+        case regionFailures = "region_failures"
         case timeline
     }
 }

@@ -1,0 +1,102 @@
+import BackgroundCore
+import LocationLog
+
+/// Uploads through a background `URLSession` (policy §9): the app hands a batch (from a file) to
+/// the system, which sends it out of process, while the app is suspended or dead, and then
+/// resumes or relaunches the app to hand it the result ([AD-dl], [APG-BG]).
+extension Simulation {
+    /// A batch the system is sending for the app, or whose result waits for the app to run.
+    struct BackgroundTransfer: Sendable {
+        var samples: [Sample]
+        /// When the system starts it: later for a task created in the background ([AD-dl]).
+        var startsAt: Instant
+        /// The server's answer, once the transfer ended; the app has not been given it yet.
+        var outcome: UploadOutcome?
+    }
+
+    /// The sync path with a background session: the machine decides as usual, but the upload
+    /// needs no background time of the app's own, so none is reported ("continue while the app
+    /// is suspended or terminated").
+    mutating func handOffToSystemIfDue() {
+        takeTransferOutcome()
+        // One transfer at a time: on relaunch the shell sees it in `getAllTasks` and waits.
+        guard isRunning, transfer == nil else { return }
+        let actions = sync.handle(.wake(pending: pendingCount, backgroundTimeRemaining: nil), at: now)
+        applySync(actions)
+        guard let limit = actions.uploadLimit else { return }
+        guard let batch = storeValue({ try $0.oldestPending(limit: limit) }), !batch.isEmpty else {
+            let ended = SyncMachine.Event.uploaded(
+                sent: [], outcome: .unexpectedResponse(message: "the batch could not be read"), took: .zero)
+            applySync(sync.handle(ended, at: now))
+            return
+        }
+        var delay = Duration.zero
+        if process?.state != .foreground {
+            // The rate limiter: a task created in the background waits for a delay that "increases
+            // each time the system resumes or relaunches your app"; and it is discretionary, so
+            // off the charger the system may hold it for power.
+            if sessionResumes > 0 {
+                delay = profile.duration(.urlSessionStartDelay) * Double(1 << min(sessionResumes - 1, 16))
+            }
+            if !charging { delay += profile.duration(.urlSessionDiscretionaryDelay) }
+        }
+        transfer = BackgroundTransfer(samples: batch, startsAt: now + delay)
+        report.note(
+            now, "background upload of \(batch.count) samples handed to the system, starts in \(Int(delay.seconds)) s")
+    }
+
+    /// Every simulated minute: the system sends a due transfer when the network is up (it retries
+    /// by itself until then), then gives the app the result, resuming or relaunching it.
+    mutating func runBackgroundTransferIfDue() {
+        guard var transfer else { return }
+        if transfer.outcome == nil {
+            guard now >= transfer.startsAt, configuration.scenario.networkUp(at: scenarioSeconds) else { return }
+            energy.radioBurst(at: now, profile: profile)
+            transfer.outcome = configuration.peer?.upload(transfer.samples, at: now) ?? server.receive(transfer.samples)
+            report.backgroundTransfers += 1
+            self.transfer = transfer
+        }
+        switch process?.state {
+        case .foreground?, .background?:
+            break
+        case .suspended?:
+            sessionResumes += 1
+            wake(.backgroundURLSession)
+        case nil:
+            // Not after a force quit (the transfer was cancelled then), nor before the first
+            // unlock (the store is protected until then).
+            guard !forceQuitFlag, now >= unlockedAt else { return }
+            sessionResumes += 1
+            launch(.backgroundURLSession)
+        }
+        if isRunning { afterAppCode() }
+    }
+
+    /// Gives the running app the result the system holds: exactly the acknowledged samples leave
+    /// the store (`application(_:handleEventsForBackgroundURLSession:)` and the delegate's
+    /// `didCompleteWithError`).
+    mutating func takeTransferOutcome() {
+        guard isRunning, let transfer, let outcome = transfer.outcome else { return }
+        self.transfer = nil
+        let sent = Set(transfer.samples.map(\.id))
+        applySync(sync.handle(.uploaded(sent: sent, outcome: outcome, took: .seconds(1)), at: now))
+        switch outcome {
+        case .acknowledged:
+            report.uploads += 1
+            deliverHeartbeat(.serverContact)
+        case .unauthorized(let status, _):
+            deliverHeartbeat(.response(.rejected(status: status)))
+        default:
+            break
+        }
+    }
+
+    /// A force quit cancels the session's transfers and the system relaunches nothing; the app
+    /// hears of the cancellation when the user next opens it ([AD-bgcfg]).
+    mutating func cancelBackgroundTransferOnForceQuit() {
+        guard var transfer, transfer.outcome == nil else { return }
+        transfer.outcome = .networkError(message: "the system cancelled the background upload: the app was force-quit")
+        self.transfer = transfer
+        report.note(now, "force quit cancels the background upload of \(transfer.samples.count) samples")
+    }
+}

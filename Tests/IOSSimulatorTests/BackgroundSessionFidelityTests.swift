@@ -1,0 +1,139 @@
+import BackgroundCore
+import Foundation
+import IOSSimulator
+import Testing
+
+/// Background `URLSession` uploads (issue 8, item 6), against policy §9: [AD-dl] "Downloading
+/// files in the background", [AD-bgcfg] `URLSessionConfiguration.background(withIdentifier:)` and
+/// [APG-BG]. `finite-task` suspends within seconds of leaving the screen, so every upload it
+/// starts in the background must be finished by the system, not by the app.
+@Suite struct BackgroundSessionFidelityTests {
+    func run(
+        _ strategy: StrategyName = .finiteTask, ios: Int = 17, session: SimulationConfiguration.UploadSession,
+        kills: Double = 0, at happenings: [(Double, Scenario.Happening)] = []
+    ) -> SimulationReport {
+        var scenario = Scenario.commute()
+        for (seconds, happening) in happenings { scenario.happenings.append((at: seconds, happening)) }
+        scenario.happenings.sort { $0.at < $1.at }
+        var configuration = SimulationConfiguration(
+            strategy: strategy, ios: ios, scenario: scenario, memoryKillFactor: kills, recordsTimeline: true)
+        configuration.uploadSession = session
+        var simulation = Simulation(configuration)
+        return simulation.run()
+    }
+
+    func lines(_ report: SimulationReport, _ text: String) -> [String] {
+        report.timeline?.filter { $0.contains(text) } ?? []
+    }
+
+    /// "transfers run in a separate process and continue while the app is suspended"; when they
+    /// finish "the system resumes … the app" to hand it the result.
+    @Test func transfersFinishWhileTheAppIsSuspendedAndWakeItWithTheResult() {
+        let report = run(session: .background)
+        #expect(report.backgroundTransfers > 0)
+        #expect(report.uploads == report.backgroundTransfers)
+        #expect(!lines(report, "woke (backgroundURLSession)").isEmpty)
+        #expect(report.invariantViolations == 0, "\(report.violationExamples)")
+        #expect(report.samplesOnServer + report.samplesPending == report.samplesCaptured)
+        // The in-process session sends nothing the system finishes for it.
+        let inProcess = run(session: .inProcess)
+        #expect(inProcess.backgroundTransfers == 0)
+        #expect(lines(inProcess, "woke (backgroundURLSession)").isEmpty)
+    }
+
+    /// "… or relaunches the app": a transfer outlives the process the memory killer ends, and
+    /// the relaunched app deletes exactly what the server acknowledged.
+    @Test func aKilledAppIsRelaunchedToTakeTheResult() {
+        let report = run(session: .background, kills: 20)
+        #expect(!lines(report, "launched (backgroundURLSession)").isEmpty, "\(report.kills)")
+        #expect(report.invariantViolations == 0, "\(report.violationExamples)")
+        #expect(report.samplesOnServer + report.samplesPending == report.samplesCaptured)
+    }
+
+    /// [AD-bgcfg]: after a force quit "the system cancels all of the session's background
+    /// transfers" and relaunches nothing; the samples stay on the phone for the next upload.
+    @Test func aForceQuitCancelsTheTransferAndRelaunchesNothing() throws {
+        let plain = run(session: .background)
+        // The first transfer handed over in the background: force-quit the app while it waits.
+        let handOff = try #require(
+            lines(plain, "handed to the system").first { !$0.contains("starts in 0 s") })
+        let clock = handOff.prefix(8).split(separator: ":").compactMap { Double($0) }
+        try #require(clock.count == 3)
+        let quitAt = clock[0] * 3600 + clock[1] * 60 + clock[2] + 1
+        let report = run(session: .background, at: [(quitAt, .forceQuit)])
+        #expect(lines(report, "force quit cancels the background upload").count == 1)
+        // Nothing but the user launches the app until 07:30, when the user opens it.
+        let timeline = try #require(report.timeline)
+        let quitLine = try #require(timeline.firstIndex { $0.contains("terminated: force-quit") })
+        let reopened = try #require(timeline[quitLine...].firstIndex { $0.contains("launched (user)") })
+        let between = timeline[quitLine..<reopened]
+        #expect(!between.contains { $0.contains("launched (") }, "\(between)")
+        #expect(report.invariantViolations == 0, "\(report.violationExamples)")
+        #expect(report.samplesOnServer + report.samplesPending == report.samplesCaptured)
+        #expect(report.backgroundTransfers < plain.backgroundTransfers)
+    }
+
+    /// [AD-dl]: a task created in the background waits for a delay that "increases each time the
+    /// system resumes or relaunches your app", reset when the app comes to the foreground, where
+    /// a task starts at once.
+    @Test func theRateLimiterGrowsWithResumesAndResetsInTheForeground() {
+        let report = run(session: .background)
+        // Off the charger (07:00–23:00) every background task also waits the discretionary delay;
+        // the rest is the rate limiter's. Group the hand-offs by visits to the screen.
+        var segments: [[Int]] = [[]]
+        for line in report.timeline ?? [] where line >= "07:00:00" && line < "23:00:00" {
+            if line.hasSuffix(" foreground") { segments.append([]) }
+            guard line.contains("handed to the system"), !line.hasSuffix("starts in 0 s"),
+                let delay = line.split(separator: " ").dropLast().last.flatMap({ Int($0) })
+            else { continue }
+            segments[segments.count - 1].append(delay)
+        }
+        let discretionary = segments.compactMap(\.first).min() ?? 0
+        for segment in segments.dropFirst() where !segment.isEmpty {
+            #expect(segment.first == discretionary, "reset on the foreground: \(segment)")
+            #expect(segment == segment.sorted(), "\(segment)")
+        }
+        // The delay grows with each resume: 0, 60, 120 … s above the discretionary wait.
+        #expect(segments.contains { $0.count >= 3 && Set($0).count == $0.count }, "\(segments)")
+    }
+
+    /// Background sessions are iOS 7+: on iOS 6 the sync path uploads in process.
+    @Test func iOS6FallsBackToTheInProcessSession() {
+        let report = run(ios: 6, session: .background)
+        #expect(report.backgroundTransfers == 0)
+        #expect(report.uploads > 0)
+    }
+}
+
+/// The 20-region limit (issue 8, item 6): "Regions are a shared system resource … Core Location
+/// prevents any single app from monitoring more than 20 regions simultaneously" ([LPG-RM]); the
+/// failure arrives as `regionMonitoringFailure` ([AD-CLM]). The library asks for one region; a host
+/// app that uses the other 19 leaves room for it, one that uses all 20 does not.
+@Suite struct RegionLimitFidelityTests {
+    func run(appRegions: Int) -> SimulationReport {
+        var configuration = SimulationConfiguration(
+            strategy: .adaptive, ios: 17, memoryKillFactor: 100, recordsTimeline: true)
+        configuration.hostAppRegions = appRegions
+        var simulation = Simulation(configuration)
+        return simulation.run()
+    }
+
+    @Test func theResumeRegionFailsOnlyWhenTheAppHasUsedAllTwenty() {
+        let free = run(appRegions: 0)
+        let nineteen = run(appRegions: 19)
+        let full = run(appRegions: 20)
+        let regionLaunches = { (report: SimulationReport) in
+            report.timeline?.filter { $0.contains("launched (regionExit)") }.count ?? 0
+        }
+        #expect(free.regionFailures == 0)
+        #expect(nineteen.regionFailures == 0)
+        #expect(regionLaunches(free) >= 1, "the resume region relaunches the killed app")
+        #expect(regionLaunches(nineteen) == regionLaunches(free))
+        #expect(full.regionFailures > 0)
+        #expect(regionLaunches(full) == 0)
+        #expect(full.timeline?.contains { $0.contains("regionMonitoringFailure") } == true)
+        // Significant-change and visits remain: the day is still recorded, nothing is lost.
+        #expect(full.coverage > 0.9)
+        #expect(full.invariantViolations == 0)
+    }
+}
