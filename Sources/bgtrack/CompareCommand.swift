@@ -119,9 +119,11 @@ struct CompareCommand: ParsableCommand {
     }
 
     private func runSensitivity() throws {
-        let setup = Sensitivity.Setup(
+        var setup = Sensitivity.Setup(
             ios: ios, authorization: auth.authorization, scenario: scenario.resolvedScenario, hours: scenario.hours,
             seed: scenario.seed, memoryKillFactor: scenario.memoryKills)
+        setup.uploadSession = scenario.uploadSession
+        setup.hostAppRegions = scenario.appRegions
         let bar = ProgressBar(label: "sensitivity")
         let study = Sensitivity.run(setup) { done, total in bar.update(done, of: total) }
         bar.finish()

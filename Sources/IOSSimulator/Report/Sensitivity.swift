@@ -24,6 +24,8 @@ public enum Sensitivity {
         public var factors: [Double]
         /// The assumptions to vary one by one; `nil` varies every one.
         public var parameters: [PolicyKey]?
+        public var uploadSession: SimulationConfiguration.UploadSession = .inProcess
+        public var hostAppRegions = 0
 
         public init(
             ios: Int, authorization: LocationAuthorization = .always, scenario: Scenario = .commute(),
@@ -139,6 +141,8 @@ public enum Sensitivity {
                     strategy: strategy, ios: setup.ios, authorization: setup.authorization, scenario: setup.scenario,
                     hours: setup.hours, seed: setup.seed, memoryKillFactor: setup.memoryKillFactor)
                 configuration.parameterScales = scales
+                configuration.uploadSession = setup.uploadSession
+                configuration.hostAppRegions = setup.hostAppRegions
                 var simulation = Simulation(configuration)
                 let report = simulation.run()
                 done += 1
