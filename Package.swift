@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "BackgroundCore", targets: ["BackgroundCore"]),
         .library(name: "IOSSimulator", targets: ["IOSSimulator"]),
         .library(name: "LocationLog", targets: ["LocationLog"]),
+        .library(name: "LinuxDevice", targets: ["LinuxDevice"]),
         .library(name: "TrackServer", targets: ["TrackServer"]),
         .executable(name: "bgtrack", targets: ["bgtrack"]),
     ],
@@ -50,6 +51,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The live Linux "phone" (`bgtrack device`, `bgtrack demo`): URLSession transports for the
+        // native and client protocols, the device loop and route files. Not on the phone.
+        .target(name: "LinuxDevice", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
         .target(name: "LocationLogTesting", dependencies: ["LocationLog"], swiftSettings: strictSettings),
         // Test only: a SQLite VFS that throws away unsynced writes at a simulated power cut (issue 9).
         .target(name: "SQLitePowerCut", linkerSettings: [.linkedLibrary("sqlite3")]),
@@ -61,6 +65,7 @@ let package = Package(
                 "BackgroundCore",
                 "IOSSimulator",
                 "LocationLog",
+                "LinuxDevice",
                 "TrackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -88,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "bgtrackTests",
             dependencies: [
-                "bgtrack", "BackgroundCore", "IOSSimulator", "LocationLog", "TrackServer",
+                "bgtrack", "BackgroundCore", "IOSSimulator", "LocationLog", "LinuxDevice", "TrackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -99,10 +104,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "LinuxDeviceTests",
+            dependencies: ["LinuxDevice", "LocationLog", "LocationLogTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "TrackServerTests",
             dependencies: [
                 "TrackServer",
                 "LocationLog",
+                "LinuxDevice",
                 "SQLitePowerCut",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

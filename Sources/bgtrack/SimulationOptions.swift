@@ -1,7 +1,8 @@
 public import ArgumentParser
 public import BackgroundCore
 import IOSSimulator
-public import LocationLog
+public import LinuxDevice
+import LocationLog
 public import TrackServer
 
 extension StrategyName: ExpressibleByArgument {}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BackgroundCore
 import IOSSimulator
+import LinuxDevice
 import LocationLog
 import Logging
 import Testing

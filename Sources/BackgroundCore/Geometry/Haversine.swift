@@ -1,4 +1,12 @@
-import Foundation
+// The C library's sin, cos and asin: BackgroundCore imports nothing but the standard library and
+// the platform's libm (no Foundation), so it builds anywhere Swift does.
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Great-circle distances on a spherical Earth (mean radius 6,371,008.8 m).
 ///
@@ -17,6 +25,6 @@ public enum Haversine {
         let deltaLambda = (longitude2 - longitude1) * .pi / 180
         let a =
             sin(deltaPhi / 2) * sin(deltaPhi / 2) + cos(phi1) * cos(phi2) * sin(deltaLambda / 2) * sin(deltaLambda / 2)
-        return 2 * earthRadius * asin(min(1, sqrt(a)))
+        return 2 * earthRadius * asin(min(1, a.squareRoot()))
     }
 }

@@ -22,7 +22,8 @@ extension Sample {
         try Self.check("battery", battery, "0…1") { (0...1).contains($0) }
     }
 
-    static func checkPosition(latitude: Double, longitude: Double) throws(SampleValidationError) {
+    /// Checks a position in degrees: finite, latitude -90…90, longitude -180…180.
+    public static func checkPosition(latitude: Double, longitude: Double) throws(SampleValidationError) {
         guard latitude.isFinite else { throw SampleValidationError("latitude \(latitude) is not a finite number") }
         guard longitude.isFinite else { throw SampleValidationError("longitude \(longitude) is not a finite number") }
         guard (-90...90).contains(latitude) else {

@@ -1,6 +1,7 @@
 import BackgroundCore
 import Foundation
 import IOSSimulator
+import LinuxDevice
 import LocationLog
 import TrackServer
 

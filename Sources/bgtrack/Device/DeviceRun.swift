@@ -1,6 +1,7 @@
 import ArgumentParser
 import BackgroundCore
 import Foundation
+import LinuxDevice
 import LocationLog
 
 /// `bgtrack device [run] --server URL --token T --db PATH …`: samples a route into the durable

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LinuxDevice
 import LocationLog
 import Synchronization
 import Testing

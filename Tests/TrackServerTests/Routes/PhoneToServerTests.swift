@@ -2,6 +2,7 @@ import BackgroundCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import LinuxDevice
 import LocationLog
 import Testing
 import TrackServer

@@ -1,4 +1,5 @@
 import Foundation
+import LocationLog
 
 /// Reads a file in 64 KiB chunks and hands out records ending at a delimiter byte, so memory
 /// stays bounded by the longest record, not the file. Each record is checked to be UTF-8.

@@ -1,5 +1,6 @@
 import BackgroundCore
 import Foundation
+import LinuxDevice
 import LocationLog
 import LocationLogTesting
 import Testing

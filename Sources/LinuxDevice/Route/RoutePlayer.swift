@@ -1,5 +1,6 @@
 public import BackgroundCore
 import Foundation
+import LocationLog
 
 /// Replays a route as location fixes at any instant: the Linux device's fake GPS.
 ///

@@ -1,4 +1,5 @@
 public import Foundation
+public import LocationLog
 
 #if canImport(FoundationNetworking)
     // On Linux URLSession lives in FoundationNetworking; Foundation re-exports it on Apple platforms.

@@ -1,5 +1,6 @@
 public import BackgroundCore
 import Foundation
+public import LocationLog
 
 /// The Linux device's main loop, minus the sleeping: take a fix when a slot wants one, store
 /// it, let the sync engine upload, and say when to come back.

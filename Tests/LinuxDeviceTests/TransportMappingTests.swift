@@ -1,4 +1,5 @@
 import Foundation
+import LinuxDevice
 import LocationLog
 import Testing
 

@@ -1,5 +1,6 @@
 import BackgroundCore
 public import Foundation
+public import LocationLog
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking

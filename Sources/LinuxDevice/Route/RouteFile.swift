@@ -1,5 +1,6 @@
 public import BackgroundCore
 import Foundation
+import LocationLog
 
 /// Reads a route for the Linux device from GPX (track, route or way points) or CSV.
 ///

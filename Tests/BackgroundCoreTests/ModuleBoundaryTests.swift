@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// Issue 10, item 5: the sans-IO core imports nothing but the standard library (and the C math
+/// library for sin/cos), and the phone's `LocationLog` carries no networking: the Linux device's
+/// URLSession transports, loop and route files live in `LinuxDevice`.
+@Suite struct ModuleBoundaryTests {
+    static let sources: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
+
+    /// Every `import` line of a target's Swift files, with the file it is in.
+    static func imports(of target: String) throws -> [(file: String, module: String)] {
+        let root = sources.appendingPathComponent(target)
+        let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+        var found: [(String, String)] = []
+        for case let url as URL in files where url.pathExtension == "swift" {
+            for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
+                let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ")
+                guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
+                    words[..<index].allSatisfy({ ["public", "internal", "package", "@testable"].contains($0) })
+                else { continue }
+                found.append((url.lastPathComponent, String(words[index + 1])))
+            }
+        }
+        return found
+    }
+
+    @Test func backgroundCoreImportsOnlyTheStandardLibraryAndLibm() throws {
+        let found = try Self.imports(of: "BackgroundCore")
+        #expect(!found.isEmpty, "the scan found no imports at all: is the path right?")
+        let allowed: Set = ["Darwin", "Glibc", "Musl"]
+        for (file, module) in found {
+            #expect(allowed.contains(module), "\(file) imports \(module)")
+        }
+    }
+
+    @Test func locationLogHasNoNetworkingAndNoDeviceCode() throws {
+        let found = try Self.imports(of: "LocationLog")
+        #expect(found.contains { $0.module == "GRDB" })
+        #expect(
+            !found.contains { $0.module == "FoundationNetworking" },
+            "\(found.filter { $0.module.hasPrefix("Foundation") })")
+        let sources = try #require(
+            FileManager.default.enumerator(
+                at: Self.sources.appendingPathComponent("LocationLog"), includingPropertiesForKeys: nil))
+        let names = sources.compactMap { ($0 as? URL)?.lastPathComponent }
+        for moved in [
+            "DeviceLoop.swift", "RouteFile.swift", "URLSessionBatchTransport.swift", "ClientProtocolTransport.swift",
+        ] {
+            #expect(!names.contains(moved), "\(moved) belongs in LinuxDevice")
+        }
+    }
+}
