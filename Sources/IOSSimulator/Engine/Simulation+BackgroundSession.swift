@@ -23,13 +23,7 @@ extension Simulation {
         guard isRunning, transfer == nil else { return }
         let actions = sync.handle(.wake(pending: pendingCount, backgroundTimeRemaining: nil), at: now)
         applySync(actions)
-        guard let limit = actions.uploadLimit else { return }
-        guard let batch = storeValue({ try $0.oldestPending(limit: limit) }), !batch.isEmpty else {
-            let ended = SyncMachine.Event.uploaded(
-                sent: [], outcome: .unexpectedResponse(message: "the batch could not be read"), took: .zero)
-            applySync(sync.handle(ended, at: now))
-            return
-        }
+        guard let limit = actions.uploadLimit, let batch = readBatch(limit: limit) else { return }
         var delay = Duration.zero
         if process?.state != .foreground {
             // The rate limiter: a task created in the background waits for a delay that "increases
@@ -78,17 +72,7 @@ extension Simulation {
     mutating func takeTransferOutcome() {
         guard isRunning, let transfer, let outcome = transfer.outcome else { return }
         self.transfer = nil
-        let sent = Set(transfer.samples.map(\.id))
-        applySync(sync.handle(.uploaded(sent: sent, outcome: outcome, took: .seconds(1)), at: now))
-        switch outcome {
-        case .acknowledged:
-            report.uploads += 1
-            deliverHeartbeat(.serverContact)
-        case .unauthorized(let status, _):
-            deliverHeartbeat(.response(.rejected(status: status)))
-        default:
-            break
-        }
+        hear(outcome, of: transfer.samples)
     }
 
     /// A force quit cancels the session's transfers and the system relaunches nothing; the app

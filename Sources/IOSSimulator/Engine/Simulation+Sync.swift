@@ -40,14 +40,7 @@ extension Simulation {
             let actions = sync.handle(
                 .wake(pending: pendingCount, backgroundTimeRemaining: backgroundTimeRemaining), at: now)
             applySync(actions)
-            guard let limit = actions.uploadLimit else { return }
-            guard let batch = storeValue({ try $0.oldestPending(limit: limit) }) else {
-                // Tell the machine the attempt ended, or it waits for that answer for good.
-                let ended = SyncMachine.Event.uploaded(
-                    sent: [], outcome: .unexpectedResponse(message: "the batch could not be read"), took: .zero)
-                applySync(sync.handle(ended, at: now))
-                return
-            }
+            guard let limit = actions.uploadLimit, let batch = readBatch(limit: limit) else { return }
             let outcome: UploadOutcome
             if configuration.scenario.networkUp(at: scenarioSeconds) {
                 energy.radioBurst(at: now, profile: profile)
@@ -56,18 +49,34 @@ extension Simulation {
                 outcome = .networkError(message: "no network (simulated outage)")
                 configuration.peer?.uploadFailedOffline(at: now)
             }
-            applySync(
-                sync.handle(.uploaded(sent: Set(batch.map { $0.id }), outcome: outcome, took: .seconds(1)), at: now))
-            switch outcome {
-            case .acknowledged:
-                report.uploads += 1
-                deliverHeartbeat(.serverContact)
-            case .unauthorized(let status, _):
-                deliverHeartbeat(.response(.rejected(status: status)))
-                return
-            default:
-                return
-            }
+            guard hear(outcome, of: batch) else { return }
+        }
+    }
+
+    /// The batch the machine asked for; if it cannot be read, the machine is told the attempt
+    /// ended, or it would wait for that answer for good.
+    mutating func readBatch(limit: Int) -> [Sample]? {
+        if let batch = storeValue({ try $0.oldestPending(limit: limit) }), !batch.isEmpty { return batch }
+        let ended = SyncMachine.Event.uploaded(
+            sent: [], outcome: .unexpectedResponse(message: "the batch could not be read"), took: .zero)
+        applySync(sync.handle(ended, at: now))
+        return nil
+    }
+
+    /// Gives the sync machine and the heartbeat an upload's answer; `true` when it was acknowledged.
+    @discardableResult
+    mutating func hear(_ outcome: UploadOutcome, of batch: [Sample]) -> Bool {
+        applySync(sync.handle(.uploaded(sent: Set(batch.map(\.id)), outcome: outcome, took: .seconds(1)), at: now))
+        switch outcome {
+        case .acknowledged:
+            report.uploads += 1
+            deliverHeartbeat(.serverContact)
+            return true
+        case .unauthorized(let status, _):
+            deliverHeartbeat(.response(.rejected(status: status)))
+            return false
+        default:
+            return false
         }
     }
 
