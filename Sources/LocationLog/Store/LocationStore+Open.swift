@@ -25,11 +25,14 @@ extension LocationStore {
     /// `-shm` files, a fresh store is created, and the report says so; nothing is ever deleted.
     /// - Parameters:
     ///   - now: names the moved-aside file and stamps the diagnostic.
+    ///   - observesSuspension: the store obeys `LocationStore.suspendAll()` / `resumeAll()` (GRDB's
+    ///     suspension notifications), so an iOS app suspended in the background holds no lock on
+    ///     the file (0xdead10cc). The iOS shell turns it on; other shells need not.
     /// - Throws: `StoreError.notWritable` for read-only locations, `.cannotMoveAside` when a bad
     ///   file cannot be renamed, `.diskFull`, `.cannotOpen`.
     public static func open(
         path: String, durability: Durability = .processCrash, now: Instant,
-        makeID: @escaping @Sendable () -> UUID = { UUID() }
+        makeID: @escaping @Sendable () -> UUID = { UUID() }, observesSuspension: Bool = false
     ) throws(StoreError) -> (LocationStore, StoreOpenReport) {
         // SQLite reads these as a temporary or in-memory database, which would lose every sample at
         // close; GRDB's WAL set-up refuses them with only "SQL logic error".
@@ -53,12 +56,17 @@ extension LocationStore {
             throw StoreError.cannotOpen(path: path, reason: "the directory \(directory) does not exist")
         }
         do {
-            return (try openChecked(path: path, durability: durability, makeID: makeID), StoreOpenReport())
+            return (
+                try openChecked(
+                    path: path, durability: durability, makeID: makeID, observesSuspension: observesSuspension),
+                StoreOpenReport()
+            )
         } catch let failure as Unreadable {
             let target = try moveAside(path: path, now: now)
             let report = StoreOpenReport(movedAside: target, reason: failure.reason)
             do {
-                let store = try openChecked(path: path, durability: durability, makeID: makeID)
+                let store = try openChecked(
+                    path: path, durability: durability, makeID: makeID, observesSuspension: observesSuspension)
                 try store.log(.error, report.message ?? "", at: now)
                 return (store, report)
             } catch let error as StoreError {
@@ -79,8 +87,9 @@ extension LocationStore {
     }
 
     /// The configuration every store file uses.
-    static func configuration(_ durability: Durability) -> Configuration {
+    static func configuration(_ durability: Durability, observesSuspension: Bool = false) -> Configuration {
         var config = Configuration()
+        config.observesSuspensionNotifications = observesSuspension
         config.journalMode = .wal
         config.label = "LocationStore"
         // Fail fast instead of waiting when another process holds the file: there is one writer.
@@ -96,11 +105,12 @@ extension LocationStore {
 
     /// Opens, migrates and quick-checks; throws `Unreadable` for a file that is not a usable database.
     private static func openChecked(
-        path: String, durability: Durability, makeID: @escaping @Sendable () -> UUID
+        path: String, durability: Durability, makeID: @escaping @Sendable () -> UUID, observesSuspension: Bool
     ) throws -> LocationStore {
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration(durability))
+            queue = try DatabaseQueue(
+                path: path, configuration: configuration(durability, observesSuspension: observesSuspension))
             // One connection in a queue, so the setting holds for every later transaction.
             let synchronous = durability == .powerLoss ? "FULL" : "NORMAL"
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
