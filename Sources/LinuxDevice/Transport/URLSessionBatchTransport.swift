@@ -67,36 +67,9 @@ public struct URLSessionBatchTransport: BatchTransport {
 
     /// Maps a status and body to an outcome (separate so it is tested without a network).
     public static func outcome(status: Int, body: Data, retryAfter: String?) -> UploadOutcome {
-        let message = Self.message(body)
-        switch status {
-        case 200:
-            // The error shape has no batch fields, so the lenient batch reader would take it for
-            // an empty success.
-            if let error = try? JSONDecoder().decode(ErrorResponse.self, from: body) {
-                return .unexpectedResponse(message: "HTTP 200 with an error body: \(error.error)")
-            }
-            guard let response = try? JSONDecoder().decode(BatchResponse.self, from: body), response.result == "ok"
-            else {
-                return .unexpectedResponse(message: "HTTP 200 without a batch response: \(message)")
-            }
-            return .acknowledged(response.acknowledgement)
-        case 400: return .badRequest(message: message)
-        case 401, 403: return .unauthorized(status: status, message: message)
-        case 413: return .tooLarge
-        case 429: return .rateLimited(retryAfter: retryAfter.flatMap(Int64.init).map { .seconds($0) })
-        case 500...599: return .serverError(status: status, message: message)
-        case 402...499: return .clientError(status: status, message: message)
-        default: return .unexpectedResponse(message: "HTTP \(status): \(message)")
-        }
+        UploadOutcome(httpStatus: status, body: body, retryAfter: retryAfter)
     }
 
     /// The server's `{"error": …}` text, or the start of the body.
-    static func message(_ body: Data) -> String {
-        // Bounded like the raw-body case: the text goes into the diagnostics log and notifications.
-        if let error = try? JSONDecoder().decode(ErrorResponse.self, from: body) {
-            return String(error.error.prefix(BatchResponse.maximumReasonLength))
-        }
-        let text = String(decoding: body.prefix(200), as: UTF8.self)
-        return text.isEmpty ? "(empty body)" : text
-    }
+    static func message(_ body: Data) -> String { UploadOutcome.serverMessage(body) }
 }
