@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "LocationLog", targets: ["LocationLog"]),
         .library(name: "LinuxDevice", targets: ["LinuxDevice"]),
         .library(name: "TrackServer", targets: ["TrackServer"]),
+        // The iOS shell an app links (issue 10): the façade and the adapters over Apple's frameworks.
+        .library(name: "BackgroundTracker", targets: ["BackgroundTracker"]),
         .executable(name: "bgtrack", targets: ["bgtrack"]),
     ],
     dependencies: [
@@ -54,6 +56,18 @@ let package = Package(
         // The live Linux "phone" (`bgtrack device`, `bgtrack demo`): URLSession transports for the
         // native and client protocols, the device loop and route files. Not on the phone.
         .target(name: "LinuxDevice", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
+        // Linux only in content: exactly the Apple API the iOS shell uses, each declaration citing its
+        // documentation page, forwarding to a backend that tests (and later the simulator) provide.
+        // On Apple platforms every file compiles to nothing and the shell imports the real frameworks.
+        .target(name: "AppleShadow", swiftSettings: strictSettings),
+        .target(
+            name: "BackgroundTracker",
+            dependencies: [
+                "BackgroundCore", "LocationLog",
+                .target(name: "AppleShadow", condition: .when(platforms: [.linux, .macOS])),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(name: "LocationLogTesting", dependencies: ["LocationLog"], swiftSettings: strictSettings),
         // Test only: a SQLite VFS that throws away unsynced writes at a simulated power cut (issue 9).
         .target(name: "SQLitePowerCut", linkerSettings: [.linkedLibrary("sqlite3")]),
@@ -89,6 +103,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "BackgroundCoreTests", dependencies: ["BackgroundCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "BackgroundTrackerTests",
+            dependencies: ["BackgroundTracker", "AppleShadow", "BackgroundCore", "LocationLog"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "IOSSimulatorTests", dependencies: ["IOSSimulator"], swiftSettings: strictSettings),
         .testTarget(
             name: "bgtrackTests",

@@ -1,0 +1,32 @@
+#if !canImport(UIKit)
+    public import Foundation
+
+    // Shadow only: Apple's frameworks create these objects themselves and give apps no initializer;
+    // a backend needs one to hand them to the app as iOS would.
+
+    extension CLVisit {
+        /// Shadow only: a visit as the system would report it.
+        public convenience init(
+            shadowCoordinate coordinate: CLLocationCoordinate2D, horizontalAccuracy: Double, arrival: Date,
+            departure: Date
+        ) {
+            self.init()
+            self.coordinate = coordinate
+            self.horizontalAccuracy = horizontalAccuracy
+            self.arrivalDate = arrival
+            self.departureDate = departure
+        }
+    }
+
+    extension BGTask {
+        /// Shadow only: the task object the system passes to a launch handler.
+        public convenience init(shadowIdentifier identifier: String) {
+            self.init(taskIdentifier: identifier)
+        }
+    }
+
+    extension CLRegion {
+        /// Shadow only: the region object the system reports when the user leaves a monitored one.
+        public static func shadowRegion(identifier: String) -> CLRegion { CLRegion(identifier: identifier) }
+    }
+#endif

@@ -1,0 +1,68 @@
+#if !canImport(UIKit)
+    public import Foundation
+    public import Dispatch
+
+    /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler
+    open class BGTaskScheduler: @unchecked Sendable {
+        private static let instance = BGTaskScheduler()
+
+        internal init() {}
+
+        /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/shared
+        open class var shared: BGTaskScheduler { instance }
+
+        /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/register(fortaskwithidentifier:using:launchhandler:)
+        open func register(
+            forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+            launchHandler: @escaping (BGTask) -> Void
+        ) -> Bool {
+            ShadowSystem.backend.register(taskIdentifier: identifier, launchHandler: launchHandler)
+        }
+
+        /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/submit(_:)
+        open func submit(_ taskRequest: BGTaskRequest) throws { try ShadowSystem.backend.submit(taskRequest) }
+    }
+
+    /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskrequest
+    open class BGTaskRequest: NSObject {
+        /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskrequest/identifier
+        public let identifier: String
+        /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskrequest/earliestbegindate
+        open var earliestBeginDate: Date?
+
+        internal init(taskIdentifier: String) {
+            self.identifier = taskIdentifier
+        }
+    }
+
+    /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgapprefreshtaskrequest
+    open class BGAppRefreshTaskRequest: BGTaskRequest {
+        /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgapprefreshtaskrequest/init(identifier:)
+        public init(identifier: String) { super.init(taskIdentifier: identifier) }
+    }
+
+    /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest
+    open class BGProcessingTaskRequest: BGTaskRequest {
+        /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest/init(identifier:)
+        public init(identifier: String) { super.init(taskIdentifier: identifier) }
+        /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest/requiresexternalpower
+        open var requiresExternalPower = false
+        /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgprocessingtaskrequest/requiresnetworkconnectivity
+        open var requiresNetworkConnectivity = false
+    }
+
+    /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtask
+    open class BGTask: NSObject {
+        /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtask/identifier
+        public let identifier: String
+        /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtask/expirationhandler
+        open var expirationHandler: (() -> Void)?
+
+        internal init(taskIdentifier: String) {
+            self.identifier = taskIdentifier
+        }
+
+        /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtask/settaskcompleted(success:)
+        open func setTaskCompleted(success: Bool) { ShadowSystem.backend.taskCompleted(self, success: success) }
+    }
+#endif

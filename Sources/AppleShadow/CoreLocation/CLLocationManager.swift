@@ -1,0 +1,129 @@
+#if !canImport(UIKit)
+    public import Foundation
+
+    /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager
+    open class CLLocationManager: NSObject {
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/init()
+        public override init() {
+            super.init()
+            ShadowSystem.backend.locationManagerCreated(self)
+        }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/delegate
+        weak open var delegate: (any CLLocationManagerDelegate)?
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/desiredaccuracy
+        open var desiredAccuracy: CLLocationAccuracy = kCLLocationAccuracyBest {
+            didSet { ShadowSystem.backend.locationManager(self, didSet: .desiredAccuracy(desiredAccuracy)) }
+        }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/distancefilter
+        open var distanceFilter: CLLocationDistance = kCLDistanceFilterNone {
+            didSet { ShadowSystem.backend.locationManager(self, didSet: .distanceFilter(distanceFilter)) }
+        }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/allowsbackgroundlocationupdates
+        open var allowsBackgroundLocationUpdates = false {
+            didSet {
+                ShadowSystem.backend.locationManager(
+                    self, didSet: .allowsBackgroundLocationUpdates(allowsBackgroundLocationUpdates))
+            }
+        }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/pauseslocationupdatesautomatically
+        open var pausesLocationUpdatesAutomatically = true {
+            didSet {
+                ShadowSystem.backend.locationManager(
+                    self, didSet: .pausesLocationUpdatesAutomatically(pausesLocationUpdatesAutomatically))
+            }
+        }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/showsbackgroundlocationindicator
+        open var showsBackgroundLocationIndicator = false {
+            didSet {
+                ShadowSystem.backend.locationManager(
+                    self, didSet: .showsBackgroundLocationIndicator(showsBackgroundLocationIndicator))
+            }
+        }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/authorizationstatus-swift.property
+        open var authorizationStatus: CLAuthorizationStatus { ShadowSystem.backend.authorizationStatus(of: self) }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/accuracyauthorization
+        open var accuracyAuthorization: CLAccuracyAuthorization {
+            ShadowSystem.backend.accuracyAuthorization(of: self)
+        }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/monitoredregions
+        open var monitoredRegions: Set<CLRegion> { ShadowSystem.backend.monitoredRegions }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/requestwheninuseauthorization()
+        open func requestWhenInUseAuthorization() {
+            ShadowSystem.backend.locationManager(self, perform: .requestWhenInUseAuthorization)
+        }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/requestalwaysauthorization()
+        open func requestAlwaysAuthorization() {
+            ShadowSystem.backend.locationManager(self, perform: .requestAlwaysAuthorization)
+        }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/startupdatinglocation()
+        open func startUpdatingLocation() {
+            ShadowSystem.backend.locationManager(self, perform: .startUpdatingLocation)
+        }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/stopupdatinglocation()
+        open func stopUpdatingLocation() { ShadowSystem.backend.locationManager(self, perform: .stopUpdatingLocation) }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/requestlocation()
+        open func requestLocation() { ShadowSystem.backend.locationManager(self, perform: .requestLocation) }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/startmonitoringsignificantlocationchanges()
+        open func startMonitoringSignificantLocationChanges() {
+            ShadowSystem.backend.locationManager(self, perform: .startMonitoringSignificantLocationChanges)
+        }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/stopmonitoringsignificantlocationchanges()
+        open func stopMonitoringSignificantLocationChanges() {
+            ShadowSystem.backend.locationManager(self, perform: .stopMonitoringSignificantLocationChanges)
+        }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/startmonitoringvisits()
+        open func startMonitoringVisits() {
+            ShadowSystem.backend.locationManager(self, perform: .startMonitoringVisits)
+        }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/stopmonitoringvisits()
+        open func stopMonitoringVisits() { ShadowSystem.backend.locationManager(self, perform: .stopMonitoringVisits) }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/startmonitoring(for:)
+        open func startMonitoring(for region: CLRegion) {
+            ShadowSystem.backend.locationManager(
+                self,
+                perform: .startMonitoring(
+                    regionIdentifier: region.identifier,
+                    latitude: (region as? CLCircularRegion)?.center.latitude ?? 0,
+                    longitude: (region as? CLCircularRegion)?.center.longitude ?? 0,
+                    radius: (region as? CLCircularRegion)?.radius ?? 0))
+        }
+
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/stopmonitoring(for:)
+        open func stopMonitoring(for region: CLRegion) {
+            ShadowSystem.backend.locationManager(self, perform: .stopMonitoring(regionIdentifier: region.identifier))
+        }
+    }
+
+    /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate
+    public protocol CLLocationManagerDelegate: NSObjectProtocol {
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanager(_:didupdatelocations:)
+        func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation])
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanager(_:didfailwitherror:)
+        func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error)
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanagerdidchangeauthorization(_:)
+        func locationManagerDidChangeAuthorization(_ manager: CLLocationManager)
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanager(_:didvisit:)
+        func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit)
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanager(_:didexitregion:)
+        func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion)
+    }
+#endif

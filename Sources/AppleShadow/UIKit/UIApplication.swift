@@ -1,0 +1,64 @@
+#if !canImport(UIKit)
+    public import Foundation
+
+    /// Apple: https://developer.apple.com/documentation/uikit/uiapplication
+    @MainActor
+    open class UIApplication {
+        private static let instance = UIApplication()
+
+        internal init() {}
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/shared
+        open class var shared: UIApplication { instance }
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/beginbackgroundtask(withname:expirationhandler:)
+        nonisolated public func beginBackgroundTask(
+            withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
+        ) -> UIBackgroundTaskIdentifier {
+            UIBackgroundTaskIdentifier(
+                rawValue: ShadowSystem.backend.beginBackgroundTask(name: taskName, expirationHandler: handler))
+        }
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/endbackgroundtask(_:)
+        nonisolated public func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
+            ShadowSystem.backend.endBackgroundTask(identifier.rawValue)
+        }
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/backgroundtimeremaining
+        nonisolated public var backgroundTimeRemaining: TimeInterval { ShadowSystem.backend.backgroundTimeRemaining }
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/applicationstate
+        public var applicationState: UIApplication.State { ShadowSystem.backend.applicationState }
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/state
+        public enum State: Int, Sendable {
+            /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/state/active
+            case active = 0
+            /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/state/inactive
+            case inactive = 1
+            /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/state/background
+            case background = 2
+        }
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/launchoptionskey
+        public struct LaunchOptionsKey: Hashable, RawRepresentable, Sendable {
+            /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/launchoptionskey/init(rawvalue:)
+            public init(rawValue: String) { self.rawValue = rawValue }
+            /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/launchoptionskey/rawvalue
+            public var rawValue: String
+            /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/launchoptionskey/location
+            public static let location = UIApplication.LaunchOptionsKey(
+                rawValue: "UIApplicationLaunchOptionsLocationKey")
+        }
+    }
+
+    /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundtaskidentifier
+    public struct UIBackgroundTaskIdentifier: Hashable, RawRepresentable, Sendable {
+        /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundtaskidentifier/init(rawvalue:)
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundtaskidentifier/rawvalue
+        public var rawValue: Int
+        /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundtaskidentifier/invalid
+        public static let invalid = UIBackgroundTaskIdentifier(rawValue: 0)
+    }
+#endif

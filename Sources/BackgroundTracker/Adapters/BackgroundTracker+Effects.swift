@@ -1,0 +1,132 @@
+import BackgroundCore
+import Foundation
+import LocationLog
+
+#if canImport(UIKit)
+    import UIKit
+#else
+    import AppleShadow
+#endif
+
+extension BackgroundTracker {
+    /// Carries out the keep-alive machine's effects, in order.
+    func perform(_ effects: [KeepAliveEffect]) {
+        for effect in effects {
+            switch effect {
+            case .task(let task): perform(task)
+            case .scheduleTimer(let id, let instant):
+                clock.schedule(id, at: instant) { [weak self] in self?.deliver(.timerFired(id)) }
+            case .cancelTimer(let id): clock.cancel(id)
+            case .startLocationUpdates(let request): location?.startUpdates(request)
+            case .stopLocationUpdates: location?.stopUpdates()
+            case .requestFix(let accuracy): location?.requestFix(accuracy, source: .oneShot)
+            case .startSignificantChanges: location?.monitor.startMonitoringSignificantLocationChanges()
+            case .stopSignificantChanges: location?.monitor.stopMonitoringSignificantLocationChanges()
+            case .startVisits: location?.monitor.startMonitoringVisits()
+            case .stopVisits: location?.monitor.stopMonitoringVisits()
+            case .monitorRegion(let latitude, let longitude, let radius):
+                location?.monitorResumeRegion(latitude: latitude, longitude: longitude, radius: radius)
+            case .stopRegionMonitoring: location?.stopResumeRegion()
+            case .beginActivitySession: beginActivitySession()
+            case .endActivitySession: endActivitySession()
+            case .playSilentAudio:
+                // Opt-in only (App Review 2.5.4); this shell does not play audio yet, so say so.
+                log(.warning, "silent audio requested, but this shell has no audio adapter; nothing plays")
+            case .stopAudio: break
+            case .scheduleRefresh(let earliest): scheduleRefresh(earliest: earliest)
+            case .scheduleProcessing(let earliest): scheduleProcessing(earliest: earliest)
+            case .recordSample(let fix, let trigger, let state): record(fix, trigger: trigger, state: state)
+            case .rejectFix(let fix, let reason):
+                log(.info, "fix at \(fix.timestamp) rejected: \(reason)")
+            case .notify(let notice):
+                NoticeAdapter.post(notice)
+                status.notices.append(notice)
+            case .scheduleDeadManNotice(let due, let lastSample):
+                NoticeAdapter.scheduleDeadMan(due: due, lastSample: lastSample, now: clock.now)
+                state.deadManDueMilliseconds = due.milliseconds
+                saveState()
+            case .cancelDeadManNotice:
+                NoticeAdapter.cancelDeadMan()
+                state.deadManDueMilliseconds = nil
+                saveState()
+            case .log(let message): log(.info, message)
+            }
+        }
+    }
+
+    /// Background tasks: named, and the expiration handler ends the task before it returns.
+    private func perform(_ effect: BackgroundTaskLedger.Effect) {
+        switch effect {
+        case .beginTask(let token, let name):
+            let id = UIApplication.shared.beginBackgroundTask(withName: name) { [weak self] in
+                self?.taskExpiring(token)
+            }
+            if id == .invalid {
+                deliver(.taskRefused(token))
+            } else {
+                taskIDs[token] = id
+            }
+        case .endTask(let token):
+            if let id = taskIDs.removeValue(forKey: token) { UIApplication.shared.endBackgroundTask(id) }
+        case .expired(let token, let name):
+            log(.info, "background task \(token) \"\(name)\" expired and was ended")
+        case .misuse(let misuse):
+            log(.error, "background task ledger: \(misuse)")
+        }
+    }
+
+    /// The expiration handler: the machine ends the task in this same call; should it not (it
+    /// was stopped, or the token is unknown to it), the task is ended here anyway, never leaked.
+    func taskExpiring(_ token: BackgroundTaskToken) {
+        deliver(.taskExpiring(token))
+        if let id = taskIDs.removeValue(forKey: token) {
+            UIApplication.shared.endBackgroundTask(id)
+            log(.error, "background task \(token) was still open at expiry; ended it")
+        }
+        if !isForeground, taskIDs.isEmpty { LocationStore.suspendAll() }
+    }
+
+    private func record(_ fix: LocationFix, trigger: SampleTrigger, state appState: SampleAppState) {
+        do {
+            _ = try withStore { try $0.append(fix, trigger: trigger, state: appState) }
+            status.lastSample = Date(timeIntervalSince1970: fix.timestamp.seconds)
+            syncWake()
+        } catch {
+            status.lastProblem = "a sample could not be stored: \(error)"
+        }
+    }
+
+    /// The activity session keeps a When-In-Use app "in use" in the background. iOS lets an app
+    /// begin one only in the foreground; from iOS 18 a `CLServiceSession` lets a relaunched app
+    /// recreate it at once in the background.
+    func beginActivitySession() {
+        state.activitySession = true
+        saveState()
+        guard activitySession == nil else { return }
+        if isForeground || iosMajor >= 18 {
+            recreateLocationSessions()
+        } else {
+            log(.info, "activity session wanted, but iOS \(iosMajor) allows it only in the foreground")
+        }
+    }
+
+    func endActivitySession() {
+        state.activitySession = false
+        saveState()
+        activitySession?.invalidate()
+        activitySession = nil
+        if #available(iOS 18.0, *) { (serviceSession as? CLServiceSession)?.invalidate() }
+        serviceSession = nil
+    }
+
+    /// Recreates the sessions held when the app last ran, promptly at launch: on iOS 18+ the
+    /// service session and the activity session even in the background, on iOS 17 the activity
+    /// session only in the foreground (policy §4).
+    func recreateLocationSessions() {
+        if iosMajor >= 18, serviceSession == nil, #available(iOS 18.0, *) {
+            serviceSession = CLServiceSession(authorization: .whenInUse)
+        }
+        guard activitySession == nil, iosMajor >= 17, isForeground || serviceSession != nil else { return }
+        activitySession = CLBackgroundActivitySession()
+    }
+}

@@ -1,0 +1,40 @@
+package import BackgroundCore
+package import Foundation
+package import LocationLog
+
+/// Where the iOS shell keeps its store: Application Support (backed up, never purged like
+/// Caches), with complete-until-first-user-authentication protection, so background launches
+/// after the first unlock can write; the store observes GRDB's suspension notifications
+/// (GRDB's DatabaseSharing guide, 0xdead10cc).
+package enum StoreLocation {
+    static let fileName = "track.sqlite"
+
+    package static var protection: [FileAttributeKey: Any] {
+        [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication]
+    }
+
+    /// `Application Support/BackgroundTracker`.
+    package static func defaultDirectory() throws -> URL {
+        try FileManager.default.url(
+            for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true
+        ).appendingPathComponent("BackgroundTracker", isDirectory: true)
+    }
+
+    /// Opens the store in `directory`, creating the directory, and protects its files.
+    /// - Throws: `StoreError`, or the file system's error when the directory cannot be created.
+    package static func open(in directory: URL, now: Instant) throws -> LocationStore {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        protect(directory.path)
+        let path = directory.appendingPathComponent(fileName).path
+        let (store, _) = try LocationStore.open(path: path, now: now, observesSuspension: true)
+        for suffix in ["", "-wal", "-shm"] { protect(path + suffix) }
+        return store
+    }
+
+    /// Data protection exists only on Apple platforms; elsewhere the attribute is ignored, and a
+    /// file system that refuses it leaves the file as it is rather than failing the launch.
+    private static func protect(_ path: String) {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        try? FileManager.default.setAttributes(protection, ofItemAtPath: path)
+    }
+}

@@ -1,0 +1,62 @@
+public import BackgroundCore
+public import Foundation
+public import LocationLog
+
+extension BackgroundTracker {
+    /// What the app decides: where to upload, with which token, and how to keep alive.
+    ///
+    /// ```swift
+    /// let configuration = BackgroundTracker.Configuration(server: url, token: token, strategy: .adaptive)
+    /// ```
+    public struct Configuration: Sendable {
+        /// The track server's base URL; batches go to `<server>/v1/batches`.
+        public var server: URL
+        /// The device token (sent as `Authorization: Bearer`; never logged).
+        public var token: String
+        /// The keep-alive strategy; `adaptive` unless you measured a better one (`bgtrack compare`).
+        public var strategy: StrategyName
+        /// The device id the server files samples under; `nil` mints one at the first launch and
+        /// keeps it.
+        public var device: String?
+        public var sampling: SamplingMachine.Configuration
+        public var sync: SyncMachine.Configuration
+        /// Where the store, pending upload bodies and the shell's state live; `nil` is
+        /// `Application Support/BackgroundTracker` (never Caches, which iOS may purge).
+        public var directory: URL?
+        /// The background `URLSession`'s identifier; keep it stable across releases, or uploads in
+        /// flight at an update are answered to nobody.
+        public var uploadSessionIdentifier: String
+
+        public init(
+            server: URL, token: String, strategy: StrategyName = .adaptive, device: String? = nil,
+            sampling: SamplingMachine.Configuration = .init(), sync: SyncMachine.Configuration = .init(),
+            directory: URL? = nil, uploadSessionIdentifier: String = "com.backgroundtracker.upload"
+        ) {
+            self.server = server
+            self.token = token
+            self.strategy = strategy
+            self.device = device
+            self.sampling = sampling
+            self.sync = sync
+            self.directory = directory
+            self.uploadSessionIdentifier = uploadSessionIdentifier
+        }
+    }
+}
+
+/// What the tracker last did, for the app's screen.
+public struct TrackerStatus: Hashable, Sendable {
+    public var isTracking = false
+    /// When the newest stored sample was measured.
+    public var lastSample: Date?
+    /// Samples stored on the phone and not yet acknowledged by the server.
+    public var pending = 0
+    /// When the server last acknowledged an upload.
+    public var lastUpload: Date?
+    /// Notices posted to the user since launch, oldest first.
+    public var notices: [UserNotice] = []
+    /// The last problem the tracker could not fix by itself (store or upload), if any.
+    public var lastProblem: String?
+
+    public init() {}
+}

@@ -1,0 +1,251 @@
+import BackgroundCore
+package import Foundation
+package import LocationLog
+
+#if canImport(UIKit)
+    public import UIKit
+    import CoreLocation
+#else
+    public import AppleShadow
+#endif
+
+/// The iOS shell: runs the keep-alive, sampling and sync machines against UIKit, Core Location,
+/// BackgroundTasks, UserNotifications and a background `URLSession`, and keeps every sample in
+/// the store until the server acknowledges it.
+///
+/// ```swift
+/// let tracker = try BackgroundTracker(configuration: .init(server: url, token: token, strategy: .adaptive))
+/// // application(_:didFinishLaunchingWithOptions:)
+/// tracker.didFinishLaunching(launchOptions)
+/// tracker.start()
+/// for await status in tracker.statusUpdates { … }
+/// ```
+///
+/// The app forwards what only its delegate receives: `applicationDidEnterBackground()`,
+/// `applicationWillEnterForeground()`, `handleEventsForBackgroundURLSession(identifier:completionHandler:)`
+/// and `didReceiveNotificationResponse(requestIdentifier:)`.
+@MainActor
+public final class BackgroundTracker {
+    public let configuration: Configuration
+    let clock: any ShellClock
+    let uploader: any BackgroundUploader
+    let store: LocationStore
+    let directory: URL
+    let iosMajor: Int
+    let device: String
+    var state: ShellState
+
+    var machine: KeepAliveMachine?
+    var sync: SyncMachine
+    /// The system's identifier of every task the ledger holds open.
+    var taskIDs: [BackgroundTaskToken: UIBackgroundTaskIdentifier] = [:]
+    var location: LocationAdapter?
+    var activitySession: CLBackgroundActivitySession?
+    /// A `CLServiceSession` (iOS 18+), typed loosely so the property needs no availability.
+    var serviceSession: AnyObject?
+    var isForeground = false
+    var launched = false
+    var uploadsInFlight: Set<String> = []
+    var urlSessionCompletion: (() -> Void)?
+    var status = TrackerStatus()
+    var observers: [UUID: AsyncStream<TrackerStatus>.Continuation] = [:]
+
+    static let syncTimer: TimerID = "com.backgroundtracker.sync"
+
+    /// Opens the store in Application Support (or `configuration.directory`), protected until
+    /// the first unlock after a reboot, so background launches before the user unlocks still fail
+    /// safely and later ones can write.
+    /// - Throws: `StoreError` when the store cannot be opened, or a file-system error when the
+    ///   directory cannot be created.
+    public convenience init(configuration: Configuration) throws {
+        let clock = WallClock()
+        let directory = try configuration.directory ?? StoreLocation.defaultDirectory()
+        let store = try StoreLocation.open(in: directory, now: clock.now)
+        let version = ProcessInfo.processInfo.operatingSystemVersion.majorVersion
+        try self.init(
+            configuration: configuration, clock: clock,
+            uploader: URLSessionBackgroundUploader(identifier: configuration.uploadSessionIdentifier),
+            store: store, directory: directory, iosMajor: version)
+    }
+
+    /// The shell with its seams given: tests pass a virtual clock, a fake uploader, an in-memory
+    /// store and the iOS version to behave as.
+    package init(
+        configuration: Configuration, clock: any ShellClock, uploader: any BackgroundUploader, store: LocationStore,
+        directory: URL, iosMajor: Int, seed: UInt64 = UInt64.random(in: 1...UInt64.max)
+    ) throws {
+        self.configuration = configuration
+        self.clock = clock
+        self.uploader = uploader
+        self.store = store
+        self.directory = directory
+        self.iosMajor = iosMajor
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("uploads"), withIntermediateDirectories: true)
+        var state = ShellState.load(from: directory.appendingPathComponent("shell-state.json"))
+        let device = configuration.device ?? state.device ?? UUID().uuidString.lowercased()
+        state.device = device
+        self.device = device
+        self.state = state
+        self.sync = SyncMachine(configuration: configuration.sync, snapshot: try store.syncSnapshot(), seed: seed)
+        saveState()
+    }
+
+    /// Call from `application(_:didFinishLaunchingWithOptions:)`, before it returns: registers the
+    /// `BGTaskScheduler` identifiers (iOS requires it before launch finishes), recreates the
+    /// background `URLSession` so held answers arrive, recreates the location sessions, and
+    /// restarts tracking if it was on when the app last ran.
+    public func didFinishLaunching(_ launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil) {
+        guard !launched else { return }
+        launched = true
+        registerBackgroundTasks()
+        location = LocationAdapter(shell: self)
+        isForeground = UIApplication.shared.applicationState != .background
+        uploader.activate { [weak self] event in self?.handle(event) }
+        reconcileUploads()
+        if state.activitySession { recreateLocationSessions() }
+        if state.tracking {
+            let reason: LaunchReason
+            if isForeground {
+                reason = .user
+            } else {
+                reason = launchOptions?[.location] != nil ? .significantChange : .backgroundRefresh
+            }
+            startMachine(reason)
+        }
+        if !isForeground { LocationStore.suspendAll() }
+        publish()
+    }
+
+    /// Turns tracking on (and asks for location permission if it was never asked).
+    public func start() {
+        if !launched { didFinishLaunching(nil) }
+        guard machine == nil else { return }
+        state.tracking = true
+        saveState()
+        location?.requestAuthorizationIfNeeded(always: configuration.strategy.requirements.needsAlways)
+        startMachine(isForeground ? .user : .backgroundRefresh)
+        publish()
+    }
+
+    /// Turns tracking off: ends every task and location service and cancels the dead-man notice.
+    /// Samples already stored are still uploaded.
+    public func stop() {
+        deliver(.stop)
+        machine = nil
+        state.tracking = false
+        saveState()
+        publish()
+    }
+
+    /// Forward from `applicationDidEnterBackground(_:)` (or the scene's equivalent).
+    public func applicationDidEnterBackground() {
+        isForeground = false
+        deliver(.enteredBackground)
+        LocationStore.suspendAll()
+    }
+
+    /// Forward from `applicationWillEnterForeground(_:)` (or the scene's equivalent).
+    public func applicationWillEnterForeground() {
+        isForeground = true
+        LocationStore.resumeAll()
+        if state.activitySession, activitySession == nil { recreateLocationSessions() }
+        deliver(.enteredForeground)
+        syncWake()
+    }
+
+    /// Forward from `application(_:handleEventsForBackgroundURLSession:completionHandler:)`.
+    /// Returns `false` (and leaves the handler to the app) for a session that is not the tracker's.
+    @discardableResult
+    public func handleEventsForBackgroundURLSession(
+        identifier: String, completionHandler: @escaping () -> Void
+    ) -> Bool {
+        guard identifier == configuration.uploadSessionIdentifier else { return false }
+        if !launched { didFinishLaunching(nil) }
+        urlSessionCompletion = completionHandler
+        return true
+    }
+
+    /// Forward from `userNotificationCenter(_:didReceive:withCompletionHandler:)` with
+    /// `response.notification.request.identifier`. Returns whether the notification was the
+    /// tracker's; the user opening the app resumes tracking through the foreground hook.
+    @discardableResult
+    public func didReceiveNotificationResponse(requestIdentifier: String) -> Bool {
+        guard requestIdentifier.hasPrefix(NoticeAdapter.prefix) else { return false }
+        if requestIdentifier == NoticeAdapter.deadManIdentifier {
+            state.deadManDueMilliseconds = nil
+            saveState()
+        }
+        return true
+    }
+
+    /// The tracker's status now and after every change, for as long as the caller iterates.
+    public var statusUpdates: AsyncStream<TrackerStatus> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: TrackerStatus.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        observers[id] = continuation
+        continuation.yield(status)
+        continuation.onTermination = { [weak self] _ in
+            Task { @MainActor in self?.observers[id] = nil }
+        }
+        return stream
+    }
+
+    // MARK: Internals shared by the adapters
+
+    func startMachine(_ reason: LaunchReason) {
+        var machine = KeepAliveMachine(
+            strategy: configuration.strategy, environment: environment(), sampling: configuration.sampling,
+            at: clock.now)
+        if let newest = try? withStore({ try $0.newestSampleTime() }), newest <= clock.now {
+            machine.restoreLastSample(at: newest)
+        }
+        machine.restoreDeadManNotice(due: state.deadManDueMilliseconds.map(Instant.init(milliseconds:)))
+        self.machine = machine
+        deliver(.launched(reason))
+        syncWake()
+    }
+
+    /// Runs the keep-alive machine on one event and carries out its effects.
+    func deliver(_ event: KeepAliveEvent) {
+        guard var machine else { return }
+        let effects = machine.handle(event, at: clock.now)
+        // Stored before the effects run: an effect may deliver another event (a refused task).
+        self.machine = machine
+        perform(effects)
+        publish()
+    }
+
+    func environment() -> KeepAliveEnvironment {
+        KeepAliveEnvironment(
+            iosMajor: iosMajor, authorization: location?.authorization ?? .notDetermined,
+            preciseLocation: location?.isPrecise ?? true)
+    }
+
+    /// Runs `body` with the store resumed, and suspends it again afterwards while the app is in
+    /// the background, so the app never holds a database lock while iOS may suspend it.
+    func withStore<T>(_ body: (LocationStore) throws -> T) rethrows -> T {
+        LocationStore.resumeAll()
+        defer { if !isForeground { LocationStore.suspendAll() } }
+        return try body(store)
+    }
+
+    func log(_ level: Diagnostic.Level, _ message: String) {
+        try? withStore { try $0.log(level, message, at: clock.now) }
+    }
+
+    func saveState() {
+        do {
+            try state.save(to: directory.appendingPathComponent("shell-state.json"))
+        } catch {
+            status.lastProblem = "could not save the tracker's state in \(directory.path): \(error)"
+        }
+    }
+
+    func publish() {
+        status.isTracking = machine != nil
+        status.pending = (try? withStore { try $0.pendingCount() }) ?? status.pending
+        for continuation in observers.values { continuation.yield(status) }
+    }
+}

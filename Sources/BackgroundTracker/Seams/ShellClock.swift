@@ -1,0 +1,37 @@
+package import BackgroundCore
+import Dispatch
+import Foundation
+
+/// The shell's time: what `now` is, and named one-shot timers (the machines' `TimerID`s).
+///
+/// Live: the wall clock and `DispatchSourceTimer`s on the main queue (seed 003's advice over
+/// `NSTimer`). Tests use a virtual clock they advance by hand.
+@MainActor
+package protocol ShellClock: AnyObject {
+    var now: Instant { get }
+    /// Fires `fire` at `instant` (at once if it is past), replacing any timer of the same id.
+    func schedule(_ id: TimerID, at instant: Instant, _ fire: @escaping @MainActor @Sendable () -> Void)
+    func cancel(_ id: TimerID)
+}
+
+/// The wall clock, with timers as `DispatchSourceTimer`s on the main queue.
+@MainActor
+final class WallClock: ShellClock {
+    private var timers: [TimerID: any DispatchSourceTimer] = [:]
+
+    var now: Instant { Instant(seconds: Date().timeIntervalSince1970) }
+
+    func schedule(_ id: TimerID, at instant: Instant, _ fire: @escaping @MainActor @Sendable () -> Void) {
+        cancel(id)
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        let delay = max(0, (instant - now).wholeMilliseconds)
+        timer.schedule(deadline: .now() + .milliseconds(Int(clamping: delay)))
+        timer.setEventHandler { MainActor.assumeIsolated { fire() } }
+        timers[id] = timer
+        timer.resume()
+    }
+
+    func cancel(_ id: TimerID) {
+        timers.removeValue(forKey: id)?.cancel()
+    }
+}

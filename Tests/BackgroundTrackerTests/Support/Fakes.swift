@@ -1,0 +1,96 @@
+import BackgroundCore
+import Foundation
+import LocationLog
+
+@testable import BackgroundTracker
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Virtual time: timers fire only when the test advances the clock.
+@MainActor
+final class VirtualClock: ShellClock {
+    var now: Instant
+    private var timers: [TimerID: (at: Instant, fire: @MainActor @Sendable () -> Void)] = [:]
+
+    init(now: Instant) { self.now = now }
+
+    func schedule(_ id: TimerID, at instant: Instant, _ fire: @escaping @MainActor @Sendable () -> Void) {
+        timers[id] = (instant, fire)
+    }
+
+    func cancel(_ id: TimerID) { timers[id] = nil }
+
+    var scheduled: Set<TimerID> { Set(timers.keys) }
+
+    /// Moves time forward to `instant`, firing every timer due on the way, in order.
+    func advance(to instant: Instant) {
+        while let (id, timer) = timers.filter({ $0.value.at <= instant }).min(by: { $0.value.at < $1.value.at }) {
+            timers[id] = nil
+            now = max(now, timer.at)
+            timer.fire()
+        }
+        now = instant
+    }
+}
+
+/// Uploads that end only when the test says so.
+@MainActor
+final class FakeUploader: BackgroundUploader {
+    var events: (@MainActor (UploadEvent) -> Void)?
+    var uploads: [(request: URLRequest, file: URL, description: String)] = []
+    var running: Set<String> = []
+
+    func activate(_ events: @escaping @MainActor (UploadEvent) -> Void) { self.events = events }
+
+    func upload(_ request: URLRequest, fromFile file: URL, description: String) {
+        uploads.append((request, file, description))
+        running.insert(description)
+    }
+
+    func inFlight(_ completion: @escaping @MainActor (Set<String>) -> Void) { completion(running) }
+
+    func finish(_ description: String, status: Int, body: String) {
+        running.remove(description)
+        events?(.finished(description: description, status: status, body: Data(body.utf8), retryAfter: nil, error: nil))
+    }
+}
+
+/// A temporary directory removed when the value is.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("bt-shell-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// One shell over the fakes, as an app would set it up.
+@MainActor
+struct ShellHarness {
+    let system: FakeSystem
+    let clock: VirtualClock
+    let uploader: FakeUploader
+    let store: LocationStore
+    let directory: TemporaryDirectory
+
+    init(system: FakeSystem = FakeSystem(), store: LocationStore? = nil, directory: TemporaryDirectory? = nil) throws {
+        self.system = system
+        self.clock = VirtualClock(now: Instant(seconds: 1_750_000_000))
+        self.uploader = FakeUploader()
+        self.store = try store ?? LocationStore.inMemory()
+        self.directory = try directory ?? TemporaryDirectory()
+        ShadowSystemInstall.install(system)
+    }
+
+    func tracker(_ strategy: StrategyName, ios: Int = 17) throws -> BackgroundTracker {
+        guard let server = URL(string: "https://tracks.example") else { throw CocoaError(.fileNoSuchFile) }
+        return try BackgroundTracker(
+            configuration: .init(server: server, token: "secret-token", strategy: strategy, device: "test-phone"),
+            clock: clock, uploader: uploader, store: store, directory: directory.url, iosMajor: ios, seed: 7)
+    }
+}
