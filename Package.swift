@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Already in the graph through Hummingbird; `bgtrack demo` stops and restarts its server gracefully.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // `swift package generate-documentation --target BackgroundTracker` (the DocC articles).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "BackgroundCore", swiftSettings: strictSettings),
@@ -66,6 +68,17 @@ let package = Package(
                 "BackgroundCore", "LocationLog",
                 .target(name: "AppleShadow", condition: .when(platforms: [.linux, .macOS])),
             ],
+            swiftSettings: strictSettings
+        ),
+        // The example app's model (Examples/TrackerApp/Model): the code of the app that touches the
+        // library, compiled here against AppleShadow; the SwiftUI views build only in Xcode.
+        .target(
+            name: "TrackerAppModel",
+            dependencies: [
+                "BackgroundCore", "BackgroundTracker", "LocationLog",
+                .target(name: "AppleShadow", condition: .when(platforms: [.linux, .macOS])),
+            ],
+            path: "Examples/TrackerApp/Model",
             swiftSettings: strictSettings
         ),
         .target(name: "LocationLogTesting", dependencies: ["LocationLog"], swiftSettings: strictSettings),

@@ -64,6 +64,19 @@ extension LocationStore {
         }
     }
 
+    /// The newest pending samples, newest first (what an app's screen shows of the last hours).
+    public func newestPending(limit: Int) throws(StoreError) -> [Sample] {
+        try read("reading the newest samples") { db in
+            var newest: [Sample] = []
+            guard limit > 0 else { return newest }
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(SampleColumns.list) FROM sample ORDER BY seq DESC")
+            while newest.count < limit, let row = try rows.next() {
+                if let sample = SampleColumns.sample(row.copy()) { newest.append(sample) }
+            }
+            return newest
+        }
+    }
+
     /// Applies a server acknowledgement: deletes exactly `stored`, moves `rejected` to quarantine.
     ///
     /// Ids the store does not hold are ignored: a sample written while the batch was in flight is

@@ -1,0 +1,123 @@
+public import BackgroundCore
+public import BackgroundTracker
+public import Foundation
+public import LocationLog
+public import Observation
+
+#if canImport(UIKit)
+    public import UIKit
+#else
+    public import AppleShadow
+#endif
+
+/// Everything the example app's screens read and do, in one place; the SwiftUI views only draw
+/// it. This file compiles on Linux against `AppleShadow` (target `TrackerAppModel`); the views
+/// in `App/` need SwiftUI and MapKit and build only in Xcode.
+@MainActor
+@Observable
+public final class TrackerModel {
+    /// What the user set on the settings screen; read at launch.
+    public struct Settings: Codable, Hashable, Sendable {
+        public var server = "https://tracks.example.com"
+        public var token = ""
+        public var strategy = StrategyName.adaptive.rawValue
+
+        public init() {}
+    }
+
+    public private(set) var status = TrackerStatus()
+    public private(set) var recent: [Sample] = []
+    /// Why the tracker could not start (a bad server URL, a store that cannot be opened).
+    public private(set) var problem: String?
+    /// The settings in use since launch; edits apply at the next launch, because task
+    /// identifiers may be registered only once per process.
+    public private(set) var active: Settings
+    public var edited: Settings
+
+    private var tracker: BackgroundTracker?
+    private var watching: Task<Void, Never>?
+    private let defaults: UserDefaults
+    private static let settingsKey = "TrackerApp.settings"
+
+    public init(defaults: UserDefaults = .standard) {
+        self.defaults = defaults
+        let saved = defaults.data(forKey: Self.settingsKey).flatMap {
+            try? JSONDecoder().decode(Settings.self, from: $0)
+        }
+        self.active = saved ?? Settings()
+        self.edited = saved ?? Settings()
+    }
+
+    /// The strategies the picker offers.
+    public var strategies: [StrategyName] { StrategyName.allCases }
+
+    /// Call from `application(_:didFinishLaunchingWithOptions:)`.
+    public func didFinishLaunching(_ options: [UIApplication.LaunchOptionsKey: Any]?) {
+        guard tracker == nil else { return }
+        guard let server = URL(string: active.server), server.scheme == "https" || server.scheme == "http",
+            server.host != nil
+        else {
+            problem = "The server address \"\(active.server)\" is not a URL; set one like https://tracks.example.com."
+            return
+        }
+        let strategy = StrategyName(rawValue: active.strategy) ?? .adaptive
+        do {
+            let tracker = try BackgroundTracker(
+                configuration: .init(server: server, token: active.token, strategy: strategy))
+            tracker.didFinishLaunching(options)
+            self.tracker = tracker
+            watch(tracker)
+        } catch {
+            problem = "Tracking cannot start: \(error)"
+        }
+    }
+
+    public func start() { tracker?.start() }
+    public func stop() { tracker?.stop() }
+
+    /// Saves the edited settings; they take effect at the next launch.
+    public func saveSettings() {
+        if let data = try? JSONEncoder().encode(edited) { defaults.set(data, forKey: Self.settingsKey) }
+    }
+
+    public var settingsChanged: Bool { edited != active }
+
+    public func didEnterBackground() { tracker?.applicationDidEnterBackground() }
+    public func willEnterForeground() {
+        tracker?.applicationWillEnterForeground()
+        refresh()
+    }
+
+    /// Forward from the app delegate; returns whether the session was the tracker's.
+    @discardableResult
+    public func handleEventsForBackgroundURLSession(_ identifier: String, completion: @escaping () -> Void) -> Bool {
+        tracker?.handleEventsForBackgroundURLSession(identifier: identifier, completionHandler: completion) ?? false
+    }
+
+    @discardableResult
+    public func didReceiveNotification(_ identifier: String) -> Bool {
+        tracker?.didReceiveNotificationResponse(requestIdentifier: identifier) ?? false
+    }
+
+    /// Writes the diagnostics report to a temporary file for the share sheet.
+    public func exportDiagnostics() throws -> URL {
+        let report = tracker?.diagnosticsReport() ?? "BackgroundTracker diagnostics\n\(problem ?? "not started")\n"
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-diagnostics.txt")
+        try Data(report.utf8).write(to: url, options: .atomic)
+        return url
+    }
+
+    private func refresh() {
+        recent = tracker?.recentSamples(limit: 200) ?? []
+    }
+
+    private func watch(_ tracker: BackgroundTracker) {
+        watching?.cancel()
+        watching = Task { [weak self] in
+            for await status in tracker.statusUpdates {
+                self?.status = status
+                self?.refresh()
+            }
+        }
+    }
+}
