@@ -16,6 +16,12 @@
         func endBackgroundTask(_ rawValue: Int)
         var backgroundTimeRemaining: TimeInterval { get }
         var applicationState: UIApplication.State { get }
+        /// `UIDevice.isBatteryMonitoringEnabled`, and the battery as iOS reports it when it is on.
+        var batteryMonitoringEnabled: Bool { get set }
+        var batteryLevel: Float { get }
+        var batteryState: UIDevice.BatteryState { get }
+        /// `ProcessInfo.isLowPowerModeEnabled`.
+        var lowPowerModeEnabled: Bool { get }
 
         // MARK: Core Location
 
@@ -26,6 +32,8 @@
         func locationManager(_ manager: CLLocationManager, perform call: ShadowLocationCall)
         func authorizationStatus(of manager: CLLocationManager) -> CLAuthorizationStatus
         func accuracyAuthorization(of manager: CLLocationManager) -> CLAccuracyAuthorization
+        /// The system-wide Location Services switch (`CLLocationManager.locationServicesEnabled()`).
+        var locationServicesEnabled: Bool { get }
         var monitoredRegions: Set<CLRegion> { get }
         func backgroundActivitySessionStarted(_ id: ObjectIdentifier)
         func backgroundActivitySessionInvalidated(_ id: ObjectIdentifier)
@@ -81,6 +89,14 @@
         func endBackgroundTask(_ rawValue: Int) { fail() }
         var backgroundTimeRemaining: TimeInterval { fail() }
         var applicationState: UIApplication.State { fail() }
+        var batteryMonitoringEnabled: Bool {
+            get { fail() }
+            set { fail() }
+        }
+        var batteryLevel: Float { fail() }
+        var batteryState: UIDevice.BatteryState { fail() }
+        var lowPowerModeEnabled: Bool { fail() }
+        var locationServicesEnabled: Bool { fail() }
         func locationManagerCreated(_ manager: CLLocationManager) { fail() }
         func locationManager(_ manager: CLLocationManager, didSet property: ShadowLocationProperty) { fail() }
         func locationManager(_ manager: CLLocationManager, perform call: ShadowLocationCall) { fail() }

@@ -46,6 +46,9 @@
             }
         }
 
+        /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/locationservicesenabled()
+        open class func locationServicesEnabled() -> Bool { ShadowSystem.backend.locationServicesEnabled }
+
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/authorizationstatus-swift.property
         open var authorizationStatus: CLAuthorizationStatus { ShadowSystem.backend.authorizationStatus(of: self) }
 

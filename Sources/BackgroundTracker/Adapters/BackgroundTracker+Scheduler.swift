@@ -32,6 +32,8 @@ extension BackgroundTracker {
     /// Uploads go through the background session, so the task need not wait for them.
     private func run(_ task: BGTask, reason: LaunchReason) {
         task.expirationHandler = { [weak task] in task?.setTaskCompleted(success: false) }
+        // Settings changed while the app was suspended reach the strategy before the wake.
+        systemSettingsChanged()
         deliver(.woke(reason))
         syncWake()
         task.setTaskCompleted(success: true)

@@ -146,7 +146,7 @@ final class LocationAdapter {
 
     func authorizationChanged() {
         guard let shell else { return }
-        shell.deliver(.environmentChanged(shell.environment()))
+        shell.systemSettingsChanged()
     }
 }
 

@@ -49,6 +49,8 @@ public final class BackgroundTracker {
     var urlSessionCompletion: (() -> Void)?
     var status = TrackerStatus()
     var observers: [UUID: AsyncStream<TrackerStatus>.Continuation] = [:]
+    var settingObservers: [any NSObjectProtocol] = []
+    var lastEnvironment: KeepAliveEnvironment?
 
     static let syncTimer: TimerID = "com.backgroundtracker.sync"
 
@@ -100,6 +102,7 @@ public final class BackgroundTracker {
         launched = true
         registerBackgroundTasks()
         location = LocationAdapter(shell: self)
+        observeSystemSettings()
         isForeground = UIApplication.shared.applicationState != .background
         uploader.activate { [weak self] event in self?.handle(event) }
         reconcileUploads()
@@ -150,6 +153,7 @@ public final class BackgroundTracker {
         isForeground = true
         LocationStore.resumeAll()
         if state.activitySession, activitySession == nil { recreateLocationSessions() }
+        systemSettingsChanged()
         deliver(.enteredForeground)
         syncWake()
     }
@@ -195,8 +199,10 @@ public final class BackgroundTracker {
     // MARK: Internals shared by the adapters
 
     func startMachine(_ reason: LaunchReason) {
+        let environment = environment()
+        lastEnvironment = environment
         var machine = KeepAliveMachine(
-            strategy: configuration.strategy, environment: environment(), sampling: configuration.sampling,
+            strategy: configuration.strategy, environment: environment, sampling: configuration.sampling,
             at: clock.now)
         if let newest = try? withStore({ try $0.newestSampleTime() }), newest <= clock.now {
             machine.restoreLastSample(at: newest)
@@ -217,10 +223,45 @@ public final class BackgroundTracker {
         publish()
     }
 
+    /// The settings the strategies read, from the system: authorisation and precise location,
+    /// the Location Services switch, Low Power Mode, and the battery (monitoring is turned on at
+    /// launch; while iOS reports the level as unknown, -1, the strategy assumes a full battery).
     func environment() -> KeepAliveEnvironment {
-        KeepAliveEnvironment(
+        let device = UIDevice.current
+        let level = device.batteryLevel
+        let state = device.batteryState
+        return KeepAliveEnvironment(
             iosMajor: iosMajor, authorization: location?.authorization ?? .notDetermined,
+            locationServicesEnabled: CLLocationManager.locationServicesEnabled(),
+            lowPowerMode: ProcessInfo.processInfo.isLowPowerModeEnabled,
+            batteryLevel: level >= 0 ? Double(level) : 1,
+            charging: state == .charging || state == .full,
             preciseLocation: location?.isPrecise ?? true)
+    }
+
+    /// Low Power Mode and battery changes reach the machine as they happen (the notifications
+    /// are posted while the app runs; a suspended app hears the new values at its next wake,
+    /// when `environmentChanged` is sent again).
+    func observeSystemSettings() {
+        UIDevice.current.isBatteryMonitoringEnabled = true
+        let names: [NSNotification.Name] = [
+            .NSProcessInfoPowerStateDidChange, UIDevice.batteryLevelDidChangeNotification,
+            UIDevice.batteryStateDidChangeNotification,
+        ]
+        for name in names {
+            let token = NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) {
+                [weak self] _ in
+                MainActor.assumeIsolated { self?.systemSettingsChanged() }
+            }
+            settingObservers.append(token)
+        }
+    }
+
+    func systemSettingsChanged() {
+        let now = environment()
+        guard now != lastEnvironment else { return }
+        lastEnvironment = now
+        deliver(.environmentChanged(now))
     }
 
     /// Runs `body` with the store resumed, and suspends it again afterwards while the app is in

@@ -10,6 +10,11 @@ final class FakeSystem: ShadowBackend {
     // UIKit
     var applicationState: UIApplication.State = .active
     var backgroundTimeRemaining: TimeInterval = .greatestFiniteMagnitude
+    var batteryMonitoringEnabled = false
+    var batteryLevel: Float = 0.8
+    var batteryState: UIDevice.BatteryState = .unplugged
+    var lowPowerModeEnabled = false
+    var locationServicesEnabled = true
     var refuseTasks = false
     private var nextTask = 1
     var openTasks: [Int: String] = [:]

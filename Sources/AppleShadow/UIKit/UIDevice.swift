@@ -1,0 +1,48 @@
+#if !canImport(UIKit)
+    public import Foundation
+
+    /// Apple: https://developer.apple.com/documentation/uikit/uidevice
+    @MainActor
+    open class UIDevice {
+        private static let instance = UIDevice()
+
+        internal init() {}
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uidevice/current
+        open class var current: UIDevice { instance }
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uidevice/isbatterymonitoringenabled
+        open var isBatteryMonitoringEnabled: Bool {
+            get { ShadowSystem.backend.batteryMonitoringEnabled }
+            set { ShadowSystem.backend.batteryMonitoringEnabled = newValue }
+        }
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uidevice/batterylevel
+        open var batteryLevel: Float { isBatteryMonitoringEnabled ? ShadowSystem.backend.batteryLevel : -1 }
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uidevice/batterystate-swift.property
+        open var batteryState: UIDevice.BatteryState {
+            isBatteryMonitoringEnabled ? ShadowSystem.backend.batteryState : .unknown
+        }
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uidevice/batterystate-swift.enum
+        public enum BatteryState: Int, Sendable {
+            /// Apple: https://developer.apple.com/documentation/uikit/uidevice/batterystate-swift.enum/unknown
+            case unknown = 0
+            /// Apple: https://developer.apple.com/documentation/uikit/uidevice/batterystate-swift.enum/unplugged
+            case unplugged = 1
+            /// Apple: https://developer.apple.com/documentation/uikit/uidevice/batterystate-swift.enum/charging
+            case charging = 2
+            /// Apple: https://developer.apple.com/documentation/uikit/uidevice/batterystate-swift.enum/full
+            case full = 3
+        }
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uidevice/batteryleveldidchangenotification
+        nonisolated public static let batteryLevelDidChangeNotification = NSNotification.Name(
+            "UIDeviceBatteryLevelDidChangeNotification")
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uidevice/batterystatedidchangenotification
+        nonisolated public static let batteryStateDidChangeNotification = NSNotification.Name(
+            "UIDeviceBatteryStateDidChangeNotification")
+    }
+#endif
