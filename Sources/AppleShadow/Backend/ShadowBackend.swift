@@ -40,6 +40,15 @@
         func serviceSessionStarted(_ id: ObjectIdentifier, authorization: CLServiceSession.AuthorizationRequirement)
         func serviceSessionInvalidated(_ id: ObjectIdentifier)
 
+        // MARK: AVFAudio
+
+        func audioSessionSetCategory(_ category: String, mode: String, mixesWithOthers: Bool) throws
+        func audioSessionSetActive(_ active: Bool) throws
+        func audioPlayerCreated(_ id: ObjectIdentifier, bytes: Int) throws
+        /// `play()`; `loops` is `numberOfLoops` (-1 forever). Returns whether playback started.
+        func audioPlayerPlay(_ id: ObjectIdentifier, loops: Int, volume: Float) -> Bool
+        func audioPlayerStop(_ id: ObjectIdentifier)
+
         // MARK: BackgroundTasks
 
         func register(taskIdentifier: String, launchHandler: @escaping (BGTask) -> Void) -> Bool
@@ -109,6 +118,11 @@
             fail()
         }
         func serviceSessionInvalidated(_ id: ObjectIdentifier) { fail() }
+        func audioSessionSetCategory(_ category: String, mode: String, mixesWithOthers: Bool) throws { fail() }
+        func audioSessionSetActive(_ active: Bool) throws { fail() }
+        func audioPlayerCreated(_ id: ObjectIdentifier, bytes: Int) throws { fail() }
+        func audioPlayerPlay(_ id: ObjectIdentifier, loops: Int, volume: Float) -> Bool { fail() }
+        func audioPlayerStop(_ id: ObjectIdentifier) { fail() }
         func register(taskIdentifier: String, launchHandler: @escaping (BGTask) -> Void) -> Bool { fail() }
         func submit(_ request: BGTaskRequest) throws { fail() }
         func taskCompleted(_ task: BGTask, success: Bool) { fail() }

@@ -29,10 +29,8 @@ extension BackgroundTracker {
             case .stopRegionMonitoring: location?.stopResumeRegion()
             case .beginActivitySession: beginActivitySession()
             case .endActivitySession: endActivitySession()
-            case .playSilentAudio:
-                // Opt-in only (App Review 2.5.4); this shell does not play audio yet, so say so.
-                log(.warning, "silent audio requested, but this shell has no audio adapter; nothing plays")
-            case .stopAudio: break
+            case .playSilentAudio(let duration): audio?.play(for: duration)
+            case .stopAudio: audio?.stop()
             case .scheduleRefresh(let earliest): scheduleRefresh(earliest: earliest)
             case .scheduleProcessing(let earliest): scheduleProcessing(earliest: earliest)
             case .recordSample(let fix, let trigger, let state): record(fix, trigger: trigger, state: state)

@@ -26,12 +26,18 @@ extension BackgroundTracker {
         /// The background `URLSession`'s identifier; keep it stable across releases, or uploads in
         /// flight at an update are answered to nobody.
         public var uploadSessionIdentifier: String
+        /// Let the strategies play silent audio when nothing else keeps a When-In-Use app running
+        /// (before iOS 17). Off by default: App Review guideline 2.5.4 allows background audio for
+        /// audible content only, and the app also needs the `audio` background mode.
+        public var allowsSilentAudio: Bool
 
         public init(
             server: URL, token: String, strategy: StrategyName = .adaptive, device: String? = nil,
             sampling: SamplingMachine.Configuration = .init(), sync: SyncMachine.Configuration = .init(),
-            directory: URL? = nil, uploadSessionIdentifier: String = "com.backgroundtracker.upload"
+            directory: URL? = nil, uploadSessionIdentifier: String = "com.backgroundtracker.upload",
+            allowsSilentAudio: Bool = false
         ) {
+            self.allowsSilentAudio = allowsSilentAudio
             self.server = server
             self.token = token
             self.strategy = strategy

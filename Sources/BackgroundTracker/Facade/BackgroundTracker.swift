@@ -40,6 +40,7 @@ public final class BackgroundTracker {
     /// The system's identifier of every task the ledger holds open.
     var taskIDs: [BackgroundTaskToken: UIBackgroundTaskIdentifier] = [:]
     var location: LocationAdapter?
+    var audio: AudioAdapter?
     var activitySession: CLBackgroundActivitySession?
     /// A `CLServiceSession` (iOS 18+), typed loosely so the property needs no availability.
     var serviceSession: AnyObject?
@@ -102,6 +103,7 @@ public final class BackgroundTracker {
         launched = true
         registerBackgroundTasks()
         location = LocationAdapter(shell: self)
+        if configuration.allowsSilentAudio { audio = AudioAdapter(shell: self) }
         observeSystemSettings()
         isForeground = UIApplication.shared.applicationState != .background
         uploader.activate { [weak self] event in self?.handle(event) }
@@ -236,7 +238,7 @@ public final class BackgroundTracker {
             lowPowerMode: ProcessInfo.processInfo.isLowPowerModeEnabled,
             batteryLevel: level >= 0 ? Double(level) : 1,
             charging: state == .charging || state == .full,
-            preciseLocation: location?.isPrecise ?? true)
+            allowsSilentAudio: configuration.allowsSilentAudio, preciseLocation: location?.isPrecise ?? true)
     }
 
     /// Low Power Mode and battery changes reach the machine as they happen (the notifications

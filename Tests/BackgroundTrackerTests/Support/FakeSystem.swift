@@ -147,4 +147,26 @@ final class FakeSystem: ShadowBackend {
         removedNotifications += identifiers
         notificationRequests.removeAll { identifiers.contains($0.identifier) }
     }
+
+    // AVFAudio
+    var audioPlaying: Set<ObjectIdentifier> = []
+    var audioSessionActive = false
+
+    func audioSessionSetCategory(_ category: String, mode: String, mixesWithOthers: Bool) throws {
+        trace.append("AVAudioSession.setCategory \(category) mix=\(mixesWithOthers)")
+    }
+    func audioSessionSetActive(_ active: Bool) throws {
+        trace.append("AVAudioSession.setActive \(active)")
+        audioSessionActive = active
+    }
+    func audioPlayerCreated(_ id: ObjectIdentifier, bytes: Int) throws { trace.append("AVAudioPlayer(\(bytes) bytes)") }
+    func audioPlayerPlay(_ id: ObjectIdentifier, loops: Int, volume: Float) -> Bool {
+        trace.append("AVAudioPlayer.play loops=\(loops) volume=\(volume)")
+        audioPlaying.insert(id)
+        return true
+    }
+    func audioPlayerStop(_ id: ObjectIdentifier) {
+        trace.append("AVAudioPlayer.stop")
+        audioPlaying.remove(id)
+    }
 }

@@ -87,10 +87,12 @@ struct ShellHarness {
         ShadowSystemInstall.install(system)
     }
 
-    func tracker(_ strategy: StrategyName, ios: Int = 17) throws -> BackgroundTracker {
+    func tracker(_ strategy: StrategyName, ios: Int = 17, allowsSilentAudio: Bool = false) throws -> BackgroundTracker {
         guard let server = URL(string: "https://tracks.example") else { throw CocoaError(.fileNoSuchFile) }
         return try BackgroundTracker(
-            configuration: .init(server: server, token: "secret-token", strategy: strategy, device: "test-phone"),
+            configuration: .init(
+                server: server, token: "secret-token", strategy: strategy, device: "test-phone",
+                allowsSilentAudio: allowsSilentAudio),
             clock: clock, uploader: uploader, store: store, directory: directory.url, iosMajor: ios, seed: 7)
     }
 }
