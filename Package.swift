@@ -59,7 +59,7 @@ let package = Package(
         // native and client protocols, the device loop and route files. Not on the phone.
         .target(name: "LinuxDevice", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
         // Linux only in content: exactly the Apple API the iOS shell uses, each declaration citing its
-        // documentation page, forwarding to a backend that tests (and later the simulator) provide.
+        // documentation page, forwarding to a backend that tests and the simulator (IOSShellHost) provide.
         // On Apple platforms every file compiles to nothing and the shell imports the real frameworks.
         .target(name: "AppleShadow", swiftSettings: strictSettings),
         .target(
@@ -67,6 +67,14 @@ let package = Package(
             dependencies: [
                 "BackgroundCore", "LocationLog",
                 .target(name: "AppleShadow", condition: .when(platforms: [.linux, .macOS])),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // `bgtrack simulate --shell ios`: the simulated iPhone hosts the iOS shell through AppleShadow.
+        .target(
+            name: "IOSShellHost",
+            dependencies: [
+                "AppleShadow", "BackgroundCore", "BackgroundTracker", "IOSSimulator", "LocationLog",
             ],
             swiftSettings: strictSettings
         ),
@@ -91,6 +99,7 @@ let package = Package(
             dependencies: [
                 "BackgroundCore",
                 "IOSSimulator",
+                "IOSShellHost",
                 "LocationLog",
                 "LinuxDevice",
                 "TrackServer",
@@ -118,7 +127,9 @@ let package = Package(
         .testTarget(name: "BackgroundCoreTests", dependencies: ["BackgroundCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "BackgroundTrackerTests",
-            dependencies: ["BackgroundTracker", "AppleShadow", "BackgroundCore", "LocationLog"],
+            dependencies: [
+                "BackgroundTracker", "AppleShadow", "BackgroundCore", "IOSShellHost", "IOSSimulator", "LocationLog",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "IOSSimulatorTests", dependencies: ["IOSSimulator"], swiftSettings: strictSettings),

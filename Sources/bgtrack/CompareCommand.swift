@@ -3,7 +3,7 @@ import BackgroundCore
 import Foundation
 import IOSSimulator
 
-struct CompareCommand: ParsableCommand {
+struct CompareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
         abstract: "Run every strategy × every iOS profile × both authorisations and compare them.")
@@ -28,6 +28,12 @@ struct CompareCommand: ParsableCommand {
                 "One iOS profile (--ios) and authorisation (--auth); lists the parameters that move a result by more than 10 %."
         ))
     var sensitivity = false
+
+    @Flag(
+        help: ArgumentHelp(
+            "Run the matrix twice, by the keep-alive machine directly and through --shell ios, and show where they differ.",
+            discussion: "Coverage, kills, energy, violations and relaunches per row, both ways."))
+    var againstDirect = false
 
     @Option(help: "The iOS profile of --sensitivity.")
     var ios: Int = 17
@@ -57,6 +63,16 @@ struct CompareCommand: ParsableCommand {
 
     func validate() throws {
         _ = try seedList()
+        if againstDirect {
+            guard scenario.shell != .direct, seeds == nil, !sensitivity, format != .svg else {
+                throw ValidationError(
+                    "--against-direct compares one seed's matrix through --shell ios with the direct run; "
+                        + "give --shell ios and drop --seeds, --sensitivity and --format svg")
+            }
+        }
+        if sensitivity, scenario.shell != .direct {
+            throw ValidationError("--sensitivity runs the keep-alive machine directly; drop --shell")
+        }
         if seeds != nil, format == .svg {
             throw ValidationError("--seeds prints a table or JSON; --format svg draws one seed")
         }
@@ -73,13 +89,28 @@ struct CompareCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    /// On the main actor: `--shell ios` runs the iOS shell, which is main-thread code like UIKit.
+    func run() async throws {
+        try await MainActor.run { try runOnMain() }
+    }
+
+    @MainActor
+    func runOnMain() throws {
         if sensitivity {
             try runSensitivity()
             return
         }
         if let seedList = try seedList() {
             try runSeeds(seedList)
+            return
+        }
+        if againstDirect {
+            let shell = simulate(seeds: [scenario.seed], label: "simulating through --shell \(scenario.shell)")
+            var direct = self
+            direct.scenario.shell = .direct
+            let reports = direct.simulate(seeds: [scenario.seed], label: "simulating directly")
+            let comparison = ShellComparison(direct: reports, shell: shell)
+            try emit(format == .json ? try ReportJSON.encode(comparison) : comparison.table())
             return
         }
         let reports = simulate(seeds: [scenario.seed], label: "simulating")
@@ -99,10 +130,7 @@ struct CompareCommand: ParsableCommand {
         let configurations = seeds.flatMap { seed in
             Comparison.configurations(hours: scenario.hours, seed: seed, scenario: scenario.resolvedScenario).map {
                 var configuration = $0
-                configuration.memoryKillFactor = scenario.memoryKills
-                configuration.faults = Set(scenario.faults)
-                configuration.uploadSession = scenario.uploadSession
-                configuration.hostAppRegions = scenario.appRegions
+                scenario.configure(&configuration)
                 return configuration
             }
         }

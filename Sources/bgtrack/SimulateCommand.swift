@@ -3,7 +3,7 @@ import BackgroundCore
 import Foundation
 import IOSSimulator
 
-struct SimulateCommand: ParsableCommand {
+struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Run one keep-alive strategy through a simulated day on a simulated iPhone.",
@@ -40,13 +40,18 @@ struct SimulateCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    /// On the main actor: `--shell ios` runs the iOS shell, which is main-thread code like UIKit.
+    func run() async throws {
+        try await MainActor.run { try runOnMain() }
+    }
+
+    @MainActor
+    func runOnMain() throws {
         var configuration = SimulationConfiguration(
             strategy: strategy, ios: ios, authorization: auth.authorization, scenario: scenario.resolvedScenario,
             hours: scenario.hours, seed: scenario.seed, allowsSilentAudio: allowSilentAudio,
             memoryKillFactor: scenario.memoryKills, faults: Set(scenario.faults), recordsTimeline: timeline)
-        configuration.uploadSession = scenario.uploadSession
-        configuration.hostAppRegions = scenario.appRegions
+        scenario.configure(&configuration)
         var simulation = Simulation(configuration)
         let report = simulation.run()
         switch format {

@@ -1,6 +1,7 @@
 public import ArgumentParser
 public import BackgroundCore
-import IOSSimulator
+import IOSShellHost
+public import IOSSimulator
 public import LinuxDevice
 import LocationLog
 public import TrackServer
@@ -17,6 +18,16 @@ enum AuthorizationOption: String, CaseIterable, ExpressibleByArgument {
     case whenInUse = "when-in-use"
 
     var authorization: LocationAuthorization { self == .always ? .always : .whenInUse }
+}
+
+/// Which code the simulated process runs.
+enum ShellOption: String, CaseIterable, ExpressibleByArgument {
+    /// The keep-alive machine, its effects carried out by the simulator itself.
+    case direct
+    /// The iOS shell an app links (BackgroundTracker), through AppleShadow backed by the simulator.
+    case ios
+
+    var app: (any HostedAppFactory)? { self == .ios ? IOSShell() : nil }
 }
 
 /// Options shared by `simulate` and `compare`.
@@ -56,6 +67,22 @@ struct ScenarioOptions: ParsableArguments {
 
     @Option(help: "Silent pushes the server sends per hour (0…3600); default: the scenario's own (commute: 2).")
     var pushRate: Double?
+
+    @Option(
+        help: """
+            The app code the simulated iPhone runs: direct (the keep-alive machine) or ios (the iOS \
+            shell an app links, through AppleShadow's UIKit and Core Location backed by the simulator).
+            """)
+    var shell: ShellOption = .direct
+
+    /// Applies the options that are not the scenario itself to one run.
+    func configure(_ configuration: inout SimulationConfiguration) {
+        configuration.memoryKillFactor = memoryKills
+        configuration.faults = Set(faults)
+        configuration.uploadSession = uploadSession
+        configuration.hostAppRegions = appRegions
+        configuration.app = shell.app
+    }
 
     mutating func validate() throws {
         guard hours.isFinite, (0.1...720).contains(hours) else {

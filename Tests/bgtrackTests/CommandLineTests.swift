@@ -66,11 +66,11 @@ import TrackServer
         #expect(seed.contains("--seed"))
     }
 
-    @Test func anUnwritableOutputFileIsReported() throws {
+    @Test func anUnwritableOutputFileIsReported() async throws {
         let command = try #require(
             try BGTrack.parseAsRoot(["compare", "--hours", "0.1", "--output", "/nonexistent-dir/x.svg"])
                 as? CompareCommand)
-        #expect(throws: ValidationError.self) { try command.run() }
+        await #expect(throws: ValidationError.self) { try await command.run() }
     }
 
     @Test(arguments: [

@@ -4,8 +4,8 @@
     /// Shadow only, not Apple API: the system behind the shadow's objects.
     ///
     /// Every shadow object forwards what the app asks of iOS to the installed backend and holds no
-    /// behaviour of its own. Tests install a fake with a virtual clock; the simulator will install
-    /// its model of iOS. The backend calls back into the app through the same objects iOS would
+    /// behaviour of its own. Tests install a fake with a virtual clock; the simulator installs
+    /// its model of iOS (`IOSShellHost`). The backend calls back into the app through the same objects iOS would
     /// use: a location manager's delegate, a task's expiration handler, a launch handler.
     public protocol ShadowBackend: AnyObject {
         // MARK: UIKit

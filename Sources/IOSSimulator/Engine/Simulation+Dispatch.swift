@@ -9,8 +9,13 @@ extension Simulation {
             return
         }
         energy.add(.cpu, milliwatts: profile[.cpuPower], seconds: profile[.cpuTimePerEvent])
-        var effects = process.machine.handle(event, at: now)
-        self.process = process
+        var effects: [KeepAliveEffect]
+        if let hosted {
+            effects = hosted.handle(event, system: hostedSystemState)
+        } else {
+            effects = process.machine.handle(event, at: now)
+            self.process = process
+        }
         if configuration.faults.contains(.neverEndTasks) {
             effects.removeAll { if case .task(.endTask) = $0 { true } else { false } }
         }
@@ -99,6 +104,15 @@ extension Simulation {
         }
     }
 
+    /// What the system answers hosted app code at once, as of now.
+    var hostedSystemState: HostedSystemState {
+        let inBackground = process?.state != .foreground
+        let refuses = inBackground && stintDeadline.map { $0 - now <= profile.duration(.expiryLead) } == true
+        return HostedSystemState(
+            now: now, isForeground: !inBackground, backgroundTimeRemaining: backgroundTimeRemaining,
+            refusesNewTasks: refuses, environment: environment, hostAppRegions: configuration.hostAppRegions)
+    }
+
     /// The notification centre delivers the pending dead-man notice; no app code runs.
     mutating func deliverDeadManNotice(version: Int) {
         guard let notice = deadManNotice, notice.version == version else { return }
@@ -146,7 +160,7 @@ extension Simulation {
     /// The app's ledger and the system's assertions must name the same open tasks.
     private mutating func checkLedgerAgreement() {
         guard let process, !configuration.faults.contains(.neverEndTasks) else { return }
-        let ledgerOpen = Set(process.machine.ledger.openTokens)
+        let ledgerOpen = Set(hosted?.ledgerOpenTasks ?? process.machine.ledger.openTokens)
         if ledgerOpen != openTasks {
             report.violation(now, "ledger has \(ledgerOpen.sorted()) open, the system holds \(openTasks.sorted())")
         }

@@ -40,6 +40,7 @@ extension Simulation {
         report.note(now, "terminated: \(reason)")
         var ledger = process.machine.ledger
         ledger.processTerminated()
+        hosted?.processTerminated()
         self.process = nil
         generation += 1
         openTasks.removeAll()

@@ -127,6 +127,8 @@ public struct Simulation: Sendable {
     var carriedOver = 0
     var battery: Double
     var charging = false
+    /// The hosted app code, if the process runs a shell rather than the machine directly.
+    let hosted: (any HostedApp)?
     var stationarySince: Instant?
 
     public init(_ configuration: SimulationConfiguration) {
@@ -160,6 +162,7 @@ public struct Simulation: Sendable {
         self.pendingCount = carried
         self.carriedOver = carried + ((try? store.quarantined().count) ?? 0)
         self.battery = configuration.scenario.battery.start
+        self.hosted = configuration.app?.makeApp(for: configuration)
     }
 
     var end: Instant { configuration.scenario.start + configuration.scenario.duration }
@@ -180,6 +183,7 @@ public struct Simulation: Sendable {
         now = end
         closeRunningInterval()
         checkNothingLost()
+        hosted?.simulationEnded()
         return report.finish(energy: energy, end: end)
     }
 

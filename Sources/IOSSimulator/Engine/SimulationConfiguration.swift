@@ -42,6 +42,9 @@ public struct SimulationConfiguration: Sendable {
     /// The phone's store; `nil` is a fresh in-memory store. `bgtrack demo` passes a file, so the
     /// phone's samples and `seq` carry over from one simulated day to the next.
     public var store: LocationStore? = nil
+    /// The app code the simulated process runs; `nil` runs the keep-alive machine directly
+    /// (`--shell direct`), else a hosted shell (`--shell ios`: the iOS shell through AppleShadow).
+    public var app: (any HostedAppFactory)? = nil
 
     public init(
         strategy: StrategyName, ios: Int, authorization: LocationAuthorization = .always,

@@ -139,7 +139,7 @@ struct ReportBuilder: Sendable {
             pathWithin100m: path.map { $0.within100.rounded(toPlaces: 4) } ?? 0,
             energyFloorMwh: floor.rounded(toPlaces: 2), samplesApproximate: approximateSamples,
             processingRuns: processingRuns, backgroundTransfers: backgroundTransfers,
-            regionFailures: regionFailures,
+            regionFailures: regionFailures, shell: configuration.app?.name ?? "direct",
             timeline: configuration.recordsTimeline ? timeline : nil)
     }
 }

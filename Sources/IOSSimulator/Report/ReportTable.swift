@@ -49,11 +49,12 @@ public enum ReportTable {
     static func fixed(_ value: Double, _ places: Int) -> String {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
-        let scaled = Int((value * scale).rounded())
+        let scaled = Int((abs(value) * scale).rounded())
+        let sign = value < 0 && scaled != 0 ? "-" : ""
         let whole = scaled / Int(scale)
         let fraction = String(scaled % Int(scale))
-        guard places > 0 else { return String(whole) }
-        return "\(whole)." + String(repeating: "0", count: places - fraction.count) + fraction
+        guard places > 0 else { return sign + String(whole) }
+        return "\(sign)\(whole)." + String(repeating: "0", count: places - fraction.count) + fraction
     }
 }
 

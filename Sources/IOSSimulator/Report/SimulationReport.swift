@@ -61,6 +61,8 @@ public struct SimulationReport: Codable, Hashable, Sendable {
     public var backgroundTransfers: Int = 0
     /// Resume regions iOS refused because the app had used its 20 (`--app-regions`).
     public var regionFailures: Int = 0
+    /// The app code the process ran: "direct" (the keep-alive machine) or a hosted shell ("ios").
+    public var shell: String = "direct"
     public var timeline: [String]?
 
     enum CodingKeys: String, CodingKey {
@@ -95,7 +97,7 @@ public struct SimulationReport: Codable, Hashable, Sendable {
         case processingRuns = "processing_runs"
         case backgroundTransfers = "background_transfers"
         case regionFailures = "region_failures"
-        case timeline
+        case shell, timeline
     }
 }
 

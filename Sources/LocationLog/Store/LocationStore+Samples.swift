@@ -112,6 +112,15 @@ extension LocationStore {
 
     /// When the newest stored sample (pending or quarantined) was measured; `nil` when none is
     /// stored. Lets a relaunched recorder know its current slot is already filled.
+    /// Pending samples with `seq` greater than `seq`, oldest first: what was stored since.
+    package func pending(afterSeq seq: Int64) throws(StoreError) -> [Sample] {
+        try read("reading the samples stored since seq \(seq)") { db in
+            try Row.fetchAll(
+                db, sql: "SELECT \(SampleColumns.list) FROM sample WHERE seq > ? ORDER BY seq", arguments: [seq]
+            ).compactMap { SampleColumns.sample($0) }
+        }
+    }
+
     public func newestSampleTime() throws(StoreError) -> Instant? {
         try read("reading the newest sample time") { db in
             try Int64.fetchOne(

@@ -1,0 +1,31 @@
+import BackgroundCore
+
+#if canImport(UIKit)
+    import UIKit
+#else
+    import AppleShadow
+#endif
+
+extension BackgroundTracker {
+    /// For the simulated iPhone that hosts the shell (`bgtrack simulate --shell ios`): the system
+    /// identifiers of the tasks the keep-alive ledger holds open, in the ledger's order; `nil` for
+    /// a task the ledger holds but the shell never got an identifier for (a leak the simulator
+    /// reports as a disagreement between the app's ledger and the system).
+    package var ledgerTaskIdentifiers: [Int?] {
+        (machine?.ledger.openTokens ?? []).map { taskIDs[$0]?.rawValue }
+    }
+}
+
+extension BackgroundTracker {
+    /// For the simulator: what the power-state and battery observers call. (Posting the
+    /// notifications themselves from the main queue waits forever on Linux's Foundation, which
+    /// runs `queue: .main` observers as operations the poster waits for.)
+    package func hostSystemSettingsChanged() {
+        systemSettingsChanged()
+    }
+
+    /// For the simulator: what the `AVAudioSession.interruptionNotification` observer calls.
+    package func hostAudioInterruption(began: Bool) {
+        audio?.interrupted(began ? .began : .ended)
+    }
+}

@@ -1,0 +1,292 @@
+import AppleShadow
+import BackgroundCore
+import BackgroundTracker
+import Foundation
+public import IOSSimulator
+import LocationLog
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `bgtrack simulate --shell ios`: the simulated iPhone runs the iOS shell, the code an app
+/// links, instead of the keep-alive machine directly.
+///
+/// Each event reaches the shell as the callback iOS would make: a launch is a new
+/// `BackgroundTracker` and `didFinishLaunching` (with the location key after a location
+/// relaunch, and the `BGTaskScheduler` launch handler for a refresh or processing launch), a fix
+/// is the location manager delegate's call on the manager that asked, an expiry is the task's
+/// expiration handler, a timer is the shell clock's timer. Everything the shell then asks of
+/// UIKit, Core Location, AVFAudio, BackgroundTasks and UserNotifications (through AppleShadow)
+/// comes back as the effects the simulator carries out and checks, so the ledger, suspension and
+/// nothing-lost checks judge the shell that ships.
+///
+/// Samples the shell stores are handed to the simulator's store, whose uploads the simulator
+/// plays as in a direct run; the shell's own background `URLSession` is tested on its own
+/// (BackgroundTrackerTests) and here holds its uploads. Runs on the main thread, as UIKit code does.
+public struct IOSShell: HostedAppFactory {
+    public init() {}
+
+    public var name: String { "ios" }
+
+    public func makeApp(for configuration: SimulationConfiguration) -> any HostedApp {
+        IOSShellApp(configuration: configuration)
+    }
+}
+
+/// One simulated day of the iOS shell.
+final class IOSShellApp: HostedApp, @unchecked Sendable {
+    // Touched only on the main thread (every entry point asserts it), like the shell itself.
+    private let configuration: SimulationConfiguration
+    private let directory: URL
+    private let store: LocationStore
+    private let backend: SimulatedSystem
+    private let uploader = HeldUploader()
+    private let previousBackend: any ShadowBackend
+    private var process: (tracker: BackgroundTracker, clock: HostClock)?
+    private var started = false
+    private var lastSeq: Int64 = 0
+    private var lastEnvironment: KeepAliveEnvironment
+
+    init(configuration: SimulationConfiguration) {
+        self.configuration = configuration
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bgtrack-shell-\(UUID().uuidString)", isDirectory: true)
+        do {
+            store = try LocationStore.inMemory()
+        } catch {
+            preconditionFailure("an in-memory SQLite database could not be opened: \(error)")
+        }
+        let environment = KeepAliveEnvironment(
+            iosMajor: configuration.ios, authorization: configuration.authorization,
+            batteryLevel: configuration.scenario.battery.start, allowsSilentAudio: configuration.allowsSilentAudio)
+        lastEnvironment = environment
+        backend = SimulatedSystem(
+            system: HostedSystemState(
+                now: configuration.scenario.start, isForeground: true, backgroundTimeRemaining: nil,
+                refusesNewTasks: false, environment: environment, hostAppRegions: configuration.hostAppRegions))
+        previousBackend = ShadowSystem.backend
+        ShadowSystem.backend = backend
+        let store = self.store
+        backend.newestSample = { try? store.newestSampleTime() }
+    }
+
+    var ledgerOpenTasks: [BackgroundTaskToken] {
+        MainActor.assumeIsolated {
+            guard let process else { return [] }
+            // A ledger task with no system identifier shows as a token the system never issued.
+            return process.tracker.ledgerTaskIdentifiers.map {
+                $0.map(SimulatedSystem.token) ?? BackgroundTaskToken(rawValue: .max)
+            }
+        }
+    }
+
+    func handle(_ event: KeepAliveEvent, system: HostedSystemState) -> [KeepAliveEffect] {
+        MainActor.assumeIsolated {
+            backend.system = system
+            backend.effects = []
+            process?.clock.now = system.now
+            run(event, system: system)
+            var effects = backend.effects
+            effects += newSamples(precise: system.environment.preciseLocation)
+            effects += backend.notes.map { KeepAliveEffect.log("shell: " + $0) }
+            backend.notes = []
+            backend.effects = []
+            return effects
+        }
+    }
+
+    func processTerminated() {
+        MainActor.assumeIsolated {
+            process = nil
+            backend.processEnded()
+        }
+    }
+
+    func simulationEnded() {
+        MainActor.assumeIsolated {
+            process = nil
+            ShadowSystem.backend = previousBackend
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    // MARK: Events as iOS delivers them
+
+    @MainActor private func run(_ event: KeepAliveEvent, system: HostedSystemState) {
+        switch event {
+        case .launched(let reason):
+            if let tracker = process?.tracker {
+                tracker.start()  // logged in again after the server ended the session
+            } else {
+                launch(reason, system: system)
+            }
+        case .enteredBackground: process?.tracker.applicationDidEnterBackground()
+        case .enteredForeground: process?.tracker.applicationWillEnterForeground()
+        case .woke(let reason): wake(reason)
+        case .timerFired(let id): process?.clock.fire(id)
+        case .taskExpiring(let token): backend.expire(token)
+        case .taskRefused: break  // the shell saw `.invalid` when it asked
+        case .locationFix(let fix, let source): deliver(fix, source: source)
+        case .environmentChanged(let environment): settingsChanged(to: environment)
+        case .audioInterruption(let began): process?.tracker.hostAudioInterruption(began: began)
+        case .stop: process?.tracker.stop()
+        }
+    }
+
+    @MainActor private func launch(_ reason: LaunchReason, system: HostedSystemState) {
+        lastEnvironment = system.environment
+        let clock = HostClock(now: system.now, system: backend)
+        let shellConfiguration = BackgroundTracker.Configuration(
+            server: URL(string: "https://simulated.invalid") ?? URL(fileURLWithPath: "/"), token: "simulated",
+            strategy: configuration.strategy, device: "simulated-phone",
+            sampling: .init(interval: configuration.samplingInterval),
+            sync: .init(uploadInterval: configuration.uploadInterval), directory: directory,
+            allowsSilentAudio: configuration.allowsSilentAudio)
+        let tracker: BackgroundTracker
+        do {
+            tracker = try BackgroundTracker(
+                configuration: shellConfiguration, clock: clock, uploader: uploader, store: store,
+                directory: directory, iosMajor: configuration.ios, seed: configuration.seed)
+        } catch {
+            backend.notes.append("the shell could not start: \(error)")
+            return
+        }
+        process = (tracker, clock)
+        var options: [UIApplication.LaunchOptionsKey: Any] = [:]
+        if [.significantChange, .visit, .regionExit].contains(reason) { options[.location] = true }
+        tracker.didFinishLaunching(options.isEmpty ? nil : options)
+        if !started {
+            // The day begins with the user opening the app and switching tracking on.
+            started = true
+            tracker.start()
+        }
+        wake(reason)
+    }
+
+    /// What iOS runs in the app for a background launch or wake besides the launch itself.
+    @MainActor private func wake(_ reason: LaunchReason) {
+        guard let tracker = process?.tracker else { return }
+        switch reason {
+        case .backgroundRefresh: runTask(BackgroundTaskIdentifiers.refresh)
+        case .backgroundProcessing: runTask(BackgroundTaskIdentifiers.processing)
+        case .backgroundURLSession:
+            tracker.handleEventsForBackgroundURLSession(
+                identifier: tracker.configuration.uploadSessionIdentifier, completionHandler: {})
+        case .user, .significantChange, .visit, .regionExit, .silentPush:
+            break  // a location event follows through the delegate; a push has no hook in the shell
+        }
+    }
+
+    @MainActor private func runTask(_ identifier: String) {
+        guard let handler = backend.launchHandlers[identifier] else {
+            backend.notes.append("BGTask \(identifier) launched, but the app registered no handler")
+            return
+        }
+        handler(BGTask(shadowIdentifier: identifier))
+    }
+
+    /// A fix goes to the delegate of the manager that runs the service that produced it.
+    @MainActor private func deliver(_ fix: LocationFix, source: FixSource) {
+        guard let manager = backend.manager(for: source), let delegate = manager.delegate else {
+            backend.notes.append("a \(source.rawValue) fix arrived, but no location manager of the app asked for it")
+            return
+        }
+        switch source {
+        case .visit:
+            let arrival = Date(timeIntervalSince1970: fix.timestamp.seconds)
+            delegate.locationManager(
+                manager,
+                didVisit: CLVisit(
+                    shadowCoordinate: CLLocationCoordinate2D(latitude: fix.latitude, longitude: fix.longitude),
+                    horizontalAccuracy: fix.horizontalAccuracy, arrival: arrival, departure: .distantFuture))
+        case .regionExit:
+            guard let region = backend.regionLeft() else { return }
+            delegate.locationManager(manager, didExitRegion: region)
+        case .standardUpdates, .oneShot, .significantChange:
+            let location = CLLocation(
+                coordinate: CLLocationCoordinate2D(latitude: fix.latitude, longitude: fix.longitude),
+                altitude: fix.altitude ?? 0, horizontalAccuracy: fix.horizontalAccuracy,
+                verticalAccuracy: fix.altitude == nil ? -1 : 10, course: fix.course ?? -1, speed: fix.speed ?? -1,
+                timestamp: Date(timeIntervalSince1970: fix.timestamp.seconds))
+            delegate.locationManager(manager, didUpdateLocations: [location])
+        }
+    }
+
+    /// Changed settings reach the shell as iOS tells apps: the authorisation callback on every
+    /// manager, and what the power and battery notifications' observers do.
+    @MainActor private func settingsChanged(to environment: KeepAliveEnvironment) {
+        let previous = lastEnvironment
+        lastEnvironment = environment
+        if previous.authorization != environment.authorization
+            || previous.preciseLocation != environment.preciseLocation
+            || previous.locationServicesEnabled != environment.locationServicesEnabled
+        {
+            for manager in backend.managers { manager.delegate?.locationManagerDidChangeAuthorization(manager) }
+        }
+        if previous.lowPowerMode != environment.lowPowerMode || previous.batteryLevel != environment.batteryLevel
+            || previous.charging != environment.charging
+        {
+            // What the power-state and battery notifications' observers do.
+            process?.tracker.hostSystemSettingsChanged()
+        }
+    }
+
+    /// The samples the shell stored while handling the event, for the simulator's store.
+    @MainActor private func newSamples(precise: Bool) -> [KeepAliveEffect] {
+        guard let samples = try? store.pending(afterSeq: lastSeq), let last = samples.last else { return [] }
+        lastSeq = last.seq
+        return samples.map { sample in
+            .recordSample(
+                LocationFix(
+                    timestamp: sample.time, latitude: sample.latitude, longitude: sample.longitude,
+                    horizontalAccuracy: sample.accuracy ?? -1, altitude: sample.altitude, speed: sample.speed,
+                    course: sample.course, isApproximate: !precise),
+                trigger: sample.trigger, state: sample.state)
+        }
+    }
+}
+
+/// The shell's clock in the simulator: simulated time, and timers the simulator fires.
+@MainActor
+final class HostClock: ShellClock {
+    var now: Instant
+    private var timers: [TimerID: @MainActor @Sendable () -> Void] = [:]
+    private let system: SimulatedSystem
+
+    init(now: Instant, system: SimulatedSystem) {
+        self.now = now
+        self.system = system
+    }
+
+    func schedule(_ id: TimerID, at instant: Instant, _ fire: @escaping @MainActor @Sendable () -> Void) {
+        timers[id] = fire
+        system.effects.append(.scheduleTimer(id, at: instant))
+    }
+
+    func cancel(_ id: TimerID) {
+        guard timers.removeValue(forKey: id) != nil else { return }
+        system.effects.append(.cancelTimer(id))
+    }
+
+    func fire(_ id: TimerID) {
+        timers.removeValue(forKey: id)?()
+    }
+}
+
+/// The background `URLSession` while the simulator hosts the shell: it accepts uploads and holds
+/// them (the simulator plays the uploads from its own store).
+@MainActor
+final class HeldUploader: BackgroundUploader {
+    private var held: Set<String> = []
+
+    func activate(_ events: @escaping @MainActor (UploadEvent) -> Void) {}
+
+    func upload(_ request: URLRequest, fromFile file: URL, description: String) {
+        held.insert(description)
+    }
+
+    func inFlight(_ completion: @escaping @MainActor (Set<String>) -> Void) {
+        completion(held)
+    }
+}

@@ -1,0 +1,275 @@
+import AppleShadow
+import BackgroundCore
+import Foundation
+import IOSSimulator
+
+/// The shadow's backend while the simulator hosts the iOS shell: answers the shell's questions
+/// from the simulator's state (handed over with every event) and turns its calls to UIKit, Core
+/// Location, AVFAudio, BackgroundTasks and UserNotifications into the effects the simulator
+/// carries out, in the order the shell made them.
+///
+/// Used on the main thread only, like UIKit; one process at a time (`processEnded()` forgets
+/// what died with it, as iOS does).
+final class SimulatedSystem: ShadowBackend {
+    /// The simulator's answers as of the event being handled.
+    var system: HostedSystemState
+    /// What the shell asked of the system while handling the current event.
+    var effects: [KeepAliveEffect] = []
+    /// Lines for the report's timeline: what the shell did that the simulator has no effect for.
+    var notes: [String] = []
+
+    private var nextTask = 1
+    private var expirationHandlers: [Int: @MainActor @Sendable () -> Void] = [:]
+    private var taskNames: [Int: String] = [:]
+    /// The process's location managers, in the order it created them.
+    private(set) var managers: [CLLocationManager] = []
+    /// Which manager (by creation index) runs each service: a relaunched process creates its
+    /// managers in the same order, and iOS delivers to the one the app set up again.
+    private var standardManager: Int?
+    private var oneShotManagers: [Int] = []
+    private var significantManager: Int?
+    private var visitManager: Int?
+    private var regionManager: Int?
+    private var regions: [String: CLRegion] = [:]
+    private(set) var launchHandlers: [String: (BGTask) -> Void] = [:]
+    private(set) var notifications: [String] = []
+    private var players: Set<ObjectIdentifier> = []
+
+    /// The time of the newest stored sample, for the dead-man notice's "last sample" (the shell
+    /// writes it only into the notice's text).
+    var newestSample: () -> Instant? = { nil }
+
+    init(system: HostedSystemState) {
+        self.system = system
+    }
+
+    /// The process died: its objects, handlers and registrations go with it. Region monitoring
+    /// and the significant-change service are the system's and stay.
+    func processEnded() {
+        expirationHandlers.removeAll()
+        taskNames.removeAll()
+        managers.removeAll()
+        standardManager = nil
+        oneShotManagers.removeAll()
+        launchHandlers.removeAll()
+        players.removeAll()
+    }
+
+    // MARK: UIKit
+
+    func beginBackgroundTask(name: String?, expirationHandler: (@MainActor @Sendable () -> Void)?) -> Int {
+        guard !system.refusesNewTasks else { return UIBackgroundTaskIdentifier.invalid.rawValue }
+        let id = nextTask
+        nextTask += 1
+        expirationHandlers[id] = expirationHandler
+        taskNames[id] = name ?? ""
+        effects.append(.task(.beginTask(Self.token(id), name: name ?? "")))
+        return id
+    }
+
+    func endBackgroundTask(_ rawValue: Int) {
+        expirationHandlers[rawValue] = nil
+        taskNames[rawValue] = nil
+        effects.append(.task(.endTask(Self.token(rawValue))))
+    }
+
+    /// The system calls the task's expiration handler.
+    @MainActor func expire(_ token: BackgroundTaskToken) {
+        let id = Int(token.rawValue)
+        guard let handler = expirationHandlers[id] else { return }
+        notes.append("expiration handler of task \(id) \"\(taskNames[id] ?? "")\" runs")
+        handler()
+    }
+
+    var backgroundTimeRemaining: TimeInterval {
+        guard let remaining = system.backgroundTimeRemaining else { return .greatestFiniteMagnitude }
+        return remaining.seconds
+    }
+
+    var applicationState: UIApplication.State { system.isForeground ? .active : .background }
+    var batteryMonitoringEnabled = false
+    var batteryLevel: Float { batteryMonitoringEnabled ? Float(system.environment.batteryLevel) : -1 }
+    var batteryState: UIDevice.BatteryState {
+        guard batteryMonitoringEnabled else { return .unknown }
+        return system.environment.charging ? .charging : .unplugged
+    }
+    var lowPowerModeEnabled: Bool { system.environment.lowPowerMode }
+
+    static func token(_ id: Int) -> BackgroundTaskToken { BackgroundTaskToken(rawValue: UInt64(id)) }
+
+    // MARK: Core Location
+
+    func locationManagerCreated(_ manager: CLLocationManager) { managers.append(manager) }
+
+    func locationManager(_ manager: CLLocationManager, didSet property: ShadowLocationProperty) {}
+
+    func locationManager(_ manager: CLLocationManager, perform call: ShadowLocationCall) {
+        let index = managers.firstIndex { $0 === manager }
+        switch call {
+        case .requestWhenInUseAuthorization, .requestAlwaysAuthorization:
+            // The simulated user answers as the run's authorisation says, from the start.
+            break
+        case .startUpdatingLocation:
+            standardManager = index
+            effects.append(
+                .startLocationUpdates(
+                    LocationUpdatesRequest(
+                        accuracy: Self.accuracy(manager.desiredAccuracy),
+                        distanceFilter: manager.distanceFilter < 0 ? nil : manager.distanceFilter,
+                        allowsBackgroundUpdates: manager.allowsBackgroundLocationUpdates,
+                        pausesAutomatically: manager.pausesLocationUpdatesAutomatically)))
+        case .stopUpdatingLocation:
+            guard standardManager == index else { return }
+            standardManager = nil
+            effects.append(.stopLocationUpdates)
+        case .requestLocation:
+            if let index { oneShotManagers.append(index) }
+            effects.append(.requestFix(Self.accuracy(manager.desiredAccuracy)))
+        case .startMonitoringSignificantLocationChanges:
+            significantManager = index
+            effects.append(.startSignificantChanges)
+        case .stopMonitoringSignificantLocationChanges:
+            significantManager = nil
+            effects.append(.stopSignificantChanges)
+        case .startMonitoringVisits:
+            visitManager = index
+            effects.append(.startVisits)
+        case .stopMonitoringVisits:
+            visitManager = nil
+            effects.append(.stopVisits)
+        case .startMonitoring(let identifier, let latitude, let longitude, let radius):
+            regionManager = index
+            regions[identifier] = CLCircularRegion(
+                center: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), radius: radius,
+                identifier: identifier)
+            effects.append(.monitorRegion(latitude: latitude, longitude: longitude, radius: radius))
+        case .stopMonitoring(let identifier):
+            guard regions.removeValue(forKey: identifier) != nil else { return }
+            effects.append(.stopRegionMonitoring)
+        }
+    }
+
+    func authorizationStatus(of manager: CLLocationManager) -> CLAuthorizationStatus {
+        switch system.environment.authorization {
+        case .always: return .authorizedAlways
+        case .whenInUse: return .authorizedWhenInUse
+        case .denied: return .denied
+        case .notDetermined: return .notDetermined
+        }
+    }
+
+    func accuracyAuthorization(of manager: CLLocationManager) -> CLAccuracyAuthorization {
+        system.environment.preciseLocation ? .fullAccuracy : .reducedAccuracy
+    }
+
+    var locationServicesEnabled: Bool { system.environment.locationServicesEnabled }
+
+    /// The library's regions and the host app's own (which count against the 20 per app).
+    var monitoredRegions: Set<CLRegion> {
+        let own = (0..<system.hostAppRegions).map { CLRegion.shadowRegion(identifier: "host-app-\($0)") }
+        return Set(regions.values).union(own)
+    }
+
+    func backgroundActivitySessionStarted(_ id: ObjectIdentifier) { effects.append(.beginActivitySession) }
+    func backgroundActivitySessionInvalidated(_ id: ObjectIdentifier) { effects.append(.endActivitySession) }
+    func serviceSessionStarted(_ id: ObjectIdentifier, authorization: CLServiceSession.AuthorizationRequirement) {
+        notes.append("CLServiceSession(\(authorization)) created")
+    }
+    func serviceSessionInvalidated(_ id: ObjectIdentifier) { notes.append("CLServiceSession invalidated") }
+
+    /// The manager iOS delivers a service's events to in this process, if the app created it.
+    func manager(for source: FixSource) -> CLLocationManager? {
+        let index: Int?
+        switch source {
+        case .standardUpdates: index = standardManager
+        case .oneShot: index = oneShotManagers.isEmpty ? nil : oneShotManagers.removeFirst()
+        case .significantChange: index = significantManager
+        case .visit: index = visitManager
+        case .regionExit: index = regionManager
+        }
+        guard let index, managers.indices.contains(index) else { return nil }
+        return managers[index]
+    }
+
+    /// The region the app monitors that the user left, as iOS reports it.
+    var monitoredRegion: CLRegion? { regions.values.first }
+
+    func regionLeft() -> CLRegion? {
+        guard let region = regions.values.first else { return nil }
+        regions[region.identifier] = nil
+        return region
+    }
+
+    static func accuracy(_ value: CLLocationAccuracy) -> LocationAccuracy {
+        switch value {
+        case ..<0: return .best
+        case ..<50: return .tenMeters
+        case ..<500: return .hundredMeters
+        case ..<2000: return .kilometer
+        default: return .threeKilometers
+        }
+    }
+
+    // MARK: AVFAudio
+
+    func audioSessionSetCategory(_ category: String, mode: String, mixesWithOthers: Bool) throws {}
+    func audioSessionSetActive(_ active: Bool) throws {}
+    func audioPlayerCreated(_ id: ObjectIdentifier, bytes: Int) throws {}
+
+    func audioPlayerPlay(_ id: ObjectIdentifier, loops: Int, volume: Float) -> Bool {
+        players.insert(id)
+        // One second of silence, repeated `loops` more times (-1: until stopped).
+        effects.append(.playSilentAudio(loops < 0 ? nil : .seconds(loops + 1)))
+        return true
+    }
+
+    func audioPlayerStop(_ id: ObjectIdentifier) {
+        guard players.remove(id) != nil else { return }
+        effects.append(.stopAudio)
+    }
+
+    // MARK: BackgroundTasks
+
+    func register(taskIdentifier: String, launchHandler: @escaping (BGTask) -> Void) -> Bool {
+        launchHandlers[taskIdentifier] = launchHandler
+        return true
+    }
+
+    func submit(_ request: BGTaskRequest) throws {
+        let earliest = request.earliestBeginDate.map { Instant(seconds: $0.timeIntervalSince1970) } ?? system.now
+        if request is BGProcessingTaskRequest {
+            effects.append(.scheduleProcessing(earliest: earliest))
+        } else {
+            effects.append(.scheduleRefresh(earliest: earliest))
+        }
+    }
+
+    func taskCompleted(_ task: BGTask, success: Bool) {
+        notes.append("BGTask \(task.identifier) completed (success: \(success))")
+    }
+
+    // MARK: UserNotifications
+
+    static let noticePrefix = "com.backgroundtracker.notice."
+    static let deadManIdentifier = "com.backgroundtracker.dead-man"
+
+    func add(_ request: UNNotificationRequest) -> (any Error)? {
+        notifications.append(request.identifier)
+        if request.identifier == Self.deadManIdentifier {
+            let interval = (request.trigger as? UNTimeIntervalNotificationTrigger)?.timeInterval ?? 0
+            let due = system.now + .milliseconds(Int64((interval * 1000).rounded()))
+            effects.append(.scheduleDeadManNotice(at: due, lastSample: newestSample() ?? system.now))
+        } else if request.identifier.hasPrefix(Self.noticePrefix),
+            let notice = UserNotice(rawValue: String(request.identifier.dropFirst(Self.noticePrefix.count)))
+        {
+            effects.append(.notify(notice))
+        } else {
+            notes.append("notification \(request.identifier) posted")
+        }
+        return nil
+    }
+
+    func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
+        if identifiers.contains(Self.deadManIdentifier) { effects.append(.cancelDeadManNotice) }
+    }
+}

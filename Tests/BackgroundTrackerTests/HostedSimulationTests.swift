@@ -1,0 +1,80 @@
+import BackgroundCore
+import IOSShellHost
+import IOSSimulator
+import Testing
+
+extension ShellSuite {
+    /// The simulated iPhone runs the iOS shell (issue 10 item 4): events reach the shell as iOS's
+    /// callbacks, its calls to the shadowed frameworks come back as the effects the simulator
+    /// carries out, and the simulator's checks (ledger against system, nothing run while
+    /// suspended, nothing lost) judge the shell.
+    @Suite("The simulator hosts the iOS shell")
+    @MainActor
+    struct HostedSimulationTests {
+        func run(
+            _ strategy: StrategyName, ios: Int, auth: LocationAuthorization = .always, hours: Double = 6,
+            seed: UInt64 = 1, memoryKills: Double = 1, faults: Set<SimulationConfiguration.Fault> = [],
+            shell: (any HostedAppFactory)? = IOSShell()
+        ) -> SimulationReport {
+            var configuration = SimulationConfiguration(
+                strategy: strategy, ios: ios, authorization: auth, hours: hours, seed: seed,
+                memoryKillFactor: memoryKills, faults: faults, recordsTimeline: true)
+            configuration.app = shell
+            var simulation = Simulation(configuration)
+            return simulation.run()
+        }
+
+        @Test("every strategy runs through the shell with no violation and records samples", arguments: [17, 18])
+        func everyStrategyRuns(ios: Int) {
+            for strategy in StrategyName.allCases {
+                let report = run(strategy, ios: ios)
+                #expect(report.shell == "ios")
+                #expect(report.invariantViolations == 0, "\(strategy) iOS \(ios): \(report.violationExamples)")
+                #expect(report.samplesCaptured > 0, "\(strategy) iOS \(ios) captured nothing")
+                #expect(report.samplesOnServer + report.samplesPending == report.samplesCaptured)
+            }
+        }
+
+        @Test("a task's expiry reaches the shell's expiration handler, which ends the task in it")
+        func expiryEndsTheTask() throws {
+            let report = run(.finiteTask, ios: 17)
+            let timeline = try #require(report.timeline)
+            let handlers = timeline.filter { $0.contains("shell: expiration handler of task") }
+            #expect(!handlers.isEmpty)
+            for line in handlers {
+                // "00:01:27 shell: expiration handler of task 1 "finish-work" runs"
+                let words = line.split(separator: " ")
+                let (time, task) = (words[0], words[6])
+                #expect(timeline.contains("\(time) end task#\(task)"), "\(line)")
+            }
+            #expect(report.invariantViolations == 0, "\(report.violationExamples)")
+        }
+
+        @Test("the ledger check judges the shell: dropped endBackgroundTask calls are caught")
+        func ledgerCheckCatchesLeaks() {
+            let report = run(.finiteTask, ios: 17, faults: [.neverEndTasks])
+            #expect(report.invariantViolations > 0)
+            #expect(report.violationExamples.contains { $0.contains("still open when the budget ran out") })
+        }
+
+        @Test("a background relaunch after a reboot recreates the service session on iOS 18, not on 17")
+        func relaunchRecreatesSessions() throws {
+            for ios in [17, 18] {
+                var configuration = SimulationConfiguration(
+                    strategy: .activitySession, ios: ios, authorization: .whenInUse, hours: 12, recordsTimeline: true)
+                configuration.scenario.happenings.append((at: 10 * 3600, .reboot))
+                configuration.app = IOSShell()
+                var simulation = Simulation(configuration)
+                let report = simulation.run()
+                let timeline = try #require(report.timeline)
+                let reboot = try #require(timeline.firstIndex { $0.contains("terminated: reboot") })
+                let relaunch = try #require(
+                    timeline[reboot...].firstIndex { $0.contains("launched (") && !$0.contains("(user)") })
+                let time = timeline[relaunch].split(separator: " ")[0]
+                let recreated = timeline.contains("\(time) shell: CLServiceSession(whenInUse) created")
+                #expect(recreated == (ios >= 18), "iOS \(ios): \(timeline[relaunch...].prefix(4))")
+                #expect(report.invariantViolations == 0, "\(report.violationExamples)")
+            }
+        }
+    }
+}
