@@ -158,6 +158,7 @@ let package = Package(
                 "LocationLog",
                 "LinuxDevice",
                 "SQLitePowerCut",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

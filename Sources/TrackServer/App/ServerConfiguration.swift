@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable {
     public var leafletDirectory: String? = LeafletAssets.installedDirectory()
     /// Timeouts, the connection limit and how much of an unread body is drained (``ConnectionLimits``).
     public var connections = ConnectionLimits()
+    /// The ingest write pipeline: on by default; its bounds and the queue's limit (``GroupCommitLimits``).
+    public var groupCommit = GroupCommitLimits()
 
     public init() {}
 }

@@ -9,6 +9,9 @@ public struct TrackServerEnvironment: Sendable {
     /// Open, refused and timed-out connections, shared by the ``ConnectionGuard`` of every connection.
     public var connectionCounters: ConnectionCounters
     public var logger: Logger
+    /// The ingest write pipeline every ingest route stores through, built on `store` at `init`
+    /// (shared by every copy of the environment).
+    public let committer: SampleCommitter
 
     public init(
         store: any TrackStore, clock: ServerClock = .system, configuration: ServerConfiguration = .init(),
@@ -21,6 +24,7 @@ public struct TrackServerEnvironment: Sendable {
         self.metrics = metrics
         self.connectionCounters = connectionCounters
         self.logger = logger
+        committer = SampleCommitter(store: store, limits: configuration.groupCommit, metrics: metrics)
     }
 
     var auth: Authenticator { Authenticator(store: store, clock: clock) }

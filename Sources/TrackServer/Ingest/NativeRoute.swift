@@ -4,14 +4,14 @@ import LocationLog
 import Logging
 
 extension TrackServerEnvironment {
-    /// `POST /v1/batches`: answers only after the transaction committed.
+    /// `POST /v1/batches`: answers only after the commit that holds the batch (``SampleCommitter``).
     func ingestNative(_ request: Request, context: some RequestContext) async throws -> Response {
         try await countingRefusals(.native) {
             let device = try await auth.writer(token: Authenticator.bearer(request, allowQuery: false))
             let bytes = try await bodyReader.read(request)
             let parser = NativeBatchParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
             let parsed = try parser.parse(bytes: bytes, device: device, now: clock.now)
-            let outcome = try await store.insert(parsed.samples, device: device, at: clock.now)
+            let outcome = try await committer.insert(parsed.samples, device: device, at: clock.now, bytes: bytes.count)
             await record(.native, outcome: outcome, rejected: parsed.rejected.count)
             context.logger.info(
                 "batch stored",
@@ -38,9 +38,8 @@ extension TrackServerEnvironment {
     }
 
     func record(_ source: IngestSource, outcome: InsertOutcome, rejected: Int) async {
-        let name = "bgtrack_samples_total"
-        await metrics.add(name, ["protocol": source.rawValue, "outcome": "accepted"], outcome.accepted.count)
-        await metrics.add(name, ["protocol": source.rawValue, "outcome": "duplicate"], outcome.duplicates.count)
-        await metrics.add(name, ["protocol": source.rawValue, "outcome": "rejected"], rejected)
+        await metrics.recordSamples(
+            protocol: source.rawValue, accepted: outcome.accepted.count, duplicates: outcome.duplicates.count,
+            rejected: rejected)
     }
 }

@@ -46,7 +46,9 @@ extension TrackServerEnvironment {
                     throw APIError(.forbidden, "the token belongs to another device than id \"\(parsed.device)\"")
                 }
             }
-            let outcome = try await store.insert(parsed.samples, device: parsed.device, at: clock.now)
+            let outcome = try await committer.insert(
+                parsed.samples, device: parsed.device, at: clock.now,
+                bytes: bytes.count + (request.uri.query?.utf8.count ?? 0))
             await record(.osmand, outcome: outcome, rejected: 0)
             context.logger.info(
                 "osmand location stored",

@@ -19,10 +19,11 @@ extension TrackServerEnvironment {
     func ingestOverland(_ request: Request, context: some RequestContext) async throws -> Response {
         try await countingRefusals(.overland) {
             let device = try await auth.writer(token: Authenticator.bearer(request, allowQuery: true))
-            let json = try JSONBody.parse(try await bodyReader.read(request))
+            let bytes = try await bodyReader.read(request)
+            let json = try JSONBody.parse(bytes)
             let parser = OverlandParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
             let parsed = try parser.parse(json, now: clock.now)
-            let outcome = try await store.insert(parsed.samples, device: device, at: clock.now)
+            let outcome = try await committer.insert(parsed.samples, device: device, at: clock.now, bytes: bytes.count)
             if let trip = parsed.trip {
                 let text = String(decoding: try JSONEncoder().encode(trip), as: UTF8.self)
                 try await store.recordEvent(device: device, type: "overland.trip", json: text, at: clock.now)

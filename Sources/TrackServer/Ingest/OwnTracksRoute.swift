@@ -43,7 +43,7 @@ extension TrackServerEnvironment {
             }
             switch message {
             case .location(let sample):
-                let outcome = try await store.insert([sample], device: device, at: clock.now)
+                let outcome = try await committer.insert([sample], device: device, at: clock.now, bytes: bytes.count)
                 await record(.owntracks, outcome: outcome, rejected: 0)
                 context.logger.info(
                     "owntracks location stored",

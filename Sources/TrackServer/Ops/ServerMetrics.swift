@@ -21,6 +21,11 @@ public actor ServerMetrics {
         "bgtrack_samples_total": "Samples received, by protocol and outcome (accepted, duplicate, rejected).",
         "bgtrack_batches_refused_total": "Ingest requests refused as a whole (nothing written), by protocol.",
         "bgtrack_alerts_sent_total": "Silence alerts delivered (webhook or command).",
+        "bgtrack_group_commits_total": "Ingest commits of the write pipeline (one transaction and sync each).",
+        "bgtrack_group_commit_requests_total":
+            "Ingest requests stored by the write pipeline (per commit: divide by commits).",
+        "bgtrack_group_commit_samples_total": "Samples in the write pipeline's commits.",
+        "bgtrack_ingest_queue_full_total": "Ingest requests answered 503 because the write queue was full.",
         "bgtrack_alerts_failed_total": "Silence alert deliveries that failed and will be retried.",
     ]
 
@@ -29,6 +34,21 @@ public actor ServerMetrics {
     func add(_ name: String, _ labels: [String: String] = [:], _ amount: Int = 1) {
         guard amount != 0 else { return }
         counters[Key(name: name, labels: labels), default: 0] += amount
+    }
+
+    /// One commit of the write pipeline: counted in one hop, off the requests' answer path.
+    func recordGroupCommit(requests: Int, samples: Int) {
+        add("bgtrack_group_commits_total")
+        add("bgtrack_group_commit_requests_total", [:], requests)
+        add("bgtrack_group_commit_samples_total", [:], samples)
+    }
+
+    /// A request's samples by outcome, in one hop.
+    func recordSamples(protocol source: String, accepted: Int, duplicates: Int, rejected: Int) {
+        let name = "bgtrack_samples_total"
+        add(name, ["protocol": source, "outcome": "accepted"], accepted)
+        add(name, ["protocol": source, "outcome": "duplicate"], duplicates)
+        add(name, ["protocol": source, "outcome": "rejected"], rejected)
     }
 
     func value(_ name: String, _ labels: [String: String] = [:]) -> Int {

@@ -38,6 +38,15 @@ public protocol TrackStore: Sendable {
     /// Stores samples in one transaction; a sample whose key the device already has is a duplicate.
     /// - Returns: the keys newly stored and the keys that were already there, in input order.
     func insert(_ samples: [IngestSample], device: String, at now: Instant) async throws -> InsertOutcome
+    /// Stores the samples of several requests in one commit (the server's group commit), each
+    /// request isolated from the others: a request whose rows fail (an unknown device, a
+    /// constraint) gets its error and writes nothing, the others are stored. When it returns, every
+    /// success is committed; when it throws, nothing was written.
+    ///
+    /// A store without a cheaper way conforms through the default, one ``insert(_:device:at:)``
+    /// (one transaction) per request.
+    /// - Returns: one result per request, in input order.
+    func insertGroup(_ requests: [GroupInsert]) async throws -> [Result<InsertOutcome, any Error>]
     /// Samples of a device with `from <= time < to`, ordered by time; at most `limit` (the earliest)
     /// when a limit is given, so a reader can bound its memory.
     func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [IngestSample]
@@ -111,6 +120,41 @@ extension TrackStore {
     /// Every sample of a device with `from <= time < to`, ordered by time.
     public func samples(device: String, from: Instant, to: Instant) async throws -> [IngestSample] {
         try await samples(device: device, from: from, to: to, limit: nil)
+    }
+}
+
+extension TrackStore {
+    /// The default: ``insertEachAlone(_:)``.
+    public func insertGroup(_ requests: [GroupInsert]) async throws -> [Result<InsertOutcome, any Error>] {
+        await insertEachAlone(requests)
+    }
+
+    /// One ``insert(_:device:at:)`` (one transaction) per request, in order: correct for any store,
+    /// without the shared commit.
+    public func insertEachAlone(_ requests: [GroupInsert]) async -> [Result<InsertOutcome, any Error>] {
+        var results: [Result<InsertOutcome, any Error>] = []
+        results.reserveCapacity(requests.count)
+        for request in requests {
+            do {
+                results.append(.success(try await insert(request.samples, device: request.device, at: request.now)))
+            } catch {
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
+}
+
+/// One ingest request's share of a group commit: its samples, the device and when it arrived.
+public struct GroupInsert: Sendable {
+    public var samples: [IngestSample]
+    public var device: String
+    public var now: Instant
+
+    public init(samples: [IngestSample], device: String, now: Instant) {
+        self.samples = samples
+        self.device = device
+        self.now = now
     }
 }
 

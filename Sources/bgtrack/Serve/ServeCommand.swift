@@ -29,6 +29,13 @@ struct ServeCommand: AsyncParsableCommand {
     var maxTrackPoints = 200_000
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
     @Option(
+        help: ArgumentHelp(
+            "on: concurrent uploads share one commit and one sync (default); off: one transaction per upload. "
+                + "Either way an upload is answered only after the commit that holds it."))
+    var groupCommit: GroupCommitSwitch = .on
+    @Option(help: "Uploads that may wait for a commit; more are answered 503 with Retry-After.")
+    var maxPendingUploads = 4_096
+    @Option(
         name: .customLong("alert-webhook"),
         help: "POST a JSON event here when a device goes silent and when it comes back (repeatable).")
     var alertWebhooks: [String] = []
@@ -51,6 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard maxBodyBytes > 0, maxBatch > 0, maxTrackPoints > 0 else {
             throw ValidationError("--max-body-bytes, --max-batch and --max-track-points must be positive")
+        }
+        guard (1...1_000_000).contains(maxPendingUploads) else {
+            throw ValidationError("--max-pending-uploads \(maxPendingUploads) must be between 1 and 1000000")
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error")
@@ -79,6 +89,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxTrackPoints = maxTrackPoints
         configuration.utcOffsetMinutes = try utcOffsetMinutes()
         configuration.connections = connections.limits(logger: logger)
+        configuration.groupCommit.enabled = groupCommit == .on
+        configuration.groupCommit.maxPendingRequests = maxPendingUploads
         let environment = TrackServerEnvironment(
             store: try database.openStore(), configuration: configuration, logger: logger)
         logger.info("serving", metadata: ["db": "\(database.path)", "host": "\(host)", "port": "\(port)"])
@@ -128,4 +140,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         return (hours * 60 + minutes) * (bytes.first == UInt8(ascii: "-") ? -1 : 1)
     }
+}
+
+/// `--group-commit on|off`.
+enum GroupCommitSwitch: String, ExpressibleByArgument, CaseIterable {
+    case on, off
 }

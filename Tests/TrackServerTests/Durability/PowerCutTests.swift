@@ -6,7 +6,8 @@ import HummingbirdTesting
 import LocationLog
 import SQLitePowerCut
 import Testing
-import TrackServer
+
+@testable import TrackServer
 
 /// Issue 9, item 2: an acknowledgement is a promise the phone acts on (it deletes the sample), so
 /// it must survive a power cut, not only a process kill. SIGKILL keeps the page cache, so a kill
@@ -51,6 +52,98 @@ struct PowerCutTests {
         }
         #expect(response.status == .ok)
         #expect(try await server.sampleCount() == run.survived.count + 3)
+    }
+
+    /// Issue 14: many single-point uploads (OwnTracks and OsmAnd, concurrently) answered through
+    /// one group commit, then the power goes. The first commit is held at a gate until every other
+    /// upload waits, so they really share one commit; every acknowledged point must be there after.
+    @Test func concurrentSinglePointUploadsThroughOneGroupCommitSurvive() async throws {
+        let run = try await Self.cutPowerAfterSinglePoints(durability: Self.override)
+        #expect(run.groupSizes == [1, Self.singlePoints - 1])
+        #expect(run.acknowledged.count == Self.singlePoints)
+        let lost = run.acknowledged.subtracting(run.survived)
+        #expect(
+            lost.count == 0,
+            "of \(run.acknowledged.count) acknowledged single points, \(lost.count) were lost at the power cut")
+    }
+
+    /// The same run with NORMAL loses acknowledged points: the group commit's sync is what saves them.
+    @Test func concurrentSinglePointsWithNormalLoseAcknowledgedPoints() async throws {
+        let run = try await Self.cutPowerAfterSinglePoints(durability: .processCrash)
+        #expect(run.acknowledged.count == Self.singlePoints)
+        #expect(run.acknowledged.subtracting(run.survived).count > 0)
+    }
+
+    static let singlePoints = 64
+
+    /// Uploads `singlePoints` points, one per request, half OwnTracks and half OsmAnd, all at once
+    /// through the router, cuts the power, and reads back which point keys the file holds.
+    static func cutPowerAfterSinglePoints(
+        durability: SQLiteTrackStore.Durability?
+    ) async throws -> (acknowledged: Set<String>, survived: Set<String>, groupSizes: [Int]) {
+        try #require(bgt_powercut_install() == 0, "the power-cut VFS could not be registered")
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("bgtrack-powercut-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        bgt_powercut_watch(directory)
+        defer {
+            bgt_powercut_unwatch(directory)
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        let path = directory + "/tracks.sqlite"
+        let gate = Gate()
+        let log = EventLog()
+        let server = try await TestServer(file: (path, durability), gate: (gate, log))
+        let acknowledged = try await server.test { client in
+            try await withThrowingTaskGroup(of: String?.self) { group in
+                group.addTask { try await singlePoint(0, client: client) }
+                try await GroupCommitTests.eventually("the first commit to start") { await log.entered == 1 }
+                for point in 1..<singlePoints {
+                    group.addTask { try await singlePoint(point, client: client) }
+                }
+                try await GroupCommitTests.eventually("every upload to queue") {
+                    server.environment.committer.pendingCount == singlePoints - 1
+                }
+                await gate.open()
+                var acknowledged: Set<String> = []
+                for try await key in group { if let key { acknowledged.insert(key) } }
+                return acknowledged
+            }
+        }
+        let groupSizes = await log.groupSizes
+
+        _ = bgt_powercut_cut()
+        try server.store.close()
+        bgt_powercut_revive()
+
+        let reopened = try SQLiteTrackStore(path: path)
+        let stored = try await reopened.samples(
+            device: "iphone-42", from: .epoch, to: TestServer.start + .seconds(3_600))
+        try reopened.close()
+        return (acknowledged, Set(stored.map(\.key)), groupSizes)
+    }
+
+    /// Point `point` as one request: even points by OwnTracks, odd ones by OsmAnd (GET). The key
+    /// of the point when the server answered 200, else `nil`.
+    static func singlePoint(_ point: Int, client: some TestClientProtocol) async throws -> String? {
+        let seconds = TestServer.start.milliseconds / 1000 - 7_200 + Int64(point) * 5
+        let latitude = 31.2304 + Double(point) * 0.000_1
+        let response: TestResponse
+        if point.isMultiple(of: 2) {
+            response = try await client.executeRequest(
+                uri: "/ingest/owntracks", method: .post,
+                headers: .basic(user: "ana", password: TestServer.phoneToken),
+                body: ByteBuffer(
+                    text: "{\"_type\":\"location\",\"lat\":\(latitude),\"lon\":121.4737,\"tst\":\(seconds),\"acc\":8}"))
+        } else {
+            response = try await client.executeRequest(
+                uri: "/ingest/osmand?id=iphone-42&token=\(TestServer.phoneToken)&timestamp=\(seconds)"
+                    + "&lat=\(latitude)&lon=121.4737&accuracy=8",
+                method: .get, headers: [:], body: nil)
+        }
+        guard response.status == .ok else { return nil }
+        return IngestSample.positionKey(
+            time: Instant(milliseconds: seconds * 1000), latitude: latitude, longitude: 121.4737)
     }
 
     static let batches = 20

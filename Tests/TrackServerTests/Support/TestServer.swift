@@ -37,9 +37,11 @@ struct TestServer {
     /// A server on a private in-memory store, or, with `file`, on a database file that was set up
     /// (devices and operator added unless it has them), closed and opened again, as a server that
     /// has been running.
-    /// A `nil` durability opens the file with the shipped default.
+    /// A `nil` durability opens the file with the shipped default. With `gate`, the routes see the
+    /// store through a ``GatedStore`` (commits wait at the gate); `store` stays the SQLite store.
     init(
         file: (path: String, durability: SQLiteTrackStore.Durability?)? = nil, logger: Logger? = nil,
+        gate: (gate: Gate, log: EventLog)? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws {
         let clock = ManualClock(Self.start)
@@ -66,7 +68,8 @@ struct TestServer {
         var quiet = Logger(label: "test")
         quiet.logLevel = .critical
         environment = TrackServerEnvironment(
-            store: store, clock: clock.serverClock, configuration: configuration, logger: logger ?? quiet)
+            store: gate.map { GatedStore(base: store, gate: $0.gate, log: $0.log) as any TrackStore } ?? store,
+            clock: clock.serverClock, configuration: configuration, logger: logger ?? quiet)
     }
 
     var app: some ApplicationProtocol {
