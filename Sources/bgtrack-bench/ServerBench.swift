@@ -11,7 +11,8 @@ import TrackServer
 
 /// `bgtrack-bench server`: points per second ingested over HTTP on loopback (500-point native
 /// batches, keep-alive, one client) against a raw SQLite insert of the same points in one
-/// transaction, both into a fresh on-disk database, measured in the same run.
+/// transaction, both into a fresh on-disk database, measured in the same run; the HTTP side with
+/// the write pipeline on (the default) and off (one transaction per request, as before issue 14).
 struct ServerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server", abstract: "Track server ingest over HTTP vs a raw SQLite insert.")
@@ -28,19 +29,24 @@ struct ServerBench: AsyncParsableCommand {
             return ByteBuffer(bytes: try encoder.encode(BatchRequest(batch: UUID(), device: "bench", samples: slice)))
         }
         var http: [Double] = []
+        var httpOff: [Double] = []
         var httpNormal: [Double] = []
         var raw: [Double] = []
         for round in 0...repetitions {
             let httpSeconds = try await Self.timeHTTP(bodies: bodies, expected: samples.count, durability: .powerLoss)
+            let offSeconds = try await Self.timeHTTP(
+                bodies: bodies, expected: samples.count, durability: .powerLoss, groupCommit: false)
             let normalSeconds = try await Self.timeHTTP(
                 bodies: bodies, expected: samples.count, durability: .processCrash)
             let rawSeconds = try await Self.timeRaw(samples: samples)
             if round > 0 {
                 http.append(httpSeconds)
+                httpOff.append(offSeconds)
                 httpNormal.append(normalSeconds)
                 raw.append(rawSeconds)
             }
         }
+        let offRate = Double(points) / Measurement(label: "HTTP ingest, group commit off", seconds: httpOff).median
         let normalRate = Double(points) / Measurement(label: "HTTP ingest, NORMAL", seconds: httpNormal).median
         let httpMeasurement = Measurement(label: "HTTP ingest", seconds: http)
         let rawMeasurement = Measurement(label: "raw SQLite", seconds: raw)
@@ -51,6 +57,10 @@ struct ServerBench: AsyncParsableCommand {
             String(
                 format: "  HTTP POST /v1/batches (loopback), --durability full (default): median %.3f s  %.0f points/s",
                 httpMeasurement.median, httpRate))
+        print(
+            String(
+                format: "  the same with --group-commit off (one transaction per request, before issue 14): "
+                    + "%.0f points/s (group commit: %.2f× of it)", offRate, httpRate / offRate))
         print(
             String(
                 format: "  the same at --durability normal: %.0f points/s (full costs %.1f %% of the rate)", normalRate,
@@ -80,7 +90,7 @@ struct ServerBench: AsyncParsableCommand {
     }
 
     static func timeHTTP(
-        bodies: [ByteBuffer], expected: Int, durability: SQLiteTrackStore.Durability
+        bodies: [ByteBuffer], expected: Int, durability: SQLiteTrackStore.Durability, groupCommit: Bool = true
     ) async throws -> Double {
         let path = try freshDatabase()
         defer { removeDatabase(path) }
@@ -89,6 +99,7 @@ struct ServerBench: AsyncParsableCommand {
         _ = try await store.addDevice(name: "bench", tokenHash: Tokens.hash(token), at: ServerClock.system.now)
         var configuration = ServerConfiguration()
         configuration.port = 0
+        configuration.groupCommit.enabled = groupCommit
         var logger = Logger(label: "bench")
         logger.logLevel = .warning
         let environment = TrackServerEnvironment(store: store, configuration: configuration, logger: logger)

@@ -35,7 +35,11 @@ public func buildRouter(_ environment: TrackServerEnvironment) -> Router<BasicRe
 }
 
 /// The server application: ``buildRouter(_:)`` bound to the configured host and port.
-public func buildApplication(_ environment: TrackServerEnvironment) -> some ApplicationProtocol {
+/// - Parameters:
+///   - onListening: called with the bound port once the server listens (port 0 picks a free one).
+public func buildApplication(
+    _ environment: TrackServerEnvironment, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
     let limits = environment.configuration.connections
     let counters = environment.connectionCounters
     return Application(
@@ -48,6 +52,7 @@ public func buildApplication(_ environment: TrackServerEnvironment) -> some Appl
             address: .hostname(environment.configuration.host, port: environment.configuration.port),
             serverName: "bgtrack"
         ),
+        onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
         logger: environment.logger
     )
 }

@@ -24,7 +24,7 @@ public struct TrackServerEnvironment: Sendable {
         self.metrics = metrics
         self.connectionCounters = connectionCounters
         self.logger = logger
-        committer = SampleCommitter(store: store, limits: configuration.groupCommit, metrics: metrics)
+        committer = SampleCommitter(store: store, limits: configuration.groupCommit)
     }
 
     var auth: Authenticator { Authenticator(store: store, clock: clock) }

@@ -32,14 +32,24 @@ public final class SampleCommitter: @unchecked Sendable {
 
     private let store: any TrackStore
     private let limits: GroupCommitLimits
-    private let metrics: ServerMetrics
     private let lock = NSLock()
     private var queue: CommitQueue<Waiting>
+    private var counts = Counters()
 
-    public init(store: any TrackStore, limits: GroupCommitLimits, metrics: ServerMetrics) {
+    /// What `/metrics` shows of the pipeline; counted under the queue's lock, no extra hop.
+    public struct Counters: Sendable, Equatable {
+        public var commits = 0
+        public var requests = 0
+        public var samples = 0
+        /// Requests answered 503 because the queue was full.
+        public var refused = 0
+    }
+
+    public var counters: Counters { lock.withLock { counts } }
+
+    public init(store: any TrackStore, limits: GroupCommitLimits) {
         self.store = store
         self.limits = limits
-        self.metrics = metrics
         queue = CommitQueue(limits: limits)
     }
 
@@ -59,9 +69,11 @@ public final class SampleCommitter: @unchecked Sendable {
         var id: UInt64 = 0
         let wake = await withCheckedContinuation { (continuation: CheckedContinuation<Wake, Never>) in
             let admission = lock.withLock {
-                queue.admit(
+                let admission = queue.admit(
                     samples: samples.count, bytes: bytes,
                     waiter: Waiting(request: request, continuation: continuation))
+                if admission == .refuse { counts.refused += 1 }
+                return admission
             }
             switch admission {
             case .lead(let admitted):
@@ -75,7 +87,6 @@ public final class SampleCommitter: @unchecked Sendable {
         }
         switch wake {
         case .refused:
-            await metrics.add("bgtrack_ingest_queue_full_total")
             throw APIError(
                 .serviceUnavailable,
                 "the server's write queue is full (at most \(limits.maxPendingRequests) requests or "
@@ -94,12 +105,11 @@ public final class SampleCommitter: @unchecked Sendable {
     private func lead(own id: UInt64) async -> Result<InsertOutcome, any Error> {
         let group = lock.withLock { queue.takeGroup() }
         let requests = group.map(\.waiter.request)
-        // The commit must not be cut short by this request's task being cancelled (its client
-        // hung up): the group's other requests ride on it. Awaited, so not fire-and-forget.
-        let store = store
+        // The store's commit must run to its end even if this request's task is cancelled (its
+        // client hung up): the group's other requests ride on it (see `insertGroup`).
         let results: [Result<InsertOutcome, any Error>]
         do {
-            let answered = try await Task { try await store.insertGroup(requests) }.value
+            let answered = try await store.insertGroup(requests)
             results =
                 answered.count == group.count
                 ? answered
@@ -115,10 +125,13 @@ public final class SampleCommitter: @unchecked Sendable {
                 entry.waiter.continuation.resume(returning: .committed(result))
             }
         }
-        if let next = lock.withLock({ queue.finishGroup() }) {
-            next.waiter.continuation.resume(returning: .lead)
+        let next = lock.withLock {
+            counts.commits += 1
+            counts.requests += group.count
+            counts.samples += requests.reduce(0) { $0 + $1.samples.count }
+            return queue.finishGroup()
         }
-        await metrics.recordGroupCommit(requests: group.count, samples: requests.reduce(0) { $0 + $1.samples.count })
+        next?.waiter.continuation.resume(returning: .lead)
         return own
     }
 }

@@ -30,6 +30,11 @@ extension TrackServerEnvironment {
                     metadata: ["device": "\(device)", "reason": "\(LogText.bounded(error.message))"])
                 return Response(status: .ok)
             }
+            // The common case first: a token of the named device proves it is registered and not
+            // revoked, in one read (the device lookup below also counts the device's samples).
+            if let token = parsed.token, (try? await auth.writer(token: token)) == parsed.device {
+                return try await storeOsmAnd(parsed, bytes: bytes, request: request, context: context)
+            }
             guard let registered = try await store.device(named: parsed.device) else {
                 throw APIError(
                     .badRequest, "unknown device id; register it with `bgtrack device add NAME` and use that name as id"
@@ -46,15 +51,22 @@ extension TrackServerEnvironment {
                     throw APIError(.forbidden, "the token belongs to another device than id \"\(parsed.device)\"")
                 }
             }
-            let outcome = try await committer.insert(
-                parsed.samples, device: parsed.device, at: clock.now,
-                bytes: bytes.count + (request.uri.query?.utf8.count ?? 0))
-            await record(.osmand, outcome: outcome, rejected: 0)
-            context.logger.info(
-                "osmand location stored",
-                metadata: ["device": "\(parsed.device)", "accepted": "\(outcome.accepted.count)"])
-            return Response(status: .ok)
+            return try await storeOsmAnd(parsed, bytes: bytes, request: request, context: context)
         }
+    }
+
+    /// Stores an authorised request's points through the write pipeline; `200` after the commit.
+    private func storeOsmAnd(
+        _ parsed: OsmAndParser.Parsed, bytes: [UInt8], request: Request, context: some RequestContext
+    ) async throws -> Response {
+        let outcome = try await committer.insert(
+            parsed.samples, device: parsed.device, at: clock.now,
+            bytes: bytes.count + (request.uri.query?.utf8.count ?? 0))
+        await record(.osmand, outcome: outcome, rejected: 0)
+        context.logger.info(
+            "osmand location stored",
+            metadata: ["device": "\(parsed.device)", "accepted": "\(outcome.accepted.count)"])
+        return Response(status: .ok)
     }
 
     /// The device an unreadable OsmAnd request belongs to, when its token proves it: the `token`

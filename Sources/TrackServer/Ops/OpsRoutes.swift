@@ -20,7 +20,8 @@ extension TrackServerEnvironment {
         let devices = try await store.devices().filter { $0.revokedAt == nil }
         let offline = devices.filter { $0.isOffline(at: now, threshold: configuration.offlineThreshold) }.count
         let text = await metrics.render(
-            devices: devices.count, offline: offline, connections: connectionCounters.snapshot)
+            devices: devices.count, offline: offline, connections: connectionCounters.snapshot,
+            groupCommit: committer.counters)
         return Response.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 

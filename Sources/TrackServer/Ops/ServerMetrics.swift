@@ -36,13 +36,6 @@ public actor ServerMetrics {
         counters[Key(name: name, labels: labels), default: 0] += amount
     }
 
-    /// One commit of the write pipeline: counted in one hop, off the requests' answer path.
-    func recordGroupCommit(requests: Int, samples: Int) {
-        add("bgtrack_group_commits_total")
-        add("bgtrack_group_commit_requests_total", [:], requests)
-        add("bgtrack_group_commit_samples_total", [:], samples)
-    }
-
     /// A request's samples by outcome, in one hop.
     func recordSamples(protocol source: String, accepted: Int, duplicates: Int, rejected: Int) {
         let name = "bgtrack_samples_total"
@@ -56,7 +49,10 @@ public actor ServerMetrics {
     }
 
     /// The exposition text, with `bgtrack_devices` gauges supplied by the caller.
-    func render(devices: Int, offline: Int, connections: ConnectionCounters.Snapshot = .init()) -> String {
+    func render(
+        devices: Int, offline: Int, connections: ConnectionCounters.Snapshot = .init(),
+        groupCommit: SampleCommitter.Counters = .init()
+    ) -> String {
         var lines: [String] = []
         var seen: Set<String> = []
         for key in counters.keys.sorted() {
@@ -92,12 +88,28 @@ public actor ServerMetrics {
                 connections.drainCuts
             ),
         ]
+        let pipeline: [(String, String, Int)] = [
+            (
+                "bgtrack_group_commits_total", "Ingest commits of the write pipeline (one transaction and sync each).",
+                groupCommit.commits
+            ),
+            (
+                "bgtrack_group_commit_requests_total",
+                "Ingest requests stored by the write pipeline (divided by commits: requests per commit).",
+                groupCommit.requests
+            ),
+            ("bgtrack_group_commit_samples_total", "Samples in the write pipeline's commits.", groupCommit.samples),
+            (
+                "bgtrack_ingest_queue_full_total", "Ingest requests answered 503 because the write queue was full.",
+                groupCommit.refused
+            ),
+        ]
         for (name, help, value) in gauges {
             lines.append("# HELP \(name) \(help)")
             lines.append("# TYPE \(name) gauge")
             lines.append("\(name) \(value)")
         }
-        for (name, help, value) in counts {
+        for (name, help, value) in counts + pipeline {
             let family = name.split(separator: "{").first.map(String.init) ?? name
             if !help.isEmpty {
                 lines.append("# HELP \(family) \(help)")

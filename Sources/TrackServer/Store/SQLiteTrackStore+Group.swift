@@ -5,52 +5,105 @@ extension SQLiteTrackStore {
     /// The group commit: one write transaction (one fsync at `synchronous = FULL`) for every
     /// request, each request's rows inside its own SAVEPOINT. A request whose rows fail rolls back
     /// to its savepoint and gets its error; the others commit.
+    ///
+    /// It runs to its end even if the calling task is cancelled (GRDB's `asyncWrite` is not tied
+    /// to a task): the other requests of the group ride on this commit.
     public func insertGroup(_ requests: [GroupInsert]) async throws -> [Result<InsertOutcome, any Error>] {
-        try await writer.write { db in
-            // Not the cached statement: after a failed step SQLite's reset returns that failure
-            // again, which GRDB throws at the next execute, so a failed request would fail the next
-            // one too. A fresh statement per group, and another after each failure.
-            var statement = try db.makeStatement(sql: Self.insertSQL)
-            var deviceIDs: [String: Int64] = [:]
-            var lastSeen: [Int64: Int64] = [:]
-            var results: [Result<InsertOutcome, any Error>] = []
-            results.reserveCapacity(requests.count)
-            for request in requests {
-                var outcome = InsertOutcome(accepted: [], duplicates: [])
-                var stored: Int64?
-                do {
-                    try db.inSavepoint {
-                        let deviceID = try deviceIDs[request.device] ?? Self.deviceID(db, request.device)
-                        guard let deviceID else { throw TrackStoreError.unknownDevice(request.device) }
-                        deviceIDs[request.device] = deviceID
-                        for sample in request.samples {
-                            try statement.execute(
-                                arguments: Self.arguments(sample, deviceID: deviceID, now: request.now))
-                            if db.changesCount > 0 {
-                                outcome.accepted.append(sample.key)
-                            } else {
-                                outcome.duplicates.append(sample.key)
-                            }
-                        }
-                        stored = deviceID
-                        return .commit
-                    }
-                } catch {
-                    // Some SQLite errors (a full disk, I/O) end the whole transaction: then nothing
-                    // of the group can commit, and every request must hear it.
-                    guard db.isInsideTransaction else { throw error }
-                    results.append(.failure(error))
-                    statement = try db.makeStatement(sql: Self.insertSQL)
-                    continue
-                }
-                if let stored { lastSeen[stored] = max(lastSeen[stored] ?? .min, request.now.milliseconds) }
-                results.append(.success(outcome))
+        // One request alone needs no savepoint: its failure rolls back the transaction, which is
+        // its own.
+        if requests.count == 1, let request = requests.first {
+            do {
+                return [.success(try await commitOne(request))]
+            } catch {
+                return [.failure(error)]
             }
-            for (deviceID, milliseconds) in lastSeen {
-                try db.execute(
-                    sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [milliseconds, deviceID])
-            }
-            return results
         }
+        return try await commit { db in try Self.insertEachInSavepoint(db, requests) }
+    }
+
+    private func commitOne(_ request: GroupInsert) async throws -> InsertOutcome {
+        try await commit { db in
+            guard let deviceID = try Self.deviceID(db, request.device) else {
+                throw TrackStoreError.unknownDevice(request.device)
+            }
+            let statement = try db.cachedStatement(sql: Self.insertSQL)
+            var outcome = InsertOutcome(accepted: [], duplicates: [])
+            do {
+                for sample in request.samples {
+                    try statement.execute(arguments: Self.arguments(sample, deviceID: deviceID, now: request.now))
+                    if db.changesCount > 0 {
+                        outcome.accepted.append(sample.key)
+                    } else {
+                        outcome.duplicates.append(sample.key)
+                    }
+                }
+            } catch {
+                Self.clearFailure(statement, request)
+                throw error
+            }
+            try db.execute(
+                sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [request.now.milliseconds, deviceID])
+            return outcome
+        }
+    }
+
+    /// One write transaction through GRDB's callback API, so a cancelled caller cannot interrupt it.
+    private func commit<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            writer.asyncWrite(updates) { _, result in continuation.resume(with: result) }
+        }
+    }
+
+    /// After a failed step, SQLite's next reset of the statement returns that failure once more,
+    /// and GRDB throws it from the next execute: the next request would fail too. Binding
+    /// arguments resets the statement and clears the failure.
+    private static func clearFailure(_ statement: Statement, _ request: GroupInsert) {
+        if let sample = request.samples.first {
+            _ = try? statement.setArguments(arguments(sample, deviceID: 0, now: request.now))
+        }
+    }
+
+    private static func insertEachInSavepoint(
+        _ db: Database, _ requests: [GroupInsert]
+    ) throws -> [Result<InsertOutcome, any Error>] {
+        let statement = try db.cachedStatement(sql: insertSQL)
+        var deviceIDs: [String: Int64] = [:]
+        var lastSeen: [Int64: Int64] = [:]
+        var results: [Result<InsertOutcome, any Error>] = []
+        results.reserveCapacity(requests.count)
+        for request in requests {
+            var outcome = InsertOutcome(accepted: [], duplicates: [])
+            var stored: Int64?
+            do {
+                try db.inSavepoint {
+                    let found = try deviceIDs[request.device] ?? Self.deviceID(db, request.device)
+                    guard let found else { throw TrackStoreError.unknownDevice(request.device) }
+                    deviceIDs[request.device] = found
+                    for sample in request.samples {
+                        try statement.execute(arguments: arguments(sample, deviceID: found, now: request.now))
+                        if db.changesCount > 0 {
+                            outcome.accepted.append(sample.key)
+                        } else {
+                            outcome.duplicates.append(sample.key)
+                        }
+                    }
+                    stored = found
+                    return .commit
+                }
+            } catch {
+                // Some SQLite errors (a full disk, I/O) end the whole transaction: then nothing
+                // of the group can commit, and every request must hear it.
+                guard db.isInsideTransaction else { throw error }
+                results.append(.failure(error))
+                clearFailure(statement, request)
+                continue
+            }
+            if let stored { lastSeen[stored] = max(lastSeen[stored] ?? .min, request.now.milliseconds) }
+            results.append(.success(outcome))
+        }
+        for (deviceID, milliseconds) in lastSeen {
+            try db.execute(sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [milliseconds, deviceID])
+        }
+        return results
     }
 }

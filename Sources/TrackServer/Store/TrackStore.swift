@@ -43,8 +43,9 @@ public protocol TrackStore: Sendable {
     /// constraint) gets its error and writes nothing, the others are stored. When it returns, every
     /// success is committed; when it throws, nothing was written.
     ///
-    /// A store without a cheaper way conforms through the default, one ``insert(_:device:at:)``
-    /// (one transaction) per request.
+    /// The other requests of the group ride on this call, so a store should finish it even when
+    /// the calling task is cancelled. A store without a cheaper way conforms through the default,
+    /// one ``insert(_:device:at:)`` (one transaction) per request.
     /// - Returns: one result per request, in input order.
     func insertGroup(_ requests: [GroupInsert]) async throws -> [Result<InsertOutcome, any Error>]
     /// Samples of a device with `from <= time < to`, ordered by time; at most `limit` (the earliest)

@@ -42,9 +42,8 @@ struct GroupCommitTests {
             #expect(committed < answered, "point \(point) was answered before its commit")
         }
         #expect(try await server.sampleCount() == count)
-        let metrics = server.environment.metrics
-        #expect(await metrics.value("bgtrack_group_commits_total") == 2)
-        #expect(await metrics.value("bgtrack_group_commit_requests_total") == count)
+        let counters = server.environment.committer.counters
+        #expect(counters.commits == 2 && counters.requests == count && counters.samples == count)
     }
 
     /// A device revoked while its upload waited fails in its own savepoint; the uploads that
@@ -104,7 +103,7 @@ struct GroupCommitTests {
         #expect(try await server.sampleCount() == 3)
         let stored = try await server.store.samples(device: "iphone-42", from: .epoch, to: TestServer.start)
         #expect(!stored.map(\.key).contains(Self.key(3)))
-        #expect(await server.environment.metrics.value("bgtrack_ingest_queue_full_total") == 1)
+        #expect(server.environment.committer.counters.refused == 1)
     }
 
     @Test func everyIngestRouteStoresThroughThePipeline() async throws {
@@ -129,7 +128,7 @@ struct GroupCommitTests {
         let singles = await log.events.filter { if case .singleInsert = $0 { true } else { false } }
         #expect(singles.isEmpty)
         #expect(await log.groupSizes == [2, 3, 1, 1])
-        #expect(await server.environment.metrics.value("bgtrack_group_commit_requests_total") == 4)
+        #expect(server.environment.committer.counters.requests == 4)
     }
 
     /// `--group-commit off`: the baseline, one transaction per request through `insert`.

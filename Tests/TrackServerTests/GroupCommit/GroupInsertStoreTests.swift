@@ -48,6 +48,14 @@ struct GroupInsertStoreTests {
         #expect(stored == ["k1", "k2"])
         #expect(try await store.device(named: "b")?.sampleCount == 1)
         #expect(try await store.device(named: "b")?.lastSeenAt == Self.now)
+        // The failed row leaves no failure behind in the shared statement: the next commits work.
+        let alone = try await store.insertGroup([GroupInsert(samples: samples([7]), device: "a", now: Self.now)])
+        #expect(try alone[0].get() == InsertOutcome(accepted: ["k7"], duplicates: []))
+        let failedAlone = try await store.insertGroup([
+            GroupInsert(samples: samples([8]) { _ in 66.6 }, device: "a", now: Self.now)
+        ])
+        #expect(throws: DatabaseError.self) { try failedAlone[0].get() }
+        #expect(try await store.insert(samples([9]), device: "a", at: Self.now).accepted == ["k9"])
     }
 
     @Test func duplicatesInOneGroupAreReportedNotFailed() async throws {

@@ -1,0 +1,90 @@
+import BackgroundCore
+import Foundation
+
+/// `connections` threads, each with one keep-alive connection, sending requests back to back for
+/// `seconds`; every response's status and latency is kept.
+struct LoadRun {
+    var requests = 0
+    var ok = 0
+    /// Non-200 answers and transport errors, by what happened.
+    var failures: [String: Int] = [:]
+    var seconds = 0.0
+    var latencies: [Double] = []
+
+    var rate: Double { Double(requests) / seconds }
+
+    func percentile(_ fraction: Double) -> Double {
+        let sorted = latencies.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+    }
+
+    /// Runs the load. `request(connection, index)` encodes the index-th request of a connection.
+    static func run(
+        port: Int, connections: Int, seconds: Double,
+        request: @escaping @Sendable (_ connection: Int, _ index: Int) -> [UInt8]
+    ) async -> LoadRun {
+        let collector = Collector()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start + .milliseconds(Int64(seconds * 1000))
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let group = DispatchGroup()
+            for connection in 0..<connections {
+                group.enter()
+                let thread = Thread {
+                    var run = LoadRun()
+                    defer {
+                        run.seconds = (clock.now - start).seconds
+                        collector.add(run)
+                        group.leave()
+                    }
+                    let socket: LoadConnection
+                    do {
+                        socket = try LoadConnection(port: port)
+                    } catch {
+                        run.failures["\(error)", default: 0] += 1
+                        return
+                    }
+                    var index = 0
+                    while clock.now < deadline {
+                        let bytes = request(connection, index)
+                        index += 1
+                        let sent = clock.now
+                        do {
+                            let status = try socket.roundTrip(bytes)
+                            run.latencies.append((clock.now - sent).seconds)
+                            run.requests += 1
+                            if status == 200 { run.ok += 1 } else { run.failures["HTTP \(status)", default: 0] += 1 }
+                        } catch {
+                            run.failures["\(error)", default: 0] += 1
+                            return
+                        }
+                    }
+                }
+                thread.stackSize = 1 << 20
+                thread.start()
+            }
+            group.notify(queue: .global()) { done.resume() }
+        }
+        return collector.total
+    }
+
+    /// Gathers the threads' runs. Lock-guarded, hence `@unchecked Sendable`.
+    private final class Collector: @unchecked Sendable {
+        private let lock = NSLock()
+        private var runs = LoadRun()
+
+        func add(_ run: LoadRun) {
+            lock.withLock {
+                runs.requests += run.requests
+                runs.ok += run.ok
+                runs.failures.merge(run.failures, uniquingKeysWith: +)
+                runs.seconds = max(runs.seconds, run.seconds)
+                runs.latencies += run.latencies
+            }
+        }
+
+        var total: LoadRun { lock.withLock { runs } }
+    }
+}

@@ -1,0 +1,193 @@
+import ArgumentParser
+import BackgroundCore
+import Foundation
+import Hummingbird
+import Logging
+import TrackServer
+
+/// `bgtrack-bench single-point`: OwnTracks and OsmAnd clients, one point per request, over real
+/// HTTP on loopback, against `/healthz` (the HTTP ceiling) and against the same server with the
+/// write pipeline switched off (one transaction per request), all at `synchronous = FULL`, in the
+/// same run. Every ingest cell checks that the rows stored equal the requests acknowledged.
+struct SinglePointBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "single-point",
+        abstract: "Single-point ingest (OwnTracks, OsmAnd) with and without group commit, against /healthz.")
+
+    @Option(help: "Seconds each cell runs.") var seconds = 3.0
+    @Option(help: "Rounds; each cell reports the median rate and pooled latencies.") var rounds = 1
+    @Option(parsing: .upToNextOption, help: "Connection counts.") var connections = [1, 16, 64]
+    @Option(parsing: .upToNextOption, help: "Ingest workloads: owntracks, osmand (/healthz always runs).")
+    var workloads: [Workload] = [.ownTracks, .osmAnd]
+    @Option(help: "Group commit cells: both (on and off), on, off.") var modes = "both"
+
+    func validate() throws {
+        guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0…600") }
+        guard (1...100).contains(rounds) else { throw ValidationError("--rounds must be in 1…100") }
+        guard ["both", "on", "off"].contains(modes) else { throw ValidationError("--modes is both, on or off") }
+        guard !connections.isEmpty, connections.allSatisfy({ (1...1024).contains($0) }) else {
+            throw ValidationError("--connections must be between 1 and 1024")
+        }
+    }
+
+    enum Workload: String, CaseIterable, ExpressibleByArgument {
+        case healthz
+        case ownTracks = "owntracks"
+        case osmAnd = "osmand"
+
+        var label: String {
+            switch self {
+            case .healthz: "/healthz"
+            case .ownTracks: "OwnTracks"
+            case .osmAnd: "OsmAnd"
+            }
+        }
+    }
+
+    struct Cell: Hashable {
+        var workload: Workload
+        var groupCommit: Bool
+        var connections: Int
+    }
+
+    func run() async throws {
+        var cells: [Cell] = []
+        for count in connections {
+            cells.append(Cell(workload: .healthz, groupCommit: true, connections: count))
+            for workload in workloads where workload != .healthz {
+                if modes != "off" { cells.append(Cell(workload: workload, groupCommit: true, connections: count)) }
+                if modes != "on" { cells.append(Cell(workload: workload, groupCommit: false, connections: count)) }
+            }
+        }
+        var results: [Cell: [LoadRun]] = [:]
+        var mismatches = 0
+        for round in 1...rounds {
+            for cell in cells {
+                let (run, rows) = try await Self.measure(cell, seconds: seconds)
+                results[cell, default: []].append(run)
+                if cell.workload != .healthz && rows != run.ok { mismatches += 1 }
+                if !run.failures.isEmpty {
+                    print("round \(round) \(Self.name(cell)) \(cell.connections) conns: failures \(run.failures)")
+                }
+                if let rows, rows != run.ok {
+                    print("round \(round) \(Self.name(cell)) \(cell.connections) conns: \(rows) rows ≠ \(run.ok) acks")
+                }
+            }
+        }
+        report(cells: cells, results: results, mismatches: mismatches)
+    }
+
+    private func report(cells: [Cell], results: [Cell: [LoadRun]], mismatches: Int) {
+        print(
+            "single-point ingest over HTTP/1.1 keep-alive on 127.0.0.1, synchronous = FULL, "
+                + String(format: "%.0f s per cell, %d round(s) (median rate), one point per request", seconds, rounds))
+        print("conns  workload              req/s   ×healthz  speed-up   p50 ms   p99 ms   rows = acks")
+        func median(_ runs: [LoadRun]) -> Double {
+            let rates = runs.map(\.rate).sorted()
+            guard !rates.isEmpty else { return .nan }
+            return rates.count % 2 == 1
+                ? rates[rates.count / 2] : (rates[rates.count / 2 - 1] + rates[rates.count / 2]) / 2
+        }
+        for cell in cells {
+            let runs = results[cell] ?? []
+            guard !runs.isEmpty else { continue }
+            var pooled = LoadRun()
+            pooled.latencies = runs.flatMap(\.latencies)
+            let rate = median(runs)
+            let ceiling = median(
+                results[Cell(workload: .healthz, groupCommit: true, connections: cell.connections)] ?? [])
+            let baseline = median(
+                results[Cell(workload: cell.workload, groupCommit: false, connections: cell.connections)] ?? [])
+            let ratio = cell.workload == .healthz ? "" : String(format: "%.2f", rate / ceiling)
+            let speedUp =
+                cell.workload == .healthz || !cell.groupCommit ? "" : String(format: "%.1f×", rate / baseline)
+            let acks = runs.reduce(0) { $0 + $1.ok }
+            let check = cell.workload == .healthz ? "" : "\(acks) acks checked"
+            func padded(_ text: String, _ width: Int, left: Bool = false) -> String {
+                let pad = String(repeating: " ", count: max(0, width - text.count))
+                return left ? text + pad : pad + text
+            }
+            print(
+                padded("\(cell.connections)", 5) + "  " + padded(Self.name(cell), 18, left: true)
+                    + padded(String(format: "%.0f", rate), 9) + padded(ratio, 11) + padded(speedUp, 10)
+                    + padded(String(format: "%.2f", pooled.percentile(0.5) * 1000), 9)
+                    + padded(String(format: "%.2f", pooled.percentile(0.99) * 1000), 9) + "   " + check)
+        }
+        print(
+            mismatches == 0
+                ? "rows stored = requests acknowledged in every ingest cell"
+                : "ROWS ≠ ACKS in \(mismatches) cell(s): see above")
+    }
+
+    static func name(_ cell: Cell) -> String {
+        switch cell.workload {
+        case .healthz: "/healthz"
+        case .ownTracks, .osmAnd: "\(cell.workload.label) \(cell.groupCommit ? "group" : "off")"
+        }
+    }
+
+    /// One cell on a fresh server and database: the load, then the rows the device holds.
+    static func measure(_ cell: Cell, seconds: Double) async throws -> (LoadRun, Int?) {
+        let path = try ServerBench.freshDatabase()
+        defer { ServerBench.removeDatabase(path) }
+        let store = try SQLiteTrackStore(path: path, durability: .powerLoss)
+        let token = Tokens.mint(prefix: "bgd")
+        let now = ServerClock.system.now
+        _ = try await store.addDevice(name: "bench", tokenHash: Tokens.hash(token), at: now)
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.leafletDirectory = nil
+        configuration.groupCommit.enabled = cell.groupCommit
+        // Critical only: stopping the server by cancellation logs an error per connection; a
+        // failed request shows as a failure of the cell instead.
+        var logger = Logger(label: "bench")
+        logger.logLevel = .critical
+        let environment = TrackServerEnvironment(store: store, configuration: configuration, logger: logger)
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let app = buildApplication(environment) { port in listening.yield(port) }
+        let request = requests(cell.workload, token: token, now: now)
+        let run = try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next(), port > 0 else { throw ValidationError("the server did not start") }
+            let run = await LoadRun.run(
+                port: port, connections: cell.connections, seconds: seconds, request: request)
+            group.cancelAll()
+            return run
+        }
+        let rows = cell.workload == .healthz ? nil : try await store.device(named: "bench")?.sampleCount
+        try store.close()
+        return (run, rows)
+    }
+
+    /// The request encoder of a workload: each request a new point (its own time and position).
+    static func requests(
+        _ workload: Workload, token: String, now: Instant
+    ) -> @Sendable (Int, Int) -> [UInt8] {
+        let base = now.milliseconds / 1000 - 2 * 86_400
+        switch workload {
+        case .healthz:
+            let bytes = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+            return { _, _ in bytes }
+        case .ownTracks:
+            let basic = Data("bench:\(token)".utf8).base64EncodedString()
+            return { connection, index in
+                let body =
+                    "{\"_type\":\"location\",\"lat\":\(10 + Double(connection) / 100),\"lon\":20.5,"
+                    + "\"tst\":\(base + Int64(index)),\"acc\":8,\"alt\":30,\"vel\":4,\"batt\":80,\"bs\":1,"
+                    + "\"tid\":\"bn\",\"t\":\"p\",\"conn\":\"w\"}"
+                return Array(
+                    ("POST /ingest/owntracks HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic \(basic)\r\n"
+                        + "Content-Type: application/json\r\nX-Limit-U: bench\r\nX-Limit-D: phone\r\n"
+                        + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)").utf8)
+            }
+        case .osmAnd:
+            return { connection, index in
+                Array(
+                    ("GET /ingest/osmand?id=bench&token=\(token)&timestamp=\(base + Int64(index))"
+                        + "&lat=\(10 + Double(connection) / 100)&lon=20.5&speed=2&bearing=90&altitude=30"
+                        + "&accuracy=8&batt=80 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").utf8)
+            }
+        }
+    }
+}
