@@ -10,9 +10,9 @@ enum JSONBody {
     static func parse(_ bytes: [UInt8]) throws(APIError) -> JSONValue {
         try checkDepth(bytes)
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            return try JSONParser.parse(bytes)
         } catch {
-            throw APIError(.badRequest, "the body is not valid JSON (\(summary(of: error))); send UTF-8 JSON")
+            throw APIError(.badRequest, "the body is not valid JSON (\(error.message)); send UTF-8 JSON")
         }
     }
 
@@ -44,14 +44,6 @@ enum JSONBody {
             case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
             default: break
             }
-        }
-    }
-
-    private static func summary(of error: any Error) -> String {
-        guard let decoding = error as? DecodingError else { return "unreadable" }
-        switch decoding {
-        case .dataCorrupted(let context): return context.debugDescription
-        default: return "unexpected structure"
         }
     }
 }

@@ -114,23 +114,26 @@ public struct SQLiteTrackStore: TrackStore {
     }
 
     public func owner(ofTokenHash hash: String, at now: Instant) async throws -> TokenOwner? {
+        // Every authenticated request runs this: cached statements, compiled once per connection.
         try await writer.read { db in
             if let name = try String.fetchOne(
-                db, sql: "SELECT name FROM device WHERE tokenHash = ? AND revokedAt IS NULL", arguments: [hash])
+                db.cachedStatement(sql: "SELECT name FROM device WHERE tokenHash = ? AND revokedAt IS NULL"),
+                arguments: [hash])
             {
                 return .device(name)
             }
             if let name = try String.fetchOne(
-                db, sql: "SELECT name FROM operator WHERE tokenHash = ? AND revokedAt IS NULL", arguments: [hash])
+                db.cachedStatement(sql: "SELECT name FROM operator WHERE tokenHash = ? AND revokedAt IS NULL"),
+                arguments: [hash])
             {
                 return .operator(name)
             }
             let sessionDevice = try String.fetchOne(
-                db,
-                sql: """
-                    SELECT d.name FROM session s JOIN device d ON d.id = s.deviceId
-                    WHERE s.tokenHash = ? AND s.revokedAt IS NULL AND s.expiresAt > ? AND d.revokedAt IS NULL
-                    """,
+                db.cachedStatement(
+                    sql: """
+                        SELECT d.name FROM session s JOIN device d ON d.id = s.deviceId
+                        WHERE s.tokenHash = ? AND s.revokedAt IS NULL AND s.expiresAt > ? AND d.revokedAt IS NULL
+                        """),
                 arguments: [hash, now.milliseconds]
             )
             return sessionDevice.map { .session(device: $0, tokenHash: hash) }

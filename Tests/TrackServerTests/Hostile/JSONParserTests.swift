@@ -1,0 +1,67 @@
+import BackgroundCore
+import Foundation
+import Testing
+
+@testable import TrackServer
+
+/// The ingest JSON parser against Foundation's `JSONDecoder` (what it replaced): the same value
+/// for every document both accept, a refusal for every document Foundation refuses.
+@Suite("JSONParser agrees with Foundation's JSONDecoder")
+struct JSONParserTests {
+    static let documents = [
+        Fixtures.nativeBatch, Fixtures.overland, Fixtures.ownTracksLocation, Fixtures.ownTracksTransition,
+        #"{"s":"a\"b\\c\/d\b\f\n\r\t\u00e9\u4e2d\ud83d\ude00","n":[-0,0.5,1e3,-2.5E-3,12345678901234567890]}"#,
+        #"[true,false,null,{},[],"",{"a":{"b":[1,{"c":null}]}}]"#, " 42 ", "\"alone\"", "[1,]", "{\"a\":1,}", "ö",
+        #"{"ü":"ß"}"#,
+    ]
+
+    static func foundation(_ bytes: [UInt8]) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    }
+
+    @Test(arguments: documents)
+    func theDocumentsParseAsFoundationParsesThem(_ document: String) throws {
+        let bytes = Array(document.utf8)
+        let expected = Self.foundation(bytes)
+        let parsed = try? JSONParser.parse(bytes)
+        #expect(parsed == expected)
+    }
+
+    @Test(arguments: [
+        "", "{", "01", "+1", ".5", "1.", "1e", "-", "tru", "nul", "[1 2]", "{\"a\" 1}",
+        "\"\\x\"", "\"\\ud800\"", "\"\\udc00x\"", "\"a\u{01}b\"", "1e400", "{} {}", "NaN", "'a'",
+    ])
+    func malformedDocumentsAreRefused(_ document: String) {
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(document.utf8)) }
+        #expect(Self.foundation(Array(document.utf8)) == nil)
+    }
+
+    /// 20,000 seeded mutations of the documents above (bytes replaced, inserted or deleted): both
+    /// parsers accept the same ones and read the same values, except that the parser refuses any
+    /// NUL byte, which Foundation sometimes skips. The seed is in every message.
+    @Test func seededMutationsAgree() {
+        let alphabet = Array("{}[]\",:0123456789.eE+-tfnul \\/u\u{0}\n".utf8) + [0xC3, 0xA9, 0xFF]
+        for seed in UInt64(1)...20_000 {
+            var random = SeededRandom(seed: seed)
+            var bytes = Array(Self.documents[Int.random(in: 0..<Self.documents.count, using: &random)].utf8)
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let at = Int.random(in: 0...bytes.count, using: &random)
+                let byte = alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0 where at < bytes.count: bytes[at] = byte
+                case 1 where at < bytes.count: bytes.remove(at: at)
+                default: bytes.insert(byte, at: at)
+                }
+            }
+            // Foundation skips a NUL byte where the parser refuses it (a NUL is never JSON).
+            let expected = bytes.contains(0) ? nil : Self.foundation(bytes)
+            let parsed = try? JSONParser.parse(bytes)
+            guard parsed == expected else {
+                Issue.record(
+                    "seed \(seed): parser \(parsed.map { "\($0)" } ?? "refused"), Foundation \(expected.map { "\($0)" } ?? "refused") for \(String(decoding: bytes, as: UTF8.self).debugDescription)"
+                )
+                return
+            }
+        }
+    }
+}
