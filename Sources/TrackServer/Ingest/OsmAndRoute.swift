@@ -115,7 +115,41 @@ enum FormParameters {
         return result
     }
 
-    private static func decode(_ part: Substring) -> String? {
-        part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    /// `+` as a space and `%XX` as a byte, the result valid UTF-8, else `nil` (as Foundation's
+    /// `removingPercentEncoding`, which cost a sixth of an OsmAnd request's time on Linux).
+    static func decode(_ part: Substring) -> String? {
+        let utf8 = part.utf8
+        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(part) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%") {
+                let high = utf8.index(after: index)
+                guard high != utf8.endIndex else { return nil }
+                let low = utf8.index(after: high)
+                guard low != utf8.endIndex, let upper = hexValue(utf8[high]), let lower = hexValue(utf8[low]) else {
+                    return nil
+                }
+                bytes.append(upper << 4 | lower)
+                index = low
+            } else {
+                bytes.append(byte)
+            }
+            index = utf8.index(after: index)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

@@ -65,3 +65,42 @@ struct JSONParserTests {
         }
     }
 }
+
+/// The form decoder against Foundation's `removingPercentEncoding` (what it replaced): the same
+/// text, or the same refusal.
+@Suite("FormParameters.decode agrees with Foundation")
+struct FormDecodeTests {
+    static func foundation(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
+    @Test(arguments: [
+        "", "plain", "a+b", "%41%42", "2024-11-22+02%3A30%3A00", "%e4%b8%ad", "%", "%4", "%G1", "%ff", "100%",
+    ])
+    func knownCases(_ text: String) {
+        #expect(FormParameters.decode(Substring(text)) == Self.foundation(Substring(text)))
+    }
+
+    @Test func seededStringsAgree() {
+        let alphabet = Array("%+aZ09fF.-_ =&gG".unicodeScalars) + ["é", "中"]
+        for seed in UInt64(1)...20_000 {
+            var random = SeededRandom(seed: seed)
+            let text = String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: 0...12, using: &random)).map { _ in
+                        alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+                    }))
+            let decoded = FormParameters.decode(Substring(text))
+            // Foundation is inconsistent on bytes that are not UTF-8: nil for "%ff", U+FFFD for
+            // "é%a9". The decoder always refuses them (the route then answers or quarantines).
+            var expected = Self.foundation(Substring(text))
+            if expected?.contains("\u{FFFD}") == true { expected = nil }
+            guard decoded == expected else {
+                Issue.record(
+                    "seed \(seed): \(text.debugDescription) decoded \(decoded.debugDescription), Foundation \(expected.debugDescription)"
+                )
+                return
+            }
+        }
+    }
+}
