@@ -161,6 +161,13 @@ enum OpenAPIDocument {
               content:
                 application/json:
                   schema: {$ref: '#/components/schemas/Error'}
+            QueueFull:
+              description: The write queue is full; nothing was stored. Retry after Retry-After seconds.
+              headers:
+                Retry-After: {schema: {type: integer}}
+              content:
+                application/json:
+                  schema: {$ref: '#/components/schemas/Error'}
             UnsupportedEncoding:
               description: A Content-Encoding other than gzip.
               content:
@@ -219,6 +226,7 @@ enum OpenAPIDocument {
                 "403": {$ref: '#/components/responses/Forbidden'}
                 "413": {$ref: '#/components/responses/TooLarge'}
                 "415": {$ref: '#/components/responses/UnsupportedEncoding'}
+                "503": {$ref: '#/components/responses/QueueFull'}
           /ingest/overland:
             post:
               summary: Overland batch (protocols.md section 2).
@@ -239,6 +247,7 @@ enum OpenAPIDocument {
                 "403": {$ref: '#/components/responses/Forbidden'}
                 "413": {$ref: '#/components/responses/TooLarge'}
                 "415": {$ref: '#/components/responses/UnsupportedEncoding'}
+                "503": {$ref: '#/components/responses/QueueFull'}
           /ingest/owntracks:
             post:
               summary: OwnTracks HTTP mode (protocols.md section 3); user = device name, password = token.
@@ -259,6 +268,7 @@ enum OpenAPIDocument {
                 "403": {$ref: '#/components/responses/Forbidden'}
                 "413": {$ref: '#/components/responses/TooLarge'}
                 "415": {$ref: '#/components/responses/UnsupportedEncoding'}
+                "503": {$ref: '#/components/responses/QueueFull'}
           /ingest/osmand:
             parameters:
               - {name: id, in: query, schema: {type: string}, description: Device name (or deviceid).}
@@ -283,6 +293,7 @@ enum OpenAPIDocument {
                 "400": {$ref: '#/components/responses/BadRequest'}
                 "401": {$ref: '#/components/responses/Unauthorized'}
                 "403": {$ref: '#/components/responses/Forbidden'}
+                "503": {$ref: '#/components/responses/QueueFull'}
             post:
               summary: OsmAnd / Traccar Client, form or JSON body.
               requestBody:
@@ -298,6 +309,7 @@ enum OpenAPIDocument {
                 "403": {$ref: '#/components/responses/Forbidden'}
                 "413": {$ref: '#/components/responses/TooLarge'}
                 "415": {$ref: '#/components/responses/UnsupportedEncoding'}
+                "503": {$ref: '#/components/responses/QueueFull'}
           /v1/sessions:
             post:
               summary: Log in with the device name and its token; returns a session token with a TTL.
