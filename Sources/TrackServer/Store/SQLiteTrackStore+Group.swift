@@ -28,18 +28,14 @@ extension SQLiteTrackStore {
             }
             let statement = try db.cachedStatement(sql: Self.insertSQL)
             var outcome = InsertOutcome(accepted: [], duplicates: [])
-            do {
-                for sample in request.samples {
-                    try statement.execute(arguments: Self.arguments(sample, deviceID: deviceID, now: request.now))
-                    if db.changesCount > 0 {
-                        outcome.accepted.append(sample.key)
-                    } else {
-                        outcome.duplicates.append(sample.key)
-                    }
+            // A failure here rolls the whole transaction back, which also resets the statement.
+            for sample in request.samples {
+                try statement.execute(arguments: Self.arguments(sample, deviceID: deviceID, now: request.now))
+                if db.changesCount > 0 {
+                    outcome.accepted.append(sample.key)
+                } else {
+                    outcome.duplicates.append(sample.key)
                 }
-            } catch {
-                Self.clearFailure(statement, request)
-                throw error
             }
             try db.execute(
                 sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [request.now.milliseconds, deviceID])
@@ -54,9 +50,9 @@ extension SQLiteTrackStore {
         }
     }
 
-    /// After a failed step, SQLite's next reset of the statement returns that failure once more,
-    /// and GRDB throws it from the next execute: the next request would fail too. Binding
-    /// arguments resets the statement and clears the failure.
+    /// After a failed step inside a savepoint (the transaction goes on), SQLite's next reset of the
+    /// statement returns that failure once more, and GRDB throws it from the next execute: the next
+    /// request would fail too. Binding arguments resets the statement and clears the failure.
     private static func clearFailure(_ statement: Statement, _ request: GroupInsert) {
         if let sample = request.samples.first {
             _ = try? statement.setArguments(arguments(sample, deviceID: 0, now: request.now))

@@ -56,6 +56,11 @@ struct GroupInsertStoreTests {
         ])
         #expect(throws: DatabaseError.self) { try failedAlone[0].get() }
         #expect(try await store.insert(samples([9]), device: "a", at: Self.now).accepted == ["k9"])
+        // The same through `insert` (the pipeline switched off).
+        await #expect(throws: DatabaseError.self) {
+            try await store.insert(samples([10]) { _ in 66.6 }, device: "a", at: Self.now)
+        }
+        #expect(try await store.insert(samples([11]), device: "a", at: Self.now).accepted == ["k11"])
     }
 
     @Test func duplicatesInOneGroupAreReportedNotFailed() async throws {
