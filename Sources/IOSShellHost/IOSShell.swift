@@ -226,8 +226,9 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         }
         if previous.lowPowerMode != environment.lowPowerMode || previous.batteryLevel != environment.batteryLevel
             || previous.charging != environment.charging
+            || previous.backgroundRefreshAvailable != environment.backgroundRefreshAvailable
         {
-            // What the power-state and battery notifications' observers do.
+            // What the power-state, battery and Background App Refresh observers do.
             process?.tracker.hostSystemSettingsChanged()
         }
     }

@@ -87,6 +87,9 @@ final class SimulatedSystem: ShadowBackend {
     }
 
     var applicationState: UIApplication.State { system.isForeground ? .active : .background }
+    var backgroundRefreshStatus: UIBackgroundRefreshStatus {
+        system.environment.backgroundRefreshAvailable ? .available : .denied
+    }
     var batteryMonitoringEnabled = false
     var batteryLevel: Float { batteryMonitoringEnabled ? Float(system.environment.batteryLevel) : -1 }
     var batteryState: UIDevice.BatteryState {

@@ -50,6 +50,25 @@ extension ShellSuite {
             #expect(report.invariantViolations == 0, "\(report.violationExamples)")
         }
 
+        @Test("refresh and processing launches find the handlers registered at launch; notices reach the centre")
+        func tasksAndNotices() throws {
+            let report = run(.adaptive, ios: 17, hours: 24)
+            let timeline = try #require(report.timeline)
+            #expect(!timeline.contains { $0.contains("registered no handler") })
+            let completed = timeline.filter { $0.contains("shell: BGTask") && $0.contains("completed (success: true)") }
+            #expect(completed.contains { $0.contains(BackgroundTaskIdentifiers.refresh) })
+            #expect(completed.contains { $0.contains(BackgroundTaskIdentifiers.processing) })
+            #expect(report.processingRuns > 0)
+            // Location Services switched off while the app runs: the keep-alive machine's notice,
+            // posted by the shell through UNUserNotificationCenter, counted by the simulator.
+            var configuration = SimulationConfiguration(strategy: .adaptive, ios: 17, hours: 4)
+            configuration.scenario.happenings.append((at: 2 * 3600, .locationServices(false)))
+            configuration.app = IOSShell()
+            var simulation = Simulation(configuration)
+            let switchedOff = simulation.run()
+            #expect(switchedOff.notificationsByKind[UserNotice.locationServicesOff.rawValue, default: 0] == 1)
+        }
+
         @Test("the ledger check judges the shell: dropped endBackgroundTask calls are caught")
         func ledgerCheckCatchesLeaks() {
             let report = run(.finiteTask, ios: 17, faults: [.neverEndTasks])

@@ -54,6 +54,14 @@ extension ShellSuite {
             }
             #expect(notices.count == 1, "\(harness.system.trace.filter { $0.contains("notification") })")
 
+            harness.system.backgroundRefreshStatus = .denied
+            tracker.systemSettingsChanged()  // what the backgroundRefreshStatusDidChange observer calls
+            #expect(tracker.machine?.context.environment.backgroundRefreshAvailable == false)
+            harness.system.backgroundRefreshStatus = .restricted
+            #expect(!tracker.environment().backgroundRefreshAvailable)
+            harness.system.backgroundRefreshStatus = .available
+            #expect(tracker.environment().backgroundRefreshAvailable)
+
             harness.system.batteryMonitoringEnabled = false  // iOS then reports -1 and .unknown
             #expect(tracker.environment().batteryLevel == 1)
             #expect(!tracker.environment().charging)

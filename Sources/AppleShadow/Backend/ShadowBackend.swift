@@ -16,6 +16,8 @@
         func endBackgroundTask(_ rawValue: Int)
         var backgroundTimeRemaining: TimeInterval { get }
         var applicationState: UIApplication.State { get }
+        /// `UIApplication.backgroundRefreshStatus`: the Background App Refresh switch.
+        var backgroundRefreshStatus: UIBackgroundRefreshStatus { get }
         /// `UIDevice.isBatteryMonitoringEnabled`, and the battery as iOS reports it when it is on.
         var batteryMonitoringEnabled: Bool { get set }
         var batteryLevel: Float { get }
@@ -98,6 +100,7 @@
         func endBackgroundTask(_ rawValue: Int) { fail() }
         var backgroundTimeRemaining: TimeInterval { fail() }
         var applicationState: UIApplication.State { fail() }
+        var backgroundRefreshStatus: UIBackgroundRefreshStatus { fail() }
         var batteryMonitoringEnabled: Bool {
             get { fail() }
             set { fail() }

@@ -30,6 +30,13 @@
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/applicationstate
         public var applicationState: UIApplication.State { ShadowSystem.backend.applicationState }
 
+        /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/backgroundrefreshstatus
+        public var backgroundRefreshStatus: UIBackgroundRefreshStatus { ShadowSystem.backend.backgroundRefreshStatus }
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/backgroundrefreshstatusdidchangenotification
+        nonisolated public static let backgroundRefreshStatusDidChangeNotification = NSNotification.Name(
+            "UIApplicationBackgroundRefreshStatusDidChangeNotification")
+
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/state
         public enum State: Int, Sendable {
             /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/state/active
@@ -50,6 +57,16 @@
             public static let location = UIApplication.LaunchOptionsKey(
                 rawValue: "UIApplicationLaunchOptionsLocationKey")
         }
+    }
+
+    /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundrefreshstatus
+    public enum UIBackgroundRefreshStatus: Int, Sendable {
+        /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundrefreshstatus/restricted
+        case restricted = 0
+        /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundrefreshstatus/denied
+        case denied = 1
+        /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundrefreshstatus/available
+        case available = 2
     }
 
     /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundtaskidentifier

@@ -132,6 +132,7 @@ extension BackgroundTracker {
         apply(sync.handle(.uploaded(sent: sent, outcome: outcome, took: took), at: clock.now))
         if case .acknowledged = outcome, !sent.isEmpty {
             status.lastUpload = Date(timeIntervalSince1970: clock.now.seconds)
+            deliverHeartbeat(.serverContact)  // an answered upload proves the session alive
         }
         publish()
         syncWake()

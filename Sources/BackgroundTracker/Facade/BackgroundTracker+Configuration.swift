@@ -30,14 +30,24 @@ extension BackgroundTracker {
         /// (before iOS 17). Off by default: App Review guideline 2.5.4 allows background audio for
         /// audible content only, and the app also needs the `audio` background mode.
         public var allowsSilentAudio: Bool
+        /// The session token from `POST /v1/sessions`, if the app logs its user in. With one, the
+        /// tracker sends heartbeats (`POST /v1/sessions/heartbeat`) while it tracks and nothing
+        /// else reached the server for `heartbeat.interval`, and when the server ends the session
+        /// (401/403) it stops tracking and asks the user to log in again. `nil`: no heartbeats;
+        /// uploads show the server the phone is alive.
+        public var sessionToken: String?
+        public var heartbeat: HeartbeatMachine.Configuration
 
         public init(
             server: URL, token: String, strategy: StrategyName = .adaptive, device: String? = nil,
             sampling: SamplingMachine.Configuration = .init(), sync: SyncMachine.Configuration = .init(),
             directory: URL? = nil, uploadSessionIdentifier: String = "com.backgroundtracker.upload",
-            allowsSilentAudio: Bool = false
+            allowsSilentAudio: Bool = false, sessionToken: String? = nil,
+            heartbeat: HeartbeatMachine.Configuration = .init()
         ) {
             self.allowsSilentAudio = allowsSilentAudio
+            self.sessionToken = sessionToken
+            self.heartbeat = heartbeat
             self.server = server
             self.token = token
             self.strategy = strategy

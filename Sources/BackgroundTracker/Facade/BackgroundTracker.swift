@@ -37,6 +37,9 @@ public final class BackgroundTracker {
 
     var machine: KeepAliveMachine?
     var sync: SyncMachine
+    /// The login's heartbeat, when the app gave a session token.
+    var heartbeat: HeartbeatMachine?
+    let heartbeatTransport: (any HeartbeatTransport)?
     /// The system's identifier of every task the ledger holds open.
     var taskIDs: [BackgroundTaskToken: UIBackgroundTaskIdentifier] = [:]
     var location: LocationAdapter?
@@ -68,18 +71,24 @@ public final class BackgroundTracker {
         try self.init(
             configuration: configuration, clock: clock,
             uploader: URLSessionBackgroundUploader(identifier: configuration.uploadSessionIdentifier),
+            heartbeat: configuration.sessionToken.map {
+                URLSessionHeartbeatTransport(server: configuration.server, sessionToken: $0)
+            },
             store: store, directory: directory, iosMajor: version)
     }
 
-    /// The shell with its seams given: tests pass a virtual clock, a fake uploader, an in-memory
-    /// store and the iOS version to behave as.
+    /// The shell with its seams given: tests pass a virtual clock, a fake uploader (and heartbeat
+    /// transport), an in-memory store and the iOS version to behave as.
     package init(
-        configuration: Configuration, clock: any ShellClock, uploader: any BackgroundUploader, store: LocationStore,
-        directory: URL, iosMajor: Int, seed: UInt64 = UInt64.random(in: 1...UInt64.max)
+        configuration: Configuration, clock: any ShellClock, uploader: any BackgroundUploader,
+        heartbeat: (any HeartbeatTransport)? = nil, store: LocationStore, directory: URL, iosMajor: Int,
+        seed: UInt64 = UInt64.random(in: 1...UInt64.max)
     ) throws {
         self.configuration = configuration
         self.clock = clock
         self.uploader = uploader
+        self.heartbeatTransport = configuration.sessionToken == nil ? nil : heartbeat
+        if heartbeatTransport != nil { self.heartbeat = HeartbeatMachine(configuration: configuration.heartbeat) }
         self.store = store
         self.directory = directory
         self.iosMajor = iosMajor
@@ -137,6 +146,8 @@ public final class BackgroundTracker {
     /// Samples already stored are still uploaded.
     public func stop() {
         deliver(.stop)
+        // Heartbeats belong to tracking; after the server ended the session they have stopped already.
+        if case .active = heartbeat?.state { deliverHeartbeat(.loggedOut) }
         machine = nil
         state.tracking = false
         saveState()
@@ -157,6 +168,7 @@ public final class BackgroundTracker {
         if state.activitySession, activitySession == nil { recreateLocationSessions() }
         systemSettingsChanged()
         deliver(.enteredForeground)
+        deliverHeartbeat(.enteredForeground)
         syncWake()
     }
 
@@ -212,6 +224,7 @@ public final class BackgroundTracker {
         machine.restoreDeadManNotice(due: state.deadManDueMilliseconds.map(Instant.init(milliseconds:)))
         self.machine = machine
         deliver(.launched(reason))
+        deliverHeartbeat(.loggedIn)
         syncWake()
     }
 
@@ -226,7 +239,7 @@ public final class BackgroundTracker {
     }
 
     /// The settings the strategies read, from the system: authorisation and precise location,
-    /// the Location Services switch, Low Power Mode, and the battery (monitoring is turned on at
+    /// the Location Services and Background App Refresh switches, Low Power Mode, and the battery (monitoring is turned on at
     /// launch; while iOS reports the level as unknown, -1, the strategy assumes a full battery).
     func environment() -> KeepAliveEnvironment {
         let device = UIDevice.current
@@ -238,6 +251,7 @@ public final class BackgroundTracker {
             lowPowerMode: ProcessInfo.processInfo.isLowPowerModeEnabled,
             batteryLevel: level >= 0 ? Double(level) : 1,
             charging: state == .charging || state == .full,
+            backgroundRefreshAvailable: UIApplication.shared.backgroundRefreshStatus == .available,
             allowsSilentAudio: configuration.allowsSilentAudio, preciseLocation: location?.isPrecise ?? true)
     }
 
@@ -248,7 +262,7 @@ public final class BackgroundTracker {
         UIDevice.current.isBatteryMonitoringEnabled = true
         let names: [NSNotification.Name] = [
             .NSProcessInfoPowerStateDidChange, UIDevice.batteryLevelDidChangeNotification,
-            UIDevice.batteryStateDidChangeNotification,
+            UIDevice.batteryStateDidChangeNotification, UIApplication.backgroundRefreshStatusDidChangeNotification,
         ]
         for name in names {
             let token = NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) {

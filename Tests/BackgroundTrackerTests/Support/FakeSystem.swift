@@ -9,6 +9,7 @@ final class FakeSystem: ShadowBackend {
 
     // UIKit
     var applicationState: UIApplication.State = .active
+    var backgroundRefreshStatus: UIBackgroundRefreshStatus = .available
     var backgroundTimeRemaining: TimeInterval = .greatestFiniteMagnitude
     var batteryMonitoringEnabled = false
     var batteryLevel: Float = 0.8
