@@ -3,7 +3,7 @@ import BackgroundCore
 import BackgroundTracker
 import Foundation
 public import IOSSimulator
-import LocationLog
+public import LocationLog
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -21,16 +21,18 @@ import LocationLog
 /// comes back as the effects the simulator carries out and checks, so the ledger, suspension and
 /// nothing-lost checks judge the shell that ships.
 ///
-/// Samples the shell stores are handed to the simulator's store, whose uploads the simulator
-/// plays as in a direct run; the shell's own background `URLSession` is tested on its own
-/// (BackgroundTrackerTests) and here holds its uploads. Runs on the main thread, as UIKit code does.
+/// The shell stores its samples in the simulator's phone store and uploads them through its
+/// background `URLSession`, which the simulator runs as the system does (`--upload-session
+/// background`: out of process, rate-limited, the answer delivered when the app runs, relaunching
+/// it if need be), so the nothing-lost check judges the shell's own acknowledgements. Runs on the
+/// main thread, as UIKit code does.
 public struct IOSShell: HostedAppFactory {
     public init() {}
 
     public var name: String { "ios" }
 
-    public func makeApp(for configuration: SimulationConfiguration) -> any HostedApp {
-        IOSShellApp(configuration: configuration)
+    public func makeApp(for configuration: SimulationConfiguration, store: LocationStore) -> any HostedApp {
+        IOSShellApp(configuration: configuration, store: store)
     }
 }
 
@@ -41,22 +43,20 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
     private let directory: URL
     private let store: LocationStore
     private let backend: SimulatedSystem
-    private let uploader = HeldUploader()
+    private let uploader = SimulatedUploader()
     private let previousBackend: any ShadowBackend
     private var process: (tracker: BackgroundTracker, clock: HostClock)?
     private var started = false
     private var lastSeq: Int64 = 0
     private var lastEnvironment: KeepAliveEnvironment
 
-    init(configuration: SimulationConfiguration) {
+    init(configuration: SimulationConfiguration, store: LocationStore) {
         self.configuration = configuration
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "bgtrack-shell-\(UUID().uuidString)", isDirectory: true)
-        do {
-            store = try LocationStore.inMemory()
-        } catch {
-            preconditionFailure("an in-memory SQLite database could not be opened: \(error)")
-        }
+        self.store = store
+        // Samples already in a store passed in are the simulator's carried-over ones.
+        lastSeq = (try? store.newestPending(limit: 1).first?.seq) ?? nil ?? 0
         let environment = KeepAliveEnvironment(
             iosMajor: configuration.ios, authorization: configuration.authorization,
             batteryLevel: configuration.scenario.battery.start, allowsSilentAudio: configuration.allowsSilentAudio)
@@ -81,19 +81,51 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         }
     }
 
-    func handle(_ event: KeepAliveEvent, system: HostedSystemState) -> [KeepAliveEffect] {
+    func handle(_ event: KeepAliveEvent, system: HostedSystemState) -> HostedResult {
+        MainActor.assumeIsolated { running(system) { run(event, system: system) } }
+    }
+
+    func uploadFinished(_ description: String, answer: HostedAnswer, system: HostedSystemState) -> HostedResult {
         MainActor.assumeIsolated {
-            backend.system = system
-            backend.effects = []
-            process?.clock.now = system.now
-            run(event, system: system)
-            var effects = backend.effects
-            effects += newSamples(precise: system.environment.preciseLocation)
-            effects += backend.notes.map { KeepAliveEffect.log("shell: " + $0) }
-            backend.notes = []
-            backend.effects = []
-            return effects
+            running(system) {
+                uploader.deliver(
+                    .finished(
+                        description: description, status: answer.status, body: answer.body,
+                        retryAfter: answer.retryAfter, error: answer.error))
+                uploader.deliver(.allEventsDelivered)
+            }
         }
+    }
+
+    func credentialsChanged(system: HostedSystemState) -> HostedResult {
+        MainActor.assumeIsolated {
+            running(system) { process?.tracker.credentialsChanged(token: "simulated-token-\(system.now.milliseconds)") }
+        }
+    }
+
+    /// Runs app code with the system's answers as of now and collects what it did.
+    @MainActor private func running(_ system: HostedSystemState, _ body: () -> Void) -> HostedResult {
+        backend.system = system
+        backend.effects = []
+        uploader.system = system
+        process?.clock.now = system.now
+        body()
+        // A file the session could not read would reach the server as garbage: answer 400.
+        while let failure = uploader.unreadable.first {
+            uploader.unreadable.removeFirst()
+            backend.notes.append("upload file unreadable, answered 400: \(failure.reason)")
+            uploader.deliver(
+                .finished(
+                    description: failure.description, status: 400, body: Data(#"{"error":"unreadable body"}"#.utf8),
+                    retryAfter: nil, error: nil))
+        }
+        let result = HostedResult(
+            effects: backend.effects + backend.notes.map { KeepAliveEffect.log("shell: " + $0) },
+            recorded: newSamples(precise: system.environment.preciseLocation), uploads: uploader.started)
+        backend.notes = []
+        backend.effects = []
+        uploader.started = []
+        return result
     }
 
     func processTerminated() {
@@ -156,8 +188,10 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         var options: [UIApplication.LaunchOptionsKey: Any] = [:]
         if [.significantChange, .visit, .regionExit].contains(reason) { options[.location] = true }
         tracker.didFinishLaunching(options.isEmpty ? nil : options)
-        if !started {
-            // The day begins with the user opening the app and switching tracking on.
+        if !started || reason == .user {
+            // The day begins with the user opening the app and switching tracking on; the
+            // simulated user wants tracking whenever they open the app (a session the server
+            // ended stops it again: the simulator then delivers `.stop`).
             started = true
             tracker.start()
         }
@@ -233,17 +267,15 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         }
     }
 
-    /// The samples the shell stored while handling the event, for the simulator's store.
-    @MainActor private func newSamples(precise: Bool) -> [KeepAliveEffect] {
+    /// The samples the shell stored while handling the event, for the simulator's report.
+    @MainActor private func newSamples(precise: Bool) -> [LocationFix] {
         guard let samples = try? store.pending(afterSeq: lastSeq), let last = samples.last else { return [] }
         lastSeq = last.seq
         return samples.map { sample in
-            .recordSample(
-                LocationFix(
-                    timestamp: sample.time, latitude: sample.latitude, longitude: sample.longitude,
-                    horizontalAccuracy: sample.accuracy ?? -1, altitude: sample.altitude, speed: sample.speed,
-                    course: sample.course, isApproximate: !precise),
-                trigger: sample.trigger, state: sample.state)
+            LocationFix(
+                timestamp: sample.time, latitude: sample.latitude, longitude: sample.longitude,
+                horizontalAccuracy: sample.accuracy ?? -1, altitude: sample.altitude, speed: sample.speed,
+                course: sample.course, isApproximate: !precise)
         }
     }
 }
@@ -275,19 +307,37 @@ final class HostClock: ShellClock {
     }
 }
 
-/// The background `URLSession` while the simulator hosts the shell: it accepts uploads and holds
-/// them (the simulator plays the uploads from its own store).
+/// The background `URLSession` while the simulator hosts the shell: each upload is read back
+/// from its file (gzip JSON, as it would go over the wire) and handed to the simulator, which
+/// sends it as the system would and later delivers the server's answer.
 @MainActor
-final class HeldUploader: BackgroundUploader {
-    private var held: Set<String> = []
+final class SimulatedUploader: BackgroundUploader {
+    private var events: (@MainActor (UploadEvent) -> Void)?
+    var system: HostedSystemState?
+    /// Uploads started while handling the current event.
+    var started: [HostedUpload] = []
+    var unreadable: [(description: String, reason: String)] = []
 
-    func activate(_ events: @escaping @MainActor (UploadEvent) -> Void) {}
+    func activate(_ events: @escaping @MainActor (UploadEvent) -> Void) {
+        self.events = events
+    }
 
     func upload(_ request: URLRequest, fromFile file: URL, description: String) {
-        held.insert(description)
+        do {
+            let batch = try JSONDecoder().decode(
+                BatchRequest.self, from: Gzip.decompress(Data(contentsOf: file)))
+            started.append(HostedUpload(description: description, samples: try batch.samples.map { try $0.sample() }))
+        } catch {
+            // The session would send it and the server answer 400; the simulator reports it.
+            unreadable.append((description, "\(file.lastPathComponent): \(error)"))
+        }
     }
 
     func inFlight(_ completion: @escaping @MainActor (Set<String>) -> Void) {
-        completion(held)
+        completion((system?.uploadsInFlight ?? []).union(started.map(\.description)))
+    }
+
+    func deliver(_ event: UploadEvent) {
+        events?(event)
     }
 }

@@ -32,7 +32,9 @@ struct CompareCommand: AsyncParsableCommand {
     @Flag(
         help: ArgumentHelp(
             "Run the matrix twice, by the keep-alive machine directly and through --shell ios, and show where they differ.",
-            discussion: "Coverage, kills, energy, violations and relaunches per row, both ways."))
+            discussion:
+                "Coverage, kills, energy, violations and relaunches per row, both ways; both upload through a background URLSession."
+        ))
     var againstDirect = false
 
     @Option(help: "The iOS profile of --sensitivity.")
@@ -108,6 +110,7 @@ struct CompareCommand: AsyncParsableCommand {
             let shell = simulate(seeds: [scenario.seed], label: "simulating through --shell \(scenario.shell)")
             var direct = self
             direct.scenario.shell = .direct
+            direct.scenario.uploadSession = .background  // like for like: the shell's upload path
             let reports = direct.simulate(seeds: [scenario.seed], label: "simulating directly")
             let comparison = ShellComparison(direct: reports, shell: shell)
             try emit(format == .json ? try ReportJSON.encode(comparison) : comparison.table())

@@ -71,7 +71,8 @@ struct ScenarioOptions: ParsableArguments {
     @Option(
         help: """
             The app code the simulated iPhone runs: direct (the keep-alive machine) or ios (the iOS \
-            shell an app links, through AppleShadow's UIKit and Core Location backed by the simulator).
+            shell an app links, through AppleShadow's UIKit and Core Location backed by the simulator; \
+            it uploads through its background URLSession, whatever --upload-session says).
             """)
     var shell: ShellOption = .direct
 
@@ -79,7 +80,8 @@ struct ScenarioOptions: ParsableArguments {
     func configure(_ configuration: inout SimulationConfiguration) {
         configuration.memoryKillFactor = memoryKills
         configuration.faults = Set(faults)
-        configuration.uploadSession = uploadSession
+        // The iOS shell has one upload path: its background URLSession.
+        configuration.uploadSession = shell == .ios ? .background : uploadSession
         configuration.hostAppRegions = appRegions
         configuration.app = shell.app
     }

@@ -69,6 +69,27 @@ extension ShellSuite {
             #expect(switchedOff.notificationsByKind[UserNotice.locationServicesOff.rawValue, default: 0] == 1)
         }
 
+        @Test("uploads go through the shell's background session; each answer deletes only what it acknowledged")
+        func uploadsThroughTheSimulatedSession() {
+            // A day with outages, memory kills and a revoked session: answers arrive late, after
+            // relaunches, or as refusals; the simulator's end check counts every sample the shell
+            // stored as on the server, pending or quarantined.
+            var configuration = SimulationConfiguration(
+                strategy: .adaptive, ios: 18, hours: 24, memoryKillFactor: 10, recordsTimeline: true)
+            configuration.scenario.happenings += [(at: 9 * 3600, .revokeSession), (at: 11 * 3600, .renewSession)]
+            configuration.uploadSession = .background
+            configuration.app = IOSShell()
+            var simulation = Simulation(configuration)
+            let report = simulation.run()
+            #expect(report.backgroundTransfers > 10)
+            #expect(report.uploads > 10)
+            #expect(report.samplesOnServer > 0)
+            #expect(report.samplesOnServer + report.samplesPending == report.samplesCaptured)
+            // After the new login the held uploads resumed: little is left on the phone.
+            #expect(report.samplesPending < report.samplesCaptured / 10, "\(report.samplesPending) pending")
+            #expect(report.invariantViolations == 0, "\(report.violationExamples)")
+        }
+
         @Test("the ledger check judges the shell: dropped endBackgroundTask calls are caught")
         func ledgerCheckCatchesLeaks() {
             let report = run(.finiteTask, ios: 17, faults: [.neverEndTasks])

@@ -50,6 +50,29 @@ extension ShellSuite {
             #expect(tracker.status.lastUpload != nil)
         }
 
+        @Test("a 401 holds uploads until the user logs in again; then they resume with the new token")
+        func heldUntilCredentialsChange() throws {
+            let harness = try ShellHarness()
+            let tracker = try harness.tracker(.adaptive)
+            tracker.didFinishLaunching(nil)
+            tracker.start()
+            try storeOneSample(harness, tracker)
+            let first = try #require(harness.uploader.uploads.first)
+            harness.uploader.finish(first.description, status: 401, body: #"{"error":"device token revoked"}"#)
+            #expect(try harness.store.pendingCount() == 1)
+            // Held: however much time passes, nothing more goes up with the refused token.
+            harness.clock.advance(to: harness.clock.now + .seconds(4 * 3600))
+            #expect(harness.uploader.uploads.count == 1)
+
+            tracker.credentialsChanged(token: "new-token")
+            let second = try #require(harness.uploader.uploads.last)
+            #expect(harness.uploader.uploads.count == 2)
+            #expect(second.request.value(forHTTPHeaderField: "Authorization") == "Bearer new-token")
+            harness.uploader.finish(
+                second.description, status: 200, body: acknowledgement(Array(try harness.store.pendingIDs())))
+            #expect(try harness.store.pendingCount() == 0)
+        }
+
         @Test("an answer that arrives after a relaunch is applied, and the session's handler is called")
         func answerAppliedOnRelaunch() throws {
             let first = try ShellHarness()

@@ -20,25 +20,21 @@ extension BackgroundTracker {
         // One upload at a time; at a relaunch, wait until the session said what became of the last.
         guard uploadsInFlight.isEmpty else { return }
         guard let pending = try? withStore({ try $0.pendingCount() }) else { return }
-        let actions = sync.handle(
-            .wake(pending: pending, backgroundTimeRemaining: backgroundTimeRemaining()), at: clock.now)
+        // No background time is needed: the background session sends the file while the app is
+        // suspended or dead, so the upload is never deferred for lack of time (found by hosting the
+        // shell in the simulator: passing UIKit's remaining time deferred the upload, and the next
+        // wake, due at once, spun the sync timer).
+        let actions = sync.handle(.wake(pending: pending, backgroundTimeRemaining: nil), at: clock.now)
         apply(actions)
         if let limit = actions.uploadLimit {
             startUpload(limit: limit)
         } else if let next = sync.nextWake(pending: pending, now: clock.now) {
-            clock.schedule(Self.syncTimer, at: next) { [weak self] in self?.syncWake() }
+            // Never a timer due at once: a wake that did not upload now would only repeat itself.
+            clock.schedule(Self.syncTimer, at: max(next, clock.now + .seconds(1))) { [weak self] in self?.syncWake() }
         }
     }
 
-    /// `nil` in the foreground (no limit), else what UIKit reports.
-    private func backgroundTimeRemaining() -> Duration? {
-        guard UIApplication.shared.applicationState == .background else { return nil }
-        let seconds = UIApplication.shared.backgroundTimeRemaining
-        // UIKit reports `.greatestFiniteMagnitude` while a background mode keeps the app running.
-        return seconds > 86_400 ? nil : .milliseconds(Int64(max(0, seconds) * 1000))
-    }
-
-    private func apply(_ actions: [SyncMachine.Action]) {
+    func apply(_ actions: [SyncMachine.Action]) {
         do {
             let result = try withStore { try $0.apply(actions, at: clock.now) }
             if !result.notifications.isEmpty {

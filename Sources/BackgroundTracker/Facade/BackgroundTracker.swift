@@ -26,7 +26,7 @@ package import LocationLog
 /// and `didReceiveNotificationResponse(requestIdentifier:)`.
 @MainActor
 public final class BackgroundTracker {
-    public let configuration: Configuration
+    public private(set) var configuration: Configuration
     let clock: any ShellClock
     let uploader: any BackgroundUploader
     let store: LocationStore
@@ -39,7 +39,7 @@ public final class BackgroundTracker {
     var sync: SyncMachine
     /// The login's heartbeat, when the app gave a session token.
     var heartbeat: HeartbeatMachine?
-    let heartbeatTransport: (any HeartbeatTransport)?
+    var heartbeatTransport: (any HeartbeatTransport)?
     /// The system's identifier of every task the ledger holds open.
     var taskIDs: [BackgroundTaskToken: UIBackgroundTaskIdentifier] = [:]
     var location: LocationAdapter?
@@ -152,6 +152,24 @@ public final class BackgroundTracker {
         state.tracking = false
         saveState()
         publish()
+    }
+
+    /// Call after the user logged in again, when the server had refused the token (uploads are
+    /// then held, with a notice) or ended the session (tracking stopped): uploads resume with
+    /// `token`, heartbeats with `sessionToken`. Start tracking again with `start()`.
+    public func credentialsChanged(token: String, sessionToken: String? = nil) {
+        configuration.token = token
+        if let sessionToken {
+            configuration.sessionToken = sessionToken
+            if heartbeatTransport == nil || heartbeatTransport is URLSessionHeartbeatTransport {
+                heartbeatTransport = URLSessionHeartbeatTransport(
+                    server: configuration.server, sessionToken: sessionToken)
+            }
+            heartbeat = HeartbeatMachine(configuration: configuration.heartbeat)
+            if machine != nil { deliverHeartbeat(.loggedIn) }
+        }
+        apply(sync.handle(.credentialsChanged, at: clock.now))
+        syncWake()
     }
 
     /// Forward from `applicationDidEnterBackground(_:)` (or the scene's equivalent).

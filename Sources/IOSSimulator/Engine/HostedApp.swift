@@ -1,4 +1,6 @@
 public import BackgroundCore
+public import Foundation
+public import LocationLog
 
 /// What the simulated iOS answers at once when hosted app code asks: handed to the app with every
 /// event, so the shadow of UIKit and Core Location can reply synchronously as the real ones do.
@@ -15,11 +17,15 @@ public struct HostedSystemState: Sendable {
     public var environment: KeepAliveEnvironment
     /// Regions the host app monitors for itself (they count against iOS's 20 per app).
     public var hostAppRegions: Int
+    /// The uploads the system's background session holds for the app (sending, or with a result
+    /// not yet delivered): what `getAllTasks` lists at a relaunch.
+    public var uploadsInFlight: Set<String>
 
     public init(
         now: Instant, isForeground: Bool, backgroundTimeRemaining: Duration?, refusesNewTasks: Bool,
-        environment: KeepAliveEnvironment, hostAppRegions: Int
+        environment: KeepAliveEnvironment, hostAppRegions: Int, uploadsInFlight: Set<String> = []
     ) {
+        self.uploadsInFlight = uploadsInFlight
         self.now = now
         self.isForeground = isForeground
         self.backgroundTimeRemaining = backgroundTimeRemaining
@@ -37,7 +43,11 @@ public struct HostedSystemState: Sendable {
 /// The simulator calls it only while the app may run code, and on one thread.
 public protocol HostedApp: AnyObject, Sendable {
     /// Runs the app's code for `event` and returns what it asked of the system, in order.
-    func handle(_ event: KeepAliveEvent, system: HostedSystemState) -> [KeepAliveEffect]
+    func handle(_ event: KeepAliveEvent, system: HostedSystemState) -> HostedResult
+    /// The system's background session delivers an upload's answer to the running app.
+    func uploadFinished(_ description: String, answer: HostedAnswer, system: HostedSystemState) -> HostedResult
+    /// The user logged in again after the server refused the device: the app gets new credentials.
+    func credentialsChanged(system: HostedSystemState) -> HostedResult
     /// The tasks the app's ledger holds open, named by the identifiers the system handed out.
     var ledgerOpenTasks: [BackgroundTaskToken] { get }
     /// The process was killed: its memory is gone; what it wrote to disk stays.
@@ -50,5 +60,68 @@ public protocol HostedApp: AnyObject, Sendable {
 public protocol HostedAppFactory: Sendable {
     /// What the report calls this shell ("ios").
     var name: String { get }
-    func makeApp(for configuration: SimulationConfiguration) -> any HostedApp
+    /// The app of one simulated day; it stores its samples in `store`, the phone's store whose
+    /// contents the simulator's nothing-lost check reads.
+    func makeApp(for configuration: SimulationConfiguration, store: LocationStore) -> any HostedApp
+}
+
+/// What hosted app code did while handling one event.
+public struct HostedResult: Sendable {
+    /// What it asked of the system, in order.
+    public var effects: [KeepAliveEffect]
+    /// Fixes it stored as samples (already in the phone's store).
+    public var recorded: [LocationFix]
+    /// Uploads it handed to its background session.
+    public var uploads: [HostedUpload]
+
+    public init(effects: [KeepAliveEffect] = [], recorded: [LocationFix] = [], uploads: [HostedUpload] = []) {
+        self.effects = effects
+        self.recorded = recorded
+        self.uploads = uploads
+    }
+}
+
+/// A batch the app handed to its background `URLSession`, read back from the file it uploads.
+public struct HostedUpload: Sendable {
+    /// The task's description, which comes back with its answer.
+    public var description: String
+    public var samples: [Sample]
+
+    public init(description: String, samples: [Sample]) {
+        self.description = description
+        self.samples = samples
+    }
+}
+
+/// An upload's answer as the session delivers it: an HTTP status and body, or an error.
+public struct HostedAnswer: Sendable, Hashable {
+    public var status: Int?
+    public var body: Data
+    public var retryAfter: String?
+    public var error: String?
+
+    /// The HTTP answer the track server gives for `outcome` (protocols.md §2).
+    public init(_ outcome: UploadOutcome) {
+        func error(_ message: String) -> Data { (try? JSONEncoder().encode(ErrorResponse(error: message))) ?? Data() }
+        retryAfter = nil
+        self.error = nil
+        switch outcome {
+        case .acknowledged(let ack):
+            status = 200
+            let response = BatchResponse(
+                accepted: ack.stored.map(\.uuidString).sorted(),
+                rejected: ack.rejected.map { BatchResponse.Rejection(id: $0.key.uuidString, reason: $0.value) })
+            body = (try? JSONEncoder().encode(response)) ?? Data()
+        case .badRequest(let message): (status, body) = (400, error(message))
+        case .tooLarge: (status, body) = (413, error("the batch is too large"))
+        case .unauthorized(let code, let message): (status, body) = (code, error(message))
+        case .rateLimited(let after):
+            (status, body) = (429, error("too many requests"))
+            retryAfter = after.map { String(Int64($0.seconds)) }
+        case .serverError(let code, let message), .clientError(let code, let message):
+            (status, body) = (code, error(message))
+        case .unexpectedResponse(let message): (status, body) = (200, error(message))
+        case .networkError(let message): (status, body, self.error) = (nil, Data(), message)
+        }
+    }
 }

@@ -12,6 +12,8 @@ extension Simulation {
         var startsAt: Instant
         /// The server's answer, once the transfer ended; the app has not been given it yet.
         var outcome: UploadOutcome?
+        /// The task's description when a hosted shell started it (its answer goes back to the shell).
+        var description: String?
     }
 
     /// The sync path with a background session: the machine decides as usual, but the upload
@@ -24,19 +26,37 @@ extension Simulation {
         let actions = sync.handle(.wake(pending: pendingCount, backgroundTimeRemaining: nil), at: now)
         applySync(actions)
         guard let limit = actions.uploadLimit, let batch = readBatch(limit: limit) else { return }
-        var delay = Duration.zero
-        if process?.state != .foreground {
-            // The rate limiter: a task created in the background waits for a delay that "increases
-            // each time the system resumes or relaunches your app"; and it is discretionary, so
-            // off the charger the system may hold it for power.
-            if sessionResumes > 0 {
-                delay = profile.duration(.urlSessionStartDelay) * Double(1 << min(sessionResumes - 1, 16))
-            }
-            if !charging { delay += profile.duration(.urlSessionDiscretionaryDelay) }
-        }
+        let delay = transferDelay
         transfer = BackgroundTransfer(samples: batch, startsAt: now + delay)
         report.note(
             now, "background upload of \(batch.count) samples handed to the system, starts in \(Int(delay.seconds)) s")
+    }
+
+    /// When the system starts a task created now. The rate limiter: a task created in the
+    /// background waits for a delay that "increases each time the system resumes or relaunches
+    /// your app"; and it is discretionary, so off the charger the system may hold it for power.
+    var transferDelay: Duration {
+        guard process?.state != .foreground else { return .zero }
+        var delay = Duration.zero
+        if sessionResumes > 0 {
+            delay = profile.duration(.urlSessionStartDelay) * Double(1 << min(sessionResumes - 1, 16))
+        }
+        if !charging { delay += profile.duration(.urlSessionDiscretionaryDelay) }
+        return delay
+    }
+
+    /// A hosted shell handed its background session an upload (it keeps one at a time).
+    mutating func handOffHostedUpload(_ upload: HostedUpload) {
+        guard transfer == nil else {
+            report.violation(now, "the app started a second background upload while one was in flight")
+            return
+        }
+        let delay = transferDelay
+        transfer = BackgroundTransfer(samples: upload.samples, startsAt: now + delay, description: upload.description)
+        report.note(
+            now,
+            "background upload of \(upload.samples.count) samples handed to the system, starts in \(Int(delay.seconds)) s"
+        )
     }
 
     /// Every simulated minute: the system sends a due transfer when the network is up (it retries
@@ -72,7 +92,11 @@ extension Simulation {
     mutating func takeTransferOutcome() {
         guard isRunning, let transfer, let outcome = transfer.outcome else { return }
         self.transfer = nil
-        hear(outcome, of: transfer.samples)
+        if let description = transfer.description {
+            deliverUploadAnswer(description, outcome: outcome)
+        } else {
+            hear(outcome, of: transfer.samples)
+        }
     }
 
     /// A force quit cancels the session's transfers and the system relaunches nothing; the app

@@ -1,4 +1,5 @@
 import BackgroundCore
+import LocationLog
 
 extension Simulation {
     /// Runs the app's keep-alive machine on one event and carries out its effects, checking the
@@ -10,8 +11,11 @@ extension Simulation {
         }
         energy.add(.cpu, milliwatts: profile[.cpuPower], seconds: profile[.cpuTimePerEvent])
         var effects: [KeepAliveEffect]
+        var hostedResult: HostedResult?
         if let hosted {
-            effects = hosted.handle(event, system: hostedSystemState)
+            let result = hosted.handle(event, system: hostedSystemState)
+            effects = result.effects
+            hostedResult = result
         } else {
             effects = process.machine.handle(event, at: now)
             self.process = process
@@ -29,6 +33,7 @@ extension Simulation {
             guard generation == self.generation else { break }  // an effect ended the process
             apply(effect)
         }
+        if let hostedResult { absorb(hostedResult) }
         checkLedgerAgreement()
     }
 
@@ -104,13 +109,63 @@ extension Simulation {
         }
     }
 
+    /// Hands a hosted app the answer to its upload, as the background session does once the app
+    /// runs, and carries out what it does then (it deletes exactly the acknowledged samples).
+    mutating func deliverUploadAnswer(_ description: String, outcome: UploadOutcome) {
+        guard
+            runHosted(
+                "an upload's answer", { $0.uploadFinished(description, answer: HostedAnswer(outcome), system: $1) })
+        else { return }
+        switch outcome {
+        case .acknowledged:
+            report.uploads += 1
+            deliverHeartbeat(.serverContact)
+        case .unauthorized(let status, _):
+            deliverHeartbeat(.response(.rejected(status: status)))
+        default:
+            break
+        }
+    }
+
+    /// Runs hosted app code outside a keep-alive event (an upload's answer, new credentials) with
+    /// the same checks; `false` (and a violation) if the app is not running.
+    mutating func runHosted(
+        _ what: String, _ call: (any HostedApp, HostedSystemState) -> HostedResult
+    ) -> Bool {
+        guard let hosted, isRunning else {
+            report.violation(now, "\(what) would reach an app that is not running")
+            return false
+        }
+        energy.add(.cpu, milliwatts: profile[.cpuPower], seconds: profile[.cpuTimePerEvent])
+        let result = call(hosted, hostedSystemState)
+        let generation = self.generation
+        for effect in result.effects {
+            guard generation == self.generation else { break }
+            apply(effect)
+        }
+        absorb(result)
+        checkLedgerAgreement()
+        return true
+    }
+
+    /// The samples a hosted app stored and the uploads it started.
+    private mutating func absorb(_ result: HostedResult) {
+        for fix in result.recorded {
+            if fix.isApproximate { report.approximateSamples += 1 }
+            noteSample(fix)
+        }
+        for upload in result.uploads { handOffHostedUpload(upload) }
+        pendingCount = storeValue { try $0.pendingCount() } ?? pendingCount
+    }
+
     /// What the system answers hosted app code at once, as of now.
     var hostedSystemState: HostedSystemState {
         let inBackground = process?.state != .foreground
         let refuses = inBackground && stintDeadline.map { $0 - now <= profile.duration(.expiryLead) } == true
         return HostedSystemState(
             now: now, isForeground: !inBackground, backgroundTimeRemaining: backgroundTimeRemaining,
-            refusesNewTasks: refuses, environment: environment, hostAppRegions: configuration.hostAppRegions)
+            refusesNewTasks: refuses, environment: environment, hostAppRegions: configuration.hostAppRegions,
+            uploadsInFlight: Set([transfer?.description].compactMap { $0 }))
     }
 
     /// The notification centre delivers the pending dead-man notice; no app code runs.

@@ -13,9 +13,11 @@ extension Simulation {
         applySync(sync.handle(.credentialsChanged, at: now))
         guard process != nil else {
             enterForeground(for: 120)  // a launch by the user logs in and starts tracking
+            if hosted != nil { _ = runHosted("new credentials") { $0.credentialsChanged(system: $1) } }
             return
         }
         enterForeground(for: 120)
+        if hosted != nil { _ = runHosted("new credentials") { $0.credentialsChanged(system: $1) } }
         guard trackingStopped, var process else { return }
         var machine = KeepAliveMachine(
             strategy: configuration.strategy, environment: environment,

@@ -8,13 +8,18 @@ extension Simulation {
         do {
             try store.append(
                 fix, trigger: trigger, state: state, power: PowerContext(battery: battery, charging: charging))
-            report.sampleTimes.append(fix.timestamp)
-            report.samplePlaces.append((fix.timestamp, Coordinate(latitude: fix.latitude, longitude: fix.longitude)))
-            lastSampleAt = fix.timestamp
+            noteSample(fix)
             pendingCount += 1
         } catch {
             report.violation(now, "the store refused an accepted sample: \(error)")
         }
+    }
+
+    /// Counts a stored sample in the report (coverage, path error).
+    mutating func noteSample(_ fix: LocationFix) {
+        report.sampleTimes.append(fix.timestamp)
+        report.samplePlaces.append((fix.timestamp, Coordinate(latitude: fix.latitude, longitude: fix.longitude)))
+        lastSampleAt = fix.timestamp
     }
 
     /// What `UIApplication.backgroundTimeRemaining` would say: `nil` in the foreground or while a
@@ -30,6 +35,11 @@ extension Simulation {
     /// uploads against the simulated server and network.
     mutating func syncIfDue() {
         guard isRunning else { return }
+        if hosted != nil {
+            // A hosted shell decides its own uploads; the system hands it what it holds.
+            takeTransferOutcome()
+            return
+        }
         if configuration.uploadSession == .background, profile.flag(.urlSessionBackground) {
             handOffToSystemIfDue()
             return

@@ -162,7 +162,7 @@ public struct Simulation: Sendable {
         self.pendingCount = carried
         self.carriedOver = carried + ((try? store.quarantined().count) ?? 0)
         self.battery = configuration.scenario.battery.start
-        self.hosted = configuration.app?.makeApp(for: configuration)
+        self.hosted = configuration.app?.makeApp(for: configuration, store: self.store)
     }
 
     var end: Instant { configuration.scenario.start + configuration.scenario.duration }
