@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "LocationLog", targets: ["LocationLog"]),
         .library(name: "LinuxDevice", targets: ["LinuxDevice"]),
         .library(name: "TrackServer", targets: ["TrackServer"]),
+        .library(name: "TrackServerPostgres", targets: ["TrackServerPostgres"]),
         // The iOS shell an app links (issue 10): the façade and the adapters over Apple's frameworks.
         .library(name: "BackgroundTracker", targets: ["BackgroundTracker"]),
         .executable(name: "bgtrack", targets: ["bgtrack"]),
@@ -33,6 +34,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `swift package generate-documentation --target BackgroundTracker` (the DocC articles).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The PostgreSQL store (issue 13), in its own target so an app embedding the SQLite server
+        // does not compile PostgresNIO and its TLS and crypto stack.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         .target(name: "BackgroundCore", swiftSettings: strictSettings),
@@ -51,6 +55,17 @@ let package = Package(
                 "LocationLog",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The PostgreSQL store: several stateless `bgtrack serve` processes on one database.
+        .target(
+            name: "TrackServerPostgres",
+            dependencies: [
+                "BackgroundCore",
+                "TrackServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -103,6 +118,7 @@ let package = Package(
                 "LocationLog",
                 "LinuxDevice",
                 "TrackServer",
+                "TrackServerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -137,6 +153,7 @@ let package = Package(
             name: "bgtrackTests",
             dependencies: [
                 "bgtrack", "BackgroundCore", "IOSSimulator", "LocationLog", "LinuxDevice", "TrackServer",
+                "TrackServerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -155,6 +172,7 @@ let package = Package(
             name: "TrackServerTests",
             dependencies: [
                 "TrackServer",
+                "TrackServerPostgres",
                 "LocationLog",
                 "LinuxDevice",
                 "SQLitePowerCut",

@@ -9,8 +9,8 @@ import HTTPTypes
 /// At `synchronous = FULL` each commit costs an fsync, so one transaction per request caps
 /// single-point clients (OwnTracks, Traccar) at the disk's sync rate. Here requests that arrive
 /// while a commit is being synced wait for the next one and share it (``CommitQueue`` decides who
-/// commits and what). The commit runs in ``TrackStore/insertGroup(_:)``: in SQLite, one
-/// transaction with a savepoint per request, so one request's failure fails only that request.
+/// commits and what). The commit runs in ``TrackStore/insertGroup(_:)``: in SQLite and PostgreSQL,
+/// one transaction with a savepoint per request, so one request's failure fails only that request.
 ///
 /// No background task: the request that finds nobody committing commits, and hands the lead to
 /// the next waiting request when done.

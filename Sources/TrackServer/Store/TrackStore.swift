@@ -2,8 +2,9 @@ public import BackgroundCore
 
 /// Everything the server keeps: devices, operators, sessions, samples and non-location events.
 ///
-/// The SQLite store is the embedded default; a PostgreSQL store plugs in by conforming and
-/// passing `TrackStoreContract` (Tests/TrackServerTests/Store). Every write that carries samples
+/// The SQLite store is the embedded default; `PostgresTrackStore` (target TrackServerPostgres) lets
+/// several servers share one database. Both pass the same contract suite (`StoreContract` in
+/// Tests/TrackServerTests/Store). Every write that carries samples
 /// is one transaction: when the method returns, the rows are committed, and when it throws,
 /// nothing was written. Routes acknowledge only after it returned.
 public protocol TrackStore: Sendable {
@@ -79,6 +80,13 @@ public struct RejectedPoint: Hashable, Sendable, Encodable {
     public var raw: String
     public var receivedAt: Int64
 
+    public init(source: String, reason: String, raw: String, receivedAt: Int64) {
+        self.source = source
+        self.reason = reason
+        self.raw = raw
+        self.receivedAt = receivedAt
+    }
+
     enum CodingKeys: String, CodingKey {
         case source, reason, raw
         case receivedAt = "received_at"
@@ -115,6 +123,12 @@ public struct QueuedAlert: Hashable, Sendable {
     public var id: Int64
     public var delivery: AlertDelivery
     public var attempts: Int
+
+    public init(id: Int64, delivery: AlertDelivery, attempts: Int) {
+        self.id = id
+        self.delivery = delivery
+        self.attempts = attempts
+    }
 }
 
 extension TrackStore {

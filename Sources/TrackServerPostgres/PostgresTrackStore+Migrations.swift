@@ -1,0 +1,200 @@
+package import Logging
+import PostgresNIO
+
+extension PostgresTrackStore {
+    /// One migration: a version, a name, and its statements (one per query: the extended
+    /// protocol runs one statement at a time).
+    struct Migration: Sendable {
+        var version: Int64
+        var name: String
+        var statements: [String]
+    }
+
+    /// Append-only: never edit one that shipped, add the next version. The applied ones are rows
+    /// of `schema_version`.
+    static let migrations: [Migration] = [
+        Migration(
+            version: 1, name: "v1-devices-samples-sessions-alerts-quarantine",
+            statements: [
+                """
+                CREATE TABLE device (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    tokenhash TEXT NOT NULL UNIQUE,
+                    createdat BIGINT NOT NULL,
+                    revokedat BIGINT,
+                    lastseenat BIGINT,
+                    silentafterms BIGINT
+                )
+                """,
+                """
+                CREATE TABLE operator (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    tokenhash TEXT NOT NULL UNIQUE,
+                    createdat BIGINT NOT NULL,
+                    revokedat BIGINT
+                )
+                """,
+                """
+                CREATE TABLE session (
+                    tokenhash TEXT PRIMARY KEY,
+                    deviceid BIGINT NOT NULL REFERENCES device(id),
+                    createdat BIGINT NOT NULL,
+                    expiresat BIGINT NOT NULL,
+                    revokedat BIGINT
+                )
+                """,
+                """
+                CREATE TABLE sample (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    deviceid BIGINT NOT NULL REFERENCES device(id),
+                    key TEXT NOT NULL,
+                    sampleid TEXT,
+                    seq BIGINT,
+                    t BIGINT NOT NULL,
+                    lat DOUBLE PRECISION NOT NULL,
+                    lon DOUBLE PRECISION NOT NULL,
+                    acc DOUBLE PRECISION,
+                    alt DOUBLE PRECISION,
+                    speed DOUBLE PRECISION,
+                    course DOUBLE PRECISION,
+                    battery DOUBLE PRECISION,
+                    charging BOOLEAN,
+                    trigger TEXT,
+                    state TEXT,
+                    source TEXT NOT NULL,
+                    receivedat BIGINT NOT NULL,
+                    UNIQUE (deviceid, key)
+                )
+                """,
+                "CREATE INDEX sample_device_time ON sample (deviceid, t)",
+                """
+                CREATE TABLE event (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    deviceid BIGINT NOT NULL REFERENCES device(id),
+                    type TEXT NOT NULL,
+                    json TEXT NOT NULL,
+                    receivedat BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX event_device ON event (deviceid)",
+                """
+                CREATE TABLE alert_state (
+                    deviceid BIGINT PRIMARY KEY REFERENCES device(id),
+                    silentsince BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE alert_outbox (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    target TEXT NOT NULL,
+                    json TEXT NOT NULL,
+                    createdat BIGINT NOT NULL,
+                    attempts BIGINT NOT NULL DEFAULT 0,
+                    nextattemptat BIGINT NOT NULL,
+                    lasterror TEXT
+                )
+                """,
+                """
+                CREATE TABLE rejected_point (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    deviceid BIGINT NOT NULL REFERENCES device(id),
+                    source TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    raw TEXT NOT NULL,
+                    receivedat BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX rejected_point_device ON rejected_point (deviceid, id)",
+            ])
+    ]
+
+    /// Brings the schema up to date on one connection of its own, in one transaction under an
+    /// advisory lock, so servers starting together on a new database migrate it once.
+    /// - Throws: ``PostgresStoreError`` when the server cannot be reached, refuses the login, or
+    ///   holds a newer schema than this build knows.
+    static func migrate(_ configuration: PostgresStoreConfiguration, logger: Logger) async throws {
+        try await withConnection(configuration, logger: logger) { connection in
+            try await applyMigrations(connection, configuration, logger: logger)
+        }
+    }
+
+    /// `body` on a connection of its own (not the pool), closed afterwards; errors explained.
+    static func withConnection(
+        _ configuration: PostgresStoreConfiguration, logger: Logger,
+        _ body: (PostgresConnection) async throws -> Void
+    ) async throws {
+        var connectionConfiguration = PostgresConnection.Configuration(
+            host: configuration.host, port: configuration.port, username: configuration.username,
+            password: configuration.password, database: configuration.database, tls: .disable)
+        connectionConfiguration.options.additionalStartupParameters = startupParameters(configuration)
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: connectionConfiguration, id: 0, logger: logger)
+        } catch {
+            throw PostgresStoreError.explaining(error, configuration)
+        }
+        do {
+            try await body(connection)
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            throw PostgresStoreError.explaining(error, configuration)
+        }
+    }
+
+    private static func applyMigrations(
+        _ connection: PostgresConnection, _ configuration: PostgresStoreConfiguration, logger: Logger
+    ) async throws {
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            let schema = configuration.schema ?? ""
+            try await connection.query(
+                "SELECT pg_advisory_xact_lock(74657313, hashtext(\(schema)))", logger: logger)
+            if let name = configuration.schema, PostgresStoreConfiguration.isPlainIdentifier(name) {
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \"\(name)\""), logger: logger)
+            }
+            try await connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS schema_version (
+                    version BIGINT PRIMARY KEY, name TEXT NOT NULL, appliedat TIMESTAMPTZ NOT NULL DEFAULT now())
+                """,
+                logger: logger)
+            let current =
+                try await connection.query(
+                    "SELECT COALESCE(MAX(version), 0)::BIGINT FROM schema_version", logger: logger
+                ).collect().first?.decode(Int64.self) ?? 0
+            let known = migrations.last?.version ?? 0
+            guard current <= known else {
+                throw PostgresStoreError(
+                    "the database \(configuration.redacted) is at schema version \(current), newer than this "
+                        + "bgtrack knows (\(known)); run the bgtrack that migrated it, or a newer one")
+            }
+            for migration in migrations where migration.version > current {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query(
+                    "INSERT INTO schema_version (version, name) VALUES (\(migration.version), \(migration.name))",
+                    logger: logger)
+                logger.info("migrated", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+            }
+            try await connection.query("COMMIT", logger: logger)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    /// Drops the store's schema and everything in it (tests give each test a schema and drop it).
+    package static func dropSchema(_ configuration: PostgresStoreConfiguration, logger: Logger) async throws {
+        guard let name = configuration.schema, PostgresStoreConfiguration.isPlainIdentifier(name) else { return }
+        try await withConnection(configuration, logger: logger) { connection in
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \"\(name)\" CASCADE"), logger: logger)
+        }
+    }
+}

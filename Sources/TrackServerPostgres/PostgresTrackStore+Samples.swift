@@ -1,0 +1,211 @@
+public import BackgroundCore
+import Logging
+import PostgresNIO
+public import TrackServer
+
+extension PostgresTrackStore {
+    public func insert(_ samples: [IngestSample], device: String, at now: Instant) async throws -> InsertOutcome {
+        try await retryingDeadlocks {
+            try await transaction { connection in
+                let deviceID = try await Self.deviceID(connection, device, logger: logger)
+                let outcome = try await Self.insertRows(
+                    connection, samples, deviceID: deviceID, now: now, logger: logger)
+                try await connection.query(
+                    "UPDATE device SET lastseenat = \(now.ms) WHERE id = \(deviceID)", logger: logger)
+                return outcome
+            }
+        }
+    }
+
+    /// The group commit: one transaction for every request, each request's rows inside its own
+    /// SAVEPOINT. A request whose rows fail rolls back to its savepoint and gets its error; the
+    /// others commit together.
+    ///
+    /// It runs in its own task, awaited here, so that a cancelled caller (a client that hung up)
+    /// does not cut the commit the other requests of the group ride on.
+    public func insertGroup(_ requests: [GroupInsert]) async throws -> [Result<InsertOutcome, any Error>] {
+        let store = self
+        return try await Task { try await store.commitGroup(requests) }.value
+    }
+
+    private func commitGroup(_ requests: [GroupInsert]) async throws -> [Result<InsertOutcome, any Error>] {
+        try await transaction { connection in
+            var deviceIDs: [String: Int64] = [:]
+            var lastSeen: [Int64: Int64] = [:]
+            var results: [Result<InsertOutcome, any Error>] = []
+            results.reserveCapacity(requests.count)
+            for request in requests {
+                var attempt = 1
+                while true {
+                    try await connection.query("SAVEPOINT request", logger: logger)
+                    do {
+                        let found: Int64
+                        if let known = deviceIDs[request.device] {
+                            found = known
+                        } else {
+                            found = try await Self.deviceID(connection, request.device, logger: logger)
+                        }
+                        deviceIDs[request.device] = found
+                        let outcome = try await Self.insertRows(
+                            connection, request.samples, deviceID: found, now: request.now, logger: logger)
+                        try await connection.query("RELEASE SAVEPOINT request", logger: logger)
+                        lastSeen[found] = max(lastSeen[found] ?? .min, request.now.ms)
+                        results.append(.success(outcome))
+                        break
+                    } catch {
+                        // Undoes this request's rows and frees their locks; if even that fails, the
+                        // connection is gone and the whole group fails.
+                        try await connection.query("ROLLBACK TO SAVEPOINT request", logger: logger)
+                        try await connection.query("RELEASE SAVEPOINT request", logger: logger)
+                        let explained = PostgresStoreError.explaining(error, configuration)
+                        if Self.isDeadlock(explained), attempt < Self.deadlockAttempts {
+                            attempt += 1
+                            continue
+                        }
+                        results.append(.failure(explained))
+                        break
+                    }
+                }
+            }
+            // In id order: two servers' groups touching the same devices lock them in one order.
+            for (deviceID, milliseconds) in lastSeen.sorted(by: { $0.key < $1.key }) {
+                try await connection.query(
+                    "UPDATE device SET lastseenat = \(milliseconds) WHERE id = \(deviceID)", logger: logger)
+            }
+            return results
+        }
+    }
+
+    /// Tries a transaction again when PostgreSQL picked it as a deadlock victim (it was rolled back,
+    /// nothing was written): two servers storing overlapping batches in different orders.
+    func retryingDeadlocks<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await body()
+            } catch let error where Self.isDeadlock(error) && attempt < Self.deadlockAttempts {
+                attempt += 1
+            }
+        }
+    }
+
+    static let deadlockAttempts = 5
+
+    static func isDeadlock(_ error: any Error) -> Bool {
+        ["40P01", "40001"].contains((error as? PostgresStoreError)?.sqlState)
+    }
+
+    /// Columns of one sample row, in the order ``insertRows`` binds them.
+    static let sampleColumns = 17
+    /// Rows per statement: 17 binds each stays far below PostgreSQL's 65,535 parameters.
+    static let rowsPerStatement = 1000
+
+    /// Inserts the samples, a key the device already has (or had earlier in `samples`) skipped as
+    /// a duplicate, and says which were which, in input order.
+    ///
+    /// Rows go in sorted by key, so two transactions storing overlapping batches of one device
+    /// take the key locks in the same order (no deadlock between two servers given the same batch).
+    static func insertRows(
+        _ connection: PostgresConnection, _ samples: [IngestSample], deviceID: Int64, now: Instant, logger: Logger
+    ) async throws -> InsertOutcome {
+        let ordered = samples.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }
+        var stored: Set<String> = []
+        var start = 0
+        while start < ordered.count {
+            let chunk = ordered[start..<min(start + rowsPerStatement, ordered.count)].map(\.element)
+            start += chunk.count
+            let inserted = try await connection.query(insertQuery(chunk, deviceID: deviceID, now: now), logger: logger)
+            for try await key in inserted.decode(String.self) { stored.insert(key) }
+        }
+        var outcome = InsertOutcome(accepted: [], duplicates: [])
+        for sample in samples {
+            // The first of equal keys is the stored one; the rest are duplicates, as in SQLite.
+            if stored.remove(sample.key) != nil {
+                outcome.accepted.append(sample.key)
+            } else {
+                outcome.duplicates.append(sample.key)
+            }
+        }
+        return outcome
+    }
+
+    static func insertQuery(_ samples: [IngestSample], deviceID: Int64, now: Instant) -> PostgresQuery {
+        var sql = """
+            INSERT INTO sample (deviceid, key, sampleid, seq, t, lat, lon, acc, alt, speed, course, battery, charging,
+                trigger, state, source, receivedat) VALUES
+            """
+        var binds = PostgresBindings(capacity: samples.count * sampleColumns)
+        for (row, sample) in samples.enumerated() {
+            let first = row * sampleColumns + 1
+            sql += (row == 0 ? " (" : ", (")
+            sql += (first..<first + sampleColumns).map { "$\($0)" }.joined(separator: ", ") + ")"
+            binds.append(deviceID)
+            binds.append(sample.key)
+            binds.append(sample.id)
+            binds.append(sample.seq)
+            binds.append(sample.time.ms)
+            binds.append(sample.latitude)
+            binds.append(sample.longitude)
+            binds.append(sample.accuracy)
+            binds.append(sample.altitude)
+            binds.append(sample.speed)
+            binds.append(sample.course)
+            binds.append(sample.battery)
+            binds.append(sample.charging)
+            binds.append(sample.trigger)
+            binds.append(sample.state)
+            binds.append(sample.source.rawValue)
+            binds.append(now.ms)
+        }
+        sql += " ON CONFLICT (deviceid, key) DO NOTHING RETURNING key"
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
+    }
+
+    public func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [IngestSample] {
+        let limit = limit.map { Int64(max(0, $0)) }
+        return try await rows(
+            """
+            SELECT s.key, s.sampleid, s.seq, s.t, s.lat, s.lon, s.acc, s.alt, s.speed, s.course, s.battery,
+                s.charging, s.trigger, s.state, s.source
+            FROM sample s JOIN device d ON d.id = s.deviceid
+            WHERE d.name = \(device) AND s.t >= \(from.ms) AND s.t < \(to.ms) ORDER BY s.t, s.id LIMIT \(limit)
+            """
+        ).map(Self.sample(from:))
+    }
+
+    static func sample(from row: PostgresRow) throws -> IngestSample {
+        let (key, id, seq, time, latitude, longitude, accuracy) = try row.decode(
+            (String, String?, Int64?, Int64, Double, Double, Double?).self)
+        let columns = row.makeRandomAccess()
+        return IngestSample(
+            key: key, id: id, seq: seq, time: Instant(milliseconds: time), latitude: latitude, longitude: longitude,
+            accuracy: accuracy,
+            altitude: try columns["alt"].decode(Double?.self),
+            speed: try columns["speed"].decode(Double?.self),
+            course: try columns["course"].decode(Double?.self),
+            battery: try columns["battery"].decode(Double?.self),
+            charging: try columns["charging"].decode(Bool?.self),
+            trigger: try columns["trigger"].decode(String?.self),
+            state: try columns["state"].decode(String?.self),
+            source: IngestSource(rawValue: try columns["source"].decode(String.self)) ?? .native)
+    }
+
+    public func recordEvent(device: String, type: String, json: String, at now: Instant) async throws {
+        try await transaction { connection in
+            let id = try await Self.deviceID(connection, device, logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO event (deviceid, type, json, receivedat)
+                VALUES (\(id), \(type), \(Self.text(json, max: .max)), \(now.ms))
+                """,
+                logger: logger)
+            try await connection.query("UPDATE device SET lastseenat = \(now.ms) WHERE id = \(id)", logger: logger)
+        }
+    }
+
+    public func eventCount(device: String) async throws -> Int {
+        let found = try await rows(
+            "SELECT COUNT(*) FROM event e JOIN device d ON d.id = e.deviceid WHERE d.name = \(device)")
+        return try Int(found.first?.decode(Int64.self) ?? 0)
+    }
+}
