@@ -3,8 +3,228 @@ import Foundation
 import Testing
 import TrackServer
 
-/// The contract every ``TrackStore`` must meet. A new store (PostgreSQL) adds a case to
-/// ``StoreKind`` and runs the same tests.
+/// The contract every ``TrackStore`` must meet: each check gets a fresh, empty store. The suites
+/// below run every check on SQLite (in memory and on disk) and on PostgreSQL.
+enum StoreContract {
+    static let now = Instant(milliseconds: 1_732_244_800_000)
+
+    static func sample(_ key: String, at seconds: Int64, lat: Double = 31.2) -> IngestSample {
+        IngestSample(
+            key: key, id: key, seq: 1, time: Instant(milliseconds: 1_732_240_000_000 + seconds * 1000),
+            latitude: lat, longitude: 121.4, accuracy: 5, source: .native)
+    }
+
+    static func devicesAreUniqueByName(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "h1", at: now)
+        await #expect(throws: TrackStoreError.duplicateName("a")) {
+            _ = try await store.addDevice(name: "a", tokenHash: "h2", at: now)
+        }
+        #expect(try await store.devices().map(\.name) == ["a"])
+    }
+
+    static func tokenOwnersAndRevocation(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "device", at: now)
+        try await store.addOperator(name: "ops", tokenHash: "operator", at: now)
+        try await store.createSession(
+            device: "a", tokenHash: "session", expiresAt: now + .seconds(60), at: now)
+        #expect(try await store.owner(ofTokenHash: "device", at: now) == .device("a"))
+        #expect(try await store.owner(ofTokenHash: "operator", at: now) == .operator("ops"))
+        #expect(
+            try await store.owner(ofTokenHash: "session", at: now) == .session(device: "a", tokenHash: "session"))
+        #expect(try await store.owner(ofTokenHash: "session", at: now + .seconds(61)) == nil)
+        #expect(try await store.revokeDevice(named: "a", at: now))
+        #expect(try await store.owner(ofTokenHash: "device", at: now) == nil)
+        #expect(try await store.owner(ofTokenHash: "session", at: now) == nil)
+        #expect(try await store.session(tokenHash: "session")?.revokedAt == now)
+        #expect(try await store.revokeDevice(named: "a", at: now) == false)
+    }
+
+    static func sessionsExtendAndRevoke(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "device", at: now)
+        try await store.createSession(device: "a", tokenHash: "s", expiresAt: now + .seconds(60), at: now)
+        try await store.extendSession(tokenHash: "s", to: now + .seconds(600), at: now + .seconds(30))
+        #expect(try await store.session(tokenHash: "s")?.expiresAt == now + .seconds(600))
+        #expect(try await store.device(named: "a")?.lastSeenAt == now + .seconds(30))
+        try await store.revokeSession(tokenHash: "s", at: now + .seconds(40))
+        #expect(try await store.owner(ofTokenHash: "s", at: now + .seconds(41)) == nil)
+    }
+
+    static func insertIsIdempotentPerDeviceByKey(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
+        let first = try await store.insert(
+            [sample("k1", at: 0), sample("k2", at: 60)], device: "a", at: now)
+        #expect(first == InsertOutcome(accepted: ["k1", "k2"], duplicates: []))
+        let again = try await store.insert(
+            [sample("k2", at: 60), sample("k3", at: 120)], device: "a", at: now)
+        #expect(again == InsertOutcome(accepted: ["k3"], duplicates: ["k2"]))
+        let other = try await store.insert([sample("k1", at: 0)], device: "b", at: now)
+        #expect(other.accepted == ["k1"])  // keys are per device
+        #expect(try await store.device(named: "a")?.sampleCount == 3)
+        #expect(try await store.device(named: "a")?.lastSeenAt == now)
+    }
+
+    static func samplesComeBackInTimeOrderWithinTheRange(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        var original = sample("late", at: 300, lat: 31.3)
+        original.speed = 1.5
+        original.charging = true
+        original.trigger = "visit"
+        _ = try await store.insert(
+            [original, sample("early", at: 0), sample("mid", at: 120)], device: "a", at: now)
+        let start = Instant(milliseconds: 1_732_240_000_000)
+        let all = try await store.samples(device: "a", from: start, to: start + .seconds(301))
+        #expect(all.map(\.key) == ["early", "mid", "late"])
+        #expect(all.last == original)
+        let window = try await store.samples(device: "a", from: start + .seconds(1), to: start + .seconds(300))
+        #expect(window.map(\.key) == ["mid"])
+    }
+
+    static func aLimitReturnsOnlyTheEarliestSamples(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        _ = try await store.insert(
+            [sample("late", at: 300), sample("early", at: 0), sample("mid", at: 120)], device: "a",
+            at: now)
+        let start = Instant(milliseconds: 1_732_240_000_000)
+        let two = try await store.samples(device: "a", from: start, to: start + .seconds(301), limit: 2)
+        #expect(two.map(\.key) == ["early", "mid"])
+        #expect(try await store.samples(device: "a", from: start, to: start + .seconds(301), limit: 0).isEmpty)
+        #expect(try await store.samples(device: "a", from: start, to: start + .seconds(301), limit: 5).count == 3)
+    }
+
+    static func unknownOrRevokedDeviceWritesNothing(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        await #expect(throws: TrackStoreError.unknownDevice("nobody")) {
+            _ = try await store.insert([sample("k", at: 0)], device: "nobody", at: now)
+        }
+        _ = try await store.revokeDevice(named: "a", at: now)
+        await #expect(throws: TrackStoreError.unknownDevice("a")) {
+            _ = try await store.insert([sample("k", at: 0)], device: "a", at: now)
+        }
+        #expect(try await store.device(named: "a")?.sampleCount == 0)
+    }
+
+    static func eventsAreKeptPerDevice(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        try await store.recordEvent(device: "a", type: "owntracks.card", json: "{}", at: now)
+        #expect(try await store.eventCount(device: "a") == 1)
+        #expect(try await store.eventCount(device: "b") == 0)
+    }
+
+    static func operatorsAreListedAndRevoked(_ store: any TrackStore) async throws {
+        try await store.addOperator(name: "ops", tokenHash: "o1", at: now)
+        try await store.addOperator(name: "alice", tokenHash: "o2", at: now)
+        await #expect(throws: TrackStoreError.duplicateName("ops")) {
+            try await store.addOperator(name: "ops", tokenHash: "o3", at: now)
+        }
+        #expect(try await store.revokeOperator(named: "ops", at: now + .seconds(5)))
+        #expect(try await store.revokeOperator(named: "ops", at: now + .seconds(6)) == false)
+        #expect(try await store.revokeOperator(named: "nobody", at: now) == false)
+        #expect(
+            try await store.operators() == [
+                OperatorRecord(name: "alice", createdAt: now, revokedAt: nil),
+                OperatorRecord(name: "ops", createdAt: now, revokedAt: now + .seconds(5)),
+            ])
+        #expect(try await store.owner(ofTokenHash: "o1", at: now + .seconds(6)) == nil)
+        #expect(try await store.owner(ofTokenHash: "o2", at: now + .seconds(6)) == .operator("alice"))
+    }
+
+    static func quarantineKeepsRejectedPointsNewestFirst(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        try await store.quarantine(device: "a", source: .owntracks, reason: "first", raw: "r1", at: now)
+        let long = String(repeating: "x", count: 5000)
+        try await store.quarantine(device: "a", source: .osmand, reason: "second", raw: long, at: now + .seconds(1))
+        await #expect(throws: TrackStoreError.unknownDevice("nobody")) {
+            try await store.quarantine(device: "nobody", source: .osmand, reason: "r", raw: "", at: now)
+        }
+        let points = try await store.rejectedPoints(device: "a", limit: 10)
+        #expect(points.map(\.reason) == ["second", "first"])
+        #expect(points.first?.raw.count == 4096)
+        #expect(points.first?.source == "osmand")
+        #expect(points.last?.receivedAt == now.milliseconds)
+        #expect(try await store.rejectedPoints(device: "a", limit: 1).count == 1)
+        #expect(try await store.rejectedPoints(device: "nobody", limit: 10).isEmpty)
+        #expect(try await store.device(named: "a")?.rejectedCount == 2)
+        #expect(try await store.device(named: "a")?.lastSeenAt == now + .seconds(1))
+    }
+
+    static func alertsQueueUntilDelivered(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        #expect(try await store.setSilentAfter(device: "a", .seconds(2100)))
+        #expect(try await store.setSilentAfter(device: "nobody", .seconds(60)) == false)
+        #expect(try await store.device(named: "a")?.silentAfter == .seconds(2100))
+        let deliveries = [
+            AlertDelivery(target: "webhook http://127.0.0.1:9/h", json: #"{"silent":true}"#),
+            AlertDelivery(target: "command true", json: #"{"silent":true}"#),
+        ]
+        try await store.recordAlert(device: "a", silentSince: now, deliveries: deliveries, at: now)
+        #expect(try await store.device(named: "a")?.silentSince == now)
+        let due = try await store.dueAlerts(at: now, limit: 10)
+        #expect(due.map(\.delivery) == deliveries)
+        #expect(due.map(\.attempts) == [0, 0])
+        let (first, second) = (try #require(due.first), try #require(due.last))
+        try await store.alertDelivered(id: first.id)
+        try await store.alertFailed(id: second.id, error: "refused", retryAt: now + .seconds(30))
+        #expect(try await store.dueAlerts(at: now + .seconds(29), limit: 10).isEmpty)
+        let retried = try await store.dueAlerts(at: now + .seconds(30), limit: 10)
+        #expect(retried.map(\.id) == [second.id])
+        #expect(retried.first?.attempts == 1)
+        // Heard from again: the silence ends, and one more delivery is queued.
+        try await store.recordAlert(device: "a", silentSince: nil, deliveries: [deliveries[0]], at: now)
+        #expect(try await store.device(named: "a")?.silentSince == nil)
+        #expect(try await store.dueAlerts(at: now + .seconds(30), limit: 10).count == 2)
+        #expect(try await store.dueAlerts(at: now + .seconds(30), limit: 1).count == 1)
+        // Setting the threshold back to the server's default.
+        #expect(try await store.setSilentAfter(device: "a", nil))
+        #expect(try await store.device(named: "a")?.silentAfter == nil)
+    }
+
+    static func aGroupStoresEachRequestAlone(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
+        let later = now + .seconds(10)
+        let results = try await store.insertGroup([
+            GroupInsert(samples: [sample("k1", at: 0), sample("k2", at: 1)], device: "a", now: now),
+            GroupInsert(samples: [sample("k2", at: 1), sample("k3", at: 2)], device: "a", now: later),
+            GroupInsert(samples: [sample("k9", at: 9)], device: "nobody", now: now),
+            GroupInsert(samples: [sample("k1", at: 0)], device: "b", now: now),
+        ])
+        #expect(results.count == 4)
+        #expect(try results[0].get() == InsertOutcome(accepted: ["k1", "k2"], duplicates: []))
+        #expect(try results[1].get() == InsertOutcome(accepted: ["k3"], duplicates: ["k2"]))
+        #expect(throws: TrackStoreError.unknownDevice("nobody")) { try results[2].get() }
+        #expect(try results[3].get() == InsertOutcome(accepted: ["k1"], duplicates: []))
+        #expect(try await store.device(named: "a")?.sampleCount == 3)
+        #expect(try await store.device(named: "a")?.lastSeenAt == later)
+        #expect(try await store.device(named: "b")?.sampleCount == 1)
+        let alone = try await store.insertGroup([GroupInsert(samples: [sample("k4", at: 4)], device: "a", now: now)])
+        #expect(try alone[0].get() == InsertOutcome(accepted: ["k4"], duplicates: []))
+    }
+
+    static func aKeyRepeatedInOneBatchIsStoredOnce(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        let first = sample("k", at: 0, lat: 31.2)
+        let outcome = try await store.insert(
+            [first, sample("j", at: 1), sample("k", at: 5, lat: 40)], device: "a", at: now)
+        #expect(outcome == InsertOutcome(accepted: ["k", "j"], duplicates: ["k"]))
+        let stored = try await store.samples(device: "a", from: .epoch, to: now)
+        #expect(stored.map(\.key) == ["k", "j"])
+        #expect(stored.first == first, "the first of equal keys is the one kept")
+    }
+
+    static func largeBatchesKeepEverySample(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        // More rows than one statement holds in the PostgreSQL store (1,000).
+        let batch = (0..<2_500).map { sample("k\($0)", at: Int64($0)) }
+        #expect(try await store.insert(batch, device: "a", at: now).accepted.count == 2_500)
+        let again = try await store.insert(Array(batch[2_000...]) + [sample("new", at: 9_999)], device: "a", at: now)
+        #expect(again.accepted == ["new"])
+        #expect(again.duplicates.count == 500)
+        #expect(try await store.device(named: "a")?.sampleCount == 2_501)
+    }
+}
+
+/// Which SQLite store a SQLite contract test runs on.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqliteInMemory, sqliteOnDisk
 
@@ -22,127 +242,141 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("TrackStore contract")
+@Suite("TrackStore contract: SQLite")
 struct TrackStoreContract {
-    static let now = Instant(milliseconds: 1_732_244_800_000)
-
-    static func sample(_ key: String, at seconds: Int64, lat: Double = 31.2) -> IngestSample {
-        IngestSample(
-            key: key, id: key, seq: 1, time: Instant(milliseconds: 1_732_240_000_000 + seconds * 1000),
-            latitude: lat, longitude: 121.4, accuracy: 5, source: .native)
-    }
-
     @Test(arguments: StoreKind.allCases)
     func devicesAreUniqueByName(kind: StoreKind) async throws {
-        let store = try kind.make()
-        _ = try await store.addDevice(name: "a", tokenHash: "h1", at: Self.now)
-        await #expect(throws: TrackStoreError.duplicateName("a")) {
-            _ = try await store.addDevice(name: "a", tokenHash: "h2", at: Self.now)
-        }
-        #expect(try await store.devices().map(\.name) == ["a"])
+        try await StoreContract.devicesAreUniqueByName(kind.make())
     }
 
     @Test(arguments: StoreKind.allCases)
     func tokenOwnersAndRevocation(kind: StoreKind) async throws {
-        let store = try kind.make()
-        _ = try await store.addDevice(name: "a", tokenHash: "device", at: Self.now)
-        try await store.addOperator(name: "ops", tokenHash: "operator", at: Self.now)
-        try await store.createSession(
-            device: "a", tokenHash: "session", expiresAt: Self.now + .seconds(60), at: Self.now)
-        #expect(try await store.owner(ofTokenHash: "device", at: Self.now) == .device("a"))
-        #expect(try await store.owner(ofTokenHash: "operator", at: Self.now) == .operator("ops"))
-        #expect(
-            try await store.owner(ofTokenHash: "session", at: Self.now) == .session(device: "a", tokenHash: "session"))
-        #expect(try await store.owner(ofTokenHash: "session", at: Self.now + .seconds(61)) == nil)
-        #expect(try await store.revokeDevice(named: "a", at: Self.now))
-        #expect(try await store.owner(ofTokenHash: "device", at: Self.now) == nil)
-        #expect(try await store.owner(ofTokenHash: "session", at: Self.now) == nil)
-        #expect(try await store.session(tokenHash: "session")?.revokedAt == Self.now)
-        #expect(try await store.revokeDevice(named: "a", at: Self.now) == false)
+        try await StoreContract.tokenOwnersAndRevocation(kind.make())
     }
 
     @Test(arguments: StoreKind.allCases)
     func sessionsExtendAndRevoke(kind: StoreKind) async throws {
-        let store = try kind.make()
-        _ = try await store.addDevice(name: "a", tokenHash: "device", at: Self.now)
-        try await store.createSession(device: "a", tokenHash: "s", expiresAt: Self.now + .seconds(60), at: Self.now)
-        try await store.extendSession(tokenHash: "s", to: Self.now + .seconds(600), at: Self.now + .seconds(30))
-        #expect(try await store.session(tokenHash: "s")?.expiresAt == Self.now + .seconds(600))
-        #expect(try await store.device(named: "a")?.lastSeenAt == Self.now + .seconds(30))
-        try await store.revokeSession(tokenHash: "s", at: Self.now + .seconds(40))
-        #expect(try await store.owner(ofTokenHash: "s", at: Self.now + .seconds(41)) == nil)
+        try await StoreContract.sessionsExtendAndRevoke(kind.make())
     }
 
     @Test(arguments: StoreKind.allCases)
     func insertIsIdempotentPerDeviceByKey(kind: StoreKind) async throws {
-        let store = try kind.make()
-        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: Self.now)
-        _ = try await store.addDevice(name: "b", tokenHash: "hb", at: Self.now)
-        let first = try await store.insert(
-            [Self.sample("k1", at: 0), Self.sample("k2", at: 60)], device: "a", at: Self.now)
-        #expect(first == InsertOutcome(accepted: ["k1", "k2"], duplicates: []))
-        let again = try await store.insert(
-            [Self.sample("k2", at: 60), Self.sample("k3", at: 120)], device: "a", at: Self.now)
-        #expect(again == InsertOutcome(accepted: ["k3"], duplicates: ["k2"]))
-        let other = try await store.insert([Self.sample("k1", at: 0)], device: "b", at: Self.now)
-        #expect(other.accepted == ["k1"])  // keys are per device
-        #expect(try await store.device(named: "a")?.sampleCount == 3)
-        #expect(try await store.device(named: "a")?.lastSeenAt == Self.now)
+        try await StoreContract.insertIsIdempotentPerDeviceByKey(kind.make())
     }
 
     @Test(arguments: StoreKind.allCases)
     func samplesComeBackInTimeOrderWithinTheRange(kind: StoreKind) async throws {
-        let store = try kind.make()
-        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: Self.now)
-        var original = Self.sample("late", at: 300, lat: 31.3)
-        original.speed = 1.5
-        original.charging = true
-        original.trigger = "visit"
-        _ = try await store.insert(
-            [original, Self.sample("early", at: 0), Self.sample("mid", at: 120)], device: "a", at: Self.now)
-        let start = Instant(milliseconds: 1_732_240_000_000)
-        let all = try await store.samples(device: "a", from: start, to: start + .seconds(301))
-        #expect(all.map(\.key) == ["early", "mid", "late"])
-        #expect(all.last == original)
-        let window = try await store.samples(device: "a", from: start + .seconds(1), to: start + .seconds(300))
-        #expect(window.map(\.key) == ["mid"])
+        try await StoreContract.samplesComeBackInTimeOrderWithinTheRange(kind.make())
     }
 
     @Test(arguments: StoreKind.allCases)
     func aLimitReturnsOnlyTheEarliestSamples(kind: StoreKind) async throws {
-        let store = try kind.make()
-        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: Self.now)
-        _ = try await store.insert(
-            [Self.sample("late", at: 300), Self.sample("early", at: 0), Self.sample("mid", at: 120)], device: "a",
-            at: Self.now)
-        let start = Instant(milliseconds: 1_732_240_000_000)
-        let two = try await store.samples(device: "a", from: start, to: start + .seconds(301), limit: 2)
-        #expect(two.map(\.key) == ["early", "mid"])
-        #expect(try await store.samples(device: "a", from: start, to: start + .seconds(301), limit: 0).isEmpty)
-        #expect(try await store.samples(device: "a", from: start, to: start + .seconds(301), limit: 5).count == 3)
+        try await StoreContract.aLimitReturnsOnlyTheEarliestSamples(kind.make())
     }
 
     @Test(arguments: StoreKind.allCases)
     func unknownOrRevokedDeviceWritesNothing(kind: StoreKind) async throws {
-        let store = try kind.make()
-        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: Self.now)
-        await #expect(throws: TrackStoreError.unknownDevice("nobody")) {
-            _ = try await store.insert([Self.sample("k", at: 0)], device: "nobody", at: Self.now)
-        }
-        _ = try await store.revokeDevice(named: "a", at: Self.now)
-        await #expect(throws: TrackStoreError.unknownDevice("a")) {
-            _ = try await store.insert([Self.sample("k", at: 0)], device: "a", at: Self.now)
-        }
-        #expect(try await store.device(named: "a")?.sampleCount == 0)
+        try await StoreContract.unknownOrRevokedDeviceWritesNothing(kind.make())
     }
 
     @Test(arguments: StoreKind.allCases)
     func eventsAreKeptPerDevice(kind: StoreKind) async throws {
-        let store = try kind.make()
-        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: Self.now)
-        try await store.recordEvent(device: "a", type: "owntracks.card", json: "{}", at: Self.now)
-        #expect(try await store.eventCount(device: "a") == 1)
-        #expect(try await store.eventCount(device: "b") == 0)
+        try await StoreContract.eventsAreKeptPerDevice(kind.make())
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func operatorsAreListedAndRevoked(kind: StoreKind) async throws {
+        try await StoreContract.operatorsAreListedAndRevoked(kind.make())
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func quarantineKeepsRejectedPointsNewestFirst(kind: StoreKind) async throws {
+        try await StoreContract.quarantineKeepsRejectedPointsNewestFirst(kind.make())
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func alertsQueueUntilDelivered(kind: StoreKind) async throws {
+        try await StoreContract.alertsQueueUntilDelivered(kind.make())
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aGroupStoresEachRequestAlone(kind: StoreKind) async throws {
+        try await StoreContract.aGroupStoresEachRequestAlone(kind.make())
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aKeyRepeatedInOneBatchIsStoredOnce(kind: StoreKind) async throws {
+        try await StoreContract.aKeyRepeatedInOneBatchIsStoredOnce(kind.make())
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func largeBatchesKeepEverySample(kind: StoreKind) async throws {
+        try await StoreContract.largeBatchesKeepEverySample(kind.make())
+    }
+}
+
+/// The same checks on PostgreSQL, each in a fresh schema of its own; skipped (not passed) when
+/// `BGTRACK_TEST_POSTGRES_URL` is unset.
+@Suite("TrackStore contract: PostgreSQL")
+struct PostgresStoreContract {
+    @Test(.postgres) func devicesAreUniqueByName() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.devicesAreUniqueByName($0) }
+    }
+
+    @Test(.postgres) func tokenOwnersAndRevocation() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.tokenOwnersAndRevocation($0) }
+    }
+
+    @Test(.postgres) func sessionsExtendAndRevoke() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.sessionsExtendAndRevoke($0) }
+    }
+
+    @Test(.postgres) func insertIsIdempotentPerDeviceByKey() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.insertIsIdempotentPerDeviceByKey($0) }
+    }
+
+    @Test(.postgres) func samplesComeBackInTimeOrderWithinTheRange() async throws {
+        try await PostgresTestDatabase.withStore {
+            try await StoreContract.samplesComeBackInTimeOrderWithinTheRange($0)
+        }
+    }
+
+    @Test(.postgres) func aLimitReturnsOnlyTheEarliestSamples() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.aLimitReturnsOnlyTheEarliestSamples($0) }
+    }
+
+    @Test(.postgres) func unknownOrRevokedDeviceWritesNothing() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.unknownOrRevokedDeviceWritesNothing($0) }
+    }
+
+    @Test(.postgres) func eventsAreKeptPerDevice() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.eventsAreKeptPerDevice($0) }
+    }
+
+    @Test(.postgres) func operatorsAreListedAndRevoked() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.operatorsAreListedAndRevoked($0) }
+    }
+
+    @Test(.postgres) func quarantineKeepsRejectedPointsNewestFirst() async throws {
+        try await PostgresTestDatabase.withStore {
+            try await StoreContract.quarantineKeepsRejectedPointsNewestFirst($0)
+        }
+    }
+
+    @Test(.postgres) func alertsQueueUntilDelivered() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.alertsQueueUntilDelivered($0) }
+    }
+
+    @Test(.postgres) func aGroupStoresEachRequestAlone() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.aGroupStoresEachRequestAlone($0) }
+    }
+
+    @Test(.postgres) func aKeyRepeatedInOneBatchIsStoredOnce() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.aKeyRepeatedInOneBatchIsStoredOnce($0) }
+    }
+
+    @Test(.postgres) func largeBatchesKeepEverySample() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.largeBatchesKeepEverySample($0) }
     }
 }
 
