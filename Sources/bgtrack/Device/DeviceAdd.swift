@@ -42,11 +42,13 @@ struct DeviceAdd: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.openStore()
         let token = Tokens.mint(prefix: "bgd")
+        let threshold = try silentAfterDuration()
         do {
-            _ = try await store.addDevice(name: name, tokenHash: Tokens.hash(token), at: ServerClock.system.now)
-            if let threshold = try silentAfterDuration() { _ = try await store.setSilentAfter(device: name, threshold) }
+            try await database.withStore { store in
+                _ = try await store.addDevice(name: name, tokenHash: Tokens.hash(token), at: ServerClock.system.now)
+                if let threshold { _ = try await store.setSilentAfter(device: name, threshold) }
+            }
         } catch let error as TrackStoreError {
             throw ValidationError(error.description)
         }

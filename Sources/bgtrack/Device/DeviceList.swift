@@ -17,7 +17,7 @@ struct DeviceList: AsyncParsableCommand {
 
     func run() async throws {
         let now = ServerClock.system.now
-        let devices = try await database.openStore().devices()
+        let devices = try await database.withStore { try await $0.devices() }
         guard !devices.isEmpty else {
             print("no devices; add one with `bgtrack device add NAME`")
             return

@@ -11,7 +11,8 @@ struct DeviceRevoke: AsyncParsableCommand {
     @Argument(help: "The device name.") var name: String
 
     func run() async throws {
-        guard try await database.openStore().revokeDevice(named: name, at: ServerClock.system.now) else {
+        guard try await database.withStore({ try await $0.revokeDevice(named: name, at: ServerClock.system.now) })
+        else {
             throw ValidationError("no active device named \"\(name)\"; see `bgtrack device list`")
         }
         print("device \(name) revoked; its samples are kept")

@@ -20,8 +20,9 @@ struct OperatorAdd: AsyncParsableCommand {
     func run() async throws {
         let token = Tokens.mint(prefix: "bgo")
         do {
-            try await database.openStore().addOperator(
-                name: name, tokenHash: Tokens.hash(token), at: ServerClock.system.now)
+            try await database.withStore {
+                try await $0.addOperator(name: name, tokenHash: Tokens.hash(token), at: ServerClock.system.now)
+            }
         } catch let error as TrackStoreError {
             throw ValidationError(error.description)
         }
@@ -37,7 +38,7 @@ struct OperatorList: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
-        let operators = try await database.openStore().operators()
+        let operators = try await database.withStore { try await $0.operators() }
         if operators.isEmpty { print("no operators; add one with `bgtrack operator add NAME`") }
         for record in operators {
             let state = record.revokedAt.map { "revoked \($0.iso8601)" } ?? "active"
@@ -55,7 +56,8 @@ struct OperatorRevoke: AsyncParsableCommand {
     @Argument(help: "The operator name.") var name: String
 
     func run() async throws {
-        guard try await database.openStore().revokeOperator(named: name, at: ServerClock.system.now) else {
+        guard try await database.withStore({ try await $0.revokeOperator(named: name, at: ServerClock.system.now) })
+        else {
             throw ValidationError("no active operator named \"\(name)\"; see `bgtrack operator list`")
         }
         print("operator \(name) revoked")

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
+import Logging
 import TrackServer
+import TrackServerPostgres
 
-/// `--db`, shared by `serve`, `device …` and `operator …`.
+/// `--db` or `--postgres`, shared by `serve`, `device …` and `operator …`.
 struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong("db"), help: "The server's SQLite database (created if missing).")
     var path: String = "./data/tracks.sqlite"
@@ -10,13 +12,52 @@ struct DatabaseOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "full: each acknowledged upload is fsynced and survives a power cut (default); normal: faster, "
-                + "survives a process kill but may lose the last acknowledged uploads in an OS crash or power cut."))
+                + "survives a process kill but may lose the last acknowledged uploads in an OS crash or power cut. "
+                + "SQLite only."))
     var durability: SQLiteTrackStore.Durability = .powerLoss
 
-    /// Opens the store, creating the parent directory first.
-    func openStore() throws -> SQLiteTrackStore {
+    @Option(
+        name: .customLong("postgres"),
+        help: ArgumentHelp(
+            "Use PostgreSQL instead of SQLite (several servers may share it): "
+                + "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME]. Tables are created on first use.",
+            valueName: "url"))
+    var postgresURL: String?
+
+    func validate() throws {
+        _ = try postgresConfiguration()
+    }
+
+    /// The parsed `--postgres` URL, `nil` for SQLite.
+    func postgresConfiguration() throws -> PostgresStoreConfiguration? {
+        guard let postgresURL else { return nil }
+        do {
+            return try PostgresStoreConfiguration(url: postgresURL)
+        } catch let error as PostgresStoreError {
+            throw ValidationError("--postgres: \(error.description)")
+        }
+    }
+
+    /// What the logs and messages name: the SQLite path or the PostgreSQL URL without password.
+    var name: String {
+        (try? postgresConfiguration()).map { "postgres://\($0.redacted)" } ?? path
+    }
+
+    /// Opens the chosen store, runs `body` with it, and closes it.
+    ///
+    /// SQLite: creates the parent directory first. PostgreSQL: connects and migrates first, so a
+    /// stopped server or a wrong URL fails here, before anything else starts.
+    func withStore<T: Sendable>(logger: Logger? = nil, _ body: (any TrackStore) async throws -> T) async throws -> T {
+        if let postgres = try postgresConfiguration() {
+            let logger = logger ?? Logger(label: "bgtrack.postgres") { _ in SwiftLogNoOpLogHandler() }
+            do {
+                return try await PostgresTrackStore.withStore(postgres, logger: logger) { try await body($0) }
+            } catch let error as PostgresStoreError {
+                throw ValidationError(error.description)
+            }
+        }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return try SQLiteTrackStore(path: path, durability: durability)
+        return try await body(SQLiteTrackStore(path: path, durability: durability))
     }
 }

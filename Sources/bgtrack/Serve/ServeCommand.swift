@@ -4,7 +4,8 @@ import Hummingbird
 import Logging
 import TrackServer
 
-/// `bgtrack serve`: the track server (ingest, sessions, map page) on one SQLite file.
+/// `bgtrack serve`: the track server (ingest, sessions, map page) on one SQLite file, or on a
+/// PostgreSQL database that several servers share (`--postgres`).
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -91,14 +92,15 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.connections = connections.limits(logger: logger)
         configuration.groupCommit.enabled = groupCommit == .on
         configuration.groupCommit.maxPendingRequests = maxPendingUploads
-        let environment = TrackServerEnvironment(
-            store: try database.openStore(), configuration: configuration, logger: logger)
-        logger.info("serving", metadata: ["db": "\(database.path)", "host": "\(host)", "port": "\(port)"])
         let targets = try alertTargets()
-        let alerts =
-            targets.isEmpty ? nil : Task { await AlertService(targets: targets, environment: environment).run() }
-        defer { alerts?.cancel() }
-        try await buildApplication(environment).runService()
+        try await database.withStore(logger: logger) { store in
+            let environment = TrackServerEnvironment(store: store, configuration: configuration, logger: logger)
+            logger.info("serving", metadata: ["db": "\(database.name)", "host": "\(host)", "port": "\(port)"])
+            let alerts =
+                targets.isEmpty ? nil : Task { await AlertService(targets: targets, environment: environment).run() }
+            defer { alerts?.cancel() }
+            try await buildApplication(environment).runService()
+        }
     }
 
     /// `--alert-webhook` URLs (http or https) and `--alert-command`.
