@@ -1,4 +1,4 @@
-import BackgroundCore
+package import BackgroundCore
 import Foundation
 import HTTPTypes
 import LocationLog
@@ -9,14 +9,30 @@ import Logging
 /// Whole-batch problems (not JSON, no `samples` array, a sample without an id, the same id twice,
 /// too many samples, another device's name) throw an ``APIError`` and nothing is written.
 /// Problems with one sample's values reject only that sample, by id, with a reason.
-struct NativeBatchParser: Sendable {
+package struct NativeBatchParser: Sendable {
     var rules: SampleRules
     var maxSamples: Int
 
-    struct Parsed {
-        var batch: String?
-        var samples: [IngestSample]
-        var rejected: [(id: String, reason: String)]
+    package struct Parsed {
+        package var batch: String?
+        package var samples: [IngestSample]
+        package var rejected: [(id: String, reason: String)]
+    }
+
+    init(rules: SampleRules, maxSamples: Int) {
+        self.rules = rules
+        self.maxSamples = maxSamples
+    }
+
+    /// The route's parser with the default sample rules (`bgtrack-bench server`'s "parse and
+    /// insert, no HTTP" step).
+    package init(maxSamples: Int) {
+        self.init(rules: SampleRules(), maxSamples: maxSamples)
+    }
+
+    /// `parse(bytes:device:now:)` for callers outside the module (the benchmark).
+    package func parseBody(_ bytes: [UInt8], device: String, now: Instant) throws -> Parsed {
+        try parse(bytes: bytes, device: device, now: now)
     }
 
     /// The shape of a well-typed batch: decoding straight into it is several times cheaper than a

@@ -7,7 +7,7 @@ public import GRDB
 /// let store = try SQLiteTrackStore(path: "./data/tracks.sqlite")
 /// ```
 public struct SQLiteTrackStore: TrackStore {
-    let writer: any DatabaseWriter
+    package let writer: any DatabaseWriter
 
     /// What a returned write survives. Every ingest is acknowledged only after its transaction
     /// returned, and the phone deletes what was acknowledged, so the default is `.powerLoss`.
