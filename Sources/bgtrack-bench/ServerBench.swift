@@ -34,7 +34,7 @@ struct ServerBench: AsyncParsableCommand {
         var raw: [Double] = []
         var fair: [Double] = []
         var parseInsert: [Double] = []
-        let rawBodies = try bodies.map { body in [UInt8](buffer: body) }
+        let rawBodies = bodies.map { body in [UInt8](buffer: body) }
         for round in 0...repetitions {
             let httpSeconds = try await Self.timeHTTP(bodies: bodies, expected: samples.count, durability: .powerLoss)
             let offSeconds = try await Self.timeHTTP(
