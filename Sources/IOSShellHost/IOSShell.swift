@@ -263,7 +263,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
             || previous.backgroundRefreshAvailable != environment.backgroundRefreshAvailable
         {
             // What the power-state, battery and Background App Refresh observers do.
-            process?.tracker.hostSystemSettingsChanged()
+            process?.tracker.systemSettingsChanged()
         }
     }
 

@@ -194,9 +194,7 @@ final class SimulatedSystem: ShadowBackend {
         return managers[index]
     }
 
-    /// The region the app monitors that the user left, as iOS reports it.
-    var monitoredRegion: CLRegion? { regions.values.first }
-
+    /// The region the app monitors that the user left, as iOS reports it (it stops monitoring it).
     func regionLeft() -> CLRegion? {
         guard let region = regions.values.first else { return nil }
         regions[region.identifier] = nil

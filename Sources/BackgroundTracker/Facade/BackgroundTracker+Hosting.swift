@@ -17,13 +17,6 @@ extension BackgroundTracker {
 }
 
 extension BackgroundTracker {
-    /// For the simulator: what the power-state and battery observers call. (Posting the
-    /// notifications themselves from the main queue waits forever on Linux's Foundation, which
-    /// runs `queue: .main` observers as operations the poster waits for.)
-    package func hostSystemSettingsChanged() {
-        systemSettingsChanged()
-    }
-
     /// For the simulator: what the `AVAudioSession.interruptionNotification` observer calls.
     package func hostAudioInterruption(began: Bool) {
         audio?.interrupted(began ? .began : .ended)

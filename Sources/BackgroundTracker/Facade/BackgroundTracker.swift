@@ -291,7 +291,10 @@ public final class BackgroundTracker {
         }
     }
 
-    func systemSettingsChanged() {
+    /// What the power-state, battery and Background App Refresh observers call (also the
+    /// simulator's hosted shell: posting those notifications from the main queue blocks forever on
+    /// Linux's Foundation, which runs `queue: .main` observers as operations the poster waits for).
+    package func systemSettingsChanged() {
         let now = environment()
         guard now != lastEnvironment else { return }
         lastEnvironment = now

@@ -28,12 +28,18 @@ extension Simulation {
         {
             report.violation(now, "expiration handler of \(token) returned without ending it")
         }
+        carryOut(effects, hosted: hostedResult)
+    }
+
+    /// Carries out app effects in order (until one ends the process), takes in what hosted code
+    /// stored and started, and checks the ledger against the system.
+    private mutating func carryOut(_ effects: [KeepAliveEffect], hosted result: HostedResult?) {
         let generation = self.generation
         for effect in effects {
             guard generation == self.generation else { break }  // an effect ended the process
             apply(effect)
         }
-        if let hostedResult { absorb(hostedResult) }
+        if let result { absorb(result) }
         checkLedgerAgreement()
     }
 
@@ -138,13 +144,7 @@ extension Simulation {
         }
         energy.add(.cpu, milliwatts: profile[.cpuPower], seconds: profile[.cpuTimePerEvent])
         let result = call(hosted, hostedSystemState)
-        let generation = self.generation
-        for effect in result.effects {
-            guard generation == self.generation else { break }
-            apply(effect)
-        }
-        absorb(result)
-        checkLedgerAgreement()
+        carryOut(result.effects, hosted: result)
         return true
     }
 

@@ -11,14 +11,11 @@ extension Simulation {
         let trackingStopped = sessionRejectedByApp
         sessionRejectedByApp = false
         applySync(sync.handle(.credentialsChanged, at: now))
-        guard process != nil else {
-            enterForeground(for: 120)  // a launch by the user logs in and starts tracking
-            if hosted != nil { _ = runHosted("new credentials") { $0.credentialsChanged(system: $1) } }
-            return
-        }
+        // A launch by the user (or a return to the app) logs in and starts tracking.
+        let wasRunning = process != nil
         enterForeground(for: 120)
         if hosted != nil { _ = runHosted("new credentials") { $0.credentialsChanged(system: $1) } }
-        guard trackingStopped, var process else { return }
+        guard wasRunning, trackingStopped, var process else { return }
         var machine = KeepAliveMachine(
             strategy: configuration.strategy, environment: environment,
             sampling: .init(interval: configuration.samplingInterval), at: now)
