@@ -45,10 +45,16 @@ public struct AlertService: Sendable {
     public var environment: TrackServerEnvironment
     /// How long one delivery may take.
     public var timeout: Duration = .seconds(10)
+    /// What the command watchdog and the check loop wait on: the continuous clock in `serve`, a
+    /// clock the test moves in tests, so no test waits for real time to pass.
+    public var clock: any Clock<Duration>
 
-    public init(targets: [AlertTarget], environment: TrackServerEnvironment) {
+    public init(
+        targets: [AlertTarget], environment: TrackServerEnvironment, clock: any Clock<Duration> = ContinuousClock()
+    ) {
         self.targets = targets
         self.environment = environment
+        self.clock = clock
     }
 
     /// One round: queue what changed, then try every due delivery. Returns the deliveries made.
@@ -132,12 +138,15 @@ public struct AlertService: Sendable {
                 return error.localizedDescription
             }
         case .command(let command):
-            return await Self.run(command, input: json, timeout: timeout)
+            return await Self.run(command, input: json, timeout: timeout, clock: clock)
         }
     }
 
     /// Runs `/bin/sh -c command` with `input` on standard input; `nil` on exit status 0.
-    static func run(_ command: String, input: String, timeout: Duration) async -> String? {
+    /// The child is terminated when `timeout` has passed on `clock`.
+    package static func run(
+        _ command: String, input: String, timeout: Duration, clock: any Clock<Duration> = ContinuousClock()
+    ) async -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
@@ -148,8 +157,10 @@ public struct AlertService: Sendable {
         process.standardInput = stdin
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        let (ended, continuation) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { continuation.yield($0.terminationStatus) }
+        let (ended, continuation) = AsyncStream.makeStream(of: (status: Int32, signalled: Bool).self)
+        process.terminationHandler = {
+            continuation.yield((status: $0.terminationStatus, signalled: $0.terminationReason == .uncaughtSignal))
+        }
         do {
             try process.run()
         } catch {
@@ -157,12 +168,22 @@ public struct AlertService: Sendable {
         }
         try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
         try? stdin.fileHandleForWriting.close()
+        // SIGKILL, not `terminate()`'s SIGTERM: `serve` handles SIGTERM through a dispatch source,
+        // which sets it to ignored, and a child inherits ignored signals, so SIGTERM never ends it.
+        let pid = process.processIdentifier
         let watchdog = Task {
-            try await Task.sleep(for: timeout)
-            process.terminate()
+            try await clock.sleep(for: timeout)
+            kill(pid, SIGKILL)
         }
         defer { watchdog.cancel() }
-        for await status in ended { return status == 0 ? nil : "the command exited with status \(status)" }
+        for await end in ended {
+            if end.signalled {
+                return end.status == SIGKILL
+                    ? "the command did not finish within \(timeout) and was killed"
+                    : "the command was ended by signal \(end.status)"
+            }
+            return end.status == 0 ? nil : "the command exited with status \(end.status)"
+        }
         return "the command ended without a status"
     }
 
@@ -174,7 +195,7 @@ public struct AlertService: Sendable {
             } catch {
                 environment.logger.error("alert check failed", metadata: ["error": "\(error)"])
             }
-            try? await Task.sleep(for: interval)
+            try? await clock.sleep(for: interval)
         }
     }
 }

@@ -146,4 +146,48 @@ import TrackServer
             device: "iphone-42", at: server.clock.now)
         #expect(try await failing.tick() == (0, 1))
     }
+
+    @Test func aCommandThatHangsIsEndedWhenItsTimeoutPassesOnTheInjectedClock() async throws {
+        let clock = SteppedClock()
+        // `serve` ignores SIGTERM (its signal source) and children inherit that; so does this one.
+        let previous = signal(SIGTERM, SIG_IGN)
+        defer { signal(SIGTERM, previous) }
+        // Left alone, the child would end by itself after 20 s with status 0, and the call would
+        // return nil: the expectations below fail unless the watchdog ended it on the clock.
+        let delivery = Task {
+            await AlertService.run("exec sleep 20", input: "{}", timeout: .seconds(10), clock: clock)
+        }
+        await clock.sleepsBegun(1)
+        clock.advance(by: .seconds(9))
+        #expect(clock.waiting == 1, "the watchdog must not fire before the timeout")
+        clock.advance(by: .seconds(1))
+        #expect(clock.waiting == 0)
+        let failure = await delivery.value
+        #expect(failure == "the command did not finish within 10.0 seconds and was killed")
+    }
+
+    @Test func theCheckLoopTicksOnTheInjectedClockAndStopsWhenCancelled() async throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("alert-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let server = try await TestServer()
+        let clock = SteppedClock()
+        let service = AlertService(
+            targets: [.command("cat > '\(out.path)'")], environment: server.environment, clock: clock)
+        _ = try await server.store.insert(
+            [IngestSample(key: "a", time: server.clock.now, latitude: 1, longitude: 2, source: .native)],
+            device: "iphone-42", at: server.clock.now)
+        let loop = Task { await service.run(every: .seconds(30)) }
+        await clock.sleepsBegun(1)  // the first check found nothing silent and waits 30 s
+        server.clock.advance(by: .seconds(3600))
+        #expect(!FileManager.default.fileExists(atPath: out.path), "no check may run before the interval passed")
+        clock.advance(by: .seconds(30))
+        // The second check delivers (its watchdog is the second sleep) and then waits again.
+        await clock.sleepsBegun(3)
+        let written = try String(contentsOf: out, encoding: .utf8)
+        #expect(written.contains("\"kind\":\"silent\"") && written.contains("\"device\":\"iphone-42\""))
+        #expect(clock.waiting == 1)
+        loop.cancel()
+        await loop.value
+        #expect(clock.waiting == 0)
+    }
 }
