@@ -42,7 +42,7 @@ public enum Simplification {
     }
 
     /// Distance from `p` to the segment `a`–`b` in the plane.
-    static func segmentDistance(_ p: PlanePoint, _ a: PlanePoint, _ b: PlanePoint) -> Double {
+    package static func segmentDistance(_ p: PlanePoint, _ a: PlanePoint, _ b: PlanePoint) -> Double {
         let abx = b.x - a.x
         let aby = b.y - a.y
         let apx = p.x - a.x
@@ -57,20 +57,20 @@ public enum Simplification {
 }
 
 /// An equirectangular projection around a reference point: metres east (x) and north (y).
-struct LocalProjection {
+package struct LocalProjection {
     let latitude0: Double
     let longitude0: Double
     let metresPerDegreeLatitude = Haversine.earthRadius * .pi / 180
     let metresPerDegreeLongitude: Double
 
-    init(_ points: [TrackPoint]) {
+    package init(_ points: [TrackPoint]) {
         let count = Double(max(points.count, 1))
         latitude0 = points.reduce(0) { $0 + $1.latitude } / count
         longitude0 = points.first?.longitude ?? 0
         metresPerDegreeLongitude = metresPerDegreeLatitude * cos(latitude0 * .pi / 180)
     }
 
-    func project(_ point: TrackPoint) -> PlanePoint {
+    package func project(_ point: TrackPoint) -> PlanePoint {
         var deltaLongitude = point.longitude - longitude0
         // Tracks crossing the antimeridian: take the short way round.
         if deltaLongitude > 180 { deltaLongitude -= 360 }
@@ -81,7 +81,7 @@ struct LocalProjection {
 }
 
 /// Metres east (x) and north (y) of a projection's centre.
-struct PlanePoint {
-    var x: Double
-    var y: Double
+package struct PlanePoint {
+    package var x: Double
+    package var y: Double
 }
