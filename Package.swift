@@ -104,6 +104,9 @@ let package = Package(
             path: "Examples/TrackerApp/Model",
             swiftSettings: strictSettings
         ),
+        // The loopback HTTP load generator of `bgtrack load` and `bgtrack-bench`: blocking keep-alive
+        // sockets on threads (wrk-like), simulated devices for every ingest protocol. Foundation only.
+        .target(name: "LoadGenerator", swiftSettings: strictSettings),
         .target(name: "LocationLogTesting", dependencies: ["LocationLog"], swiftSettings: strictSettings),
         // Test only: a SQLite VFS that throws away unsynced writes at a simulated power cut (issue 9).
         .target(name: "SQLitePowerCut", linkerSettings: [.linkedLibrary("sqlite3")]),
@@ -117,6 +120,7 @@ let package = Package(
                 "IOSShellHost",
                 "LocationLog",
                 "LinuxDevice",
+                "LoadGenerator",
                 "TrackServer",
                 "TrackServerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -131,6 +135,7 @@ let package = Package(
             dependencies: [
                 "BackgroundCore",
                 "IOSSimulator",
+                "LoadGenerator",
                 "LocationLog",
                 "TrackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -152,9 +157,11 @@ let package = Package(
         .testTarget(
             name: "bgtrackTests",
             dependencies: [
-                "bgtrack", "BackgroundCore", "IOSSimulator", "LocationLog", "LinuxDevice", "TrackServer",
-                "TrackServerPostgres",
+                "bgtrack", "BackgroundCore", "IOSSimulator", "LocationLog", "LinuxDevice", "LoadGenerator",
+                "TrackServer", "TrackServerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strictSettings
         ),

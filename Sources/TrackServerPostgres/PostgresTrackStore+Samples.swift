@@ -173,6 +173,17 @@ extension PostgresTrackStore {
         ).map(Self.sample(from:))
     }
 
+    public func sampleTally(device: String, from: Instant, to: Instant) async throws -> SampleTally {
+        let found = try await rows(
+            """
+            SELECT COUNT(*), COUNT(DISTINCT s.t) FROM sample s JOIN device d ON d.id = s.deviceid
+            WHERE d.name = \(device) AND s.t >= \(from.ms) AND s.t < \(to.ms)
+            """)
+        guard let row = found.first else { return SampleTally(rows: 0, distinctTimes: 0) }
+        let (rows, distinct) = try row.decode((Int64, Int64).self)
+        return SampleTally(rows: Int(rows), distinctTimes: Int(distinct))
+    }
+
     static func sample(from row: PostgresRow) throws -> IngestSample {
         let (key, id, seq, time, latitude, longitude, accuracy) = try row.decode(
             (String, String?, Int64?, Int64, Double, Double, Double?).self)

@@ -2,6 +2,7 @@ import ArgumentParser
 import BackgroundCore
 import Foundation
 import Hummingbird
+import LoadGenerator
 import Logging
 import TrackServer
 

@@ -226,6 +226,19 @@ public struct SQLiteTrackStore: TrackStore {
         }
     }
 
+    public func sampleTally(device: String, from: Instant, to: Instant) async throws -> SampleTally {
+        try await writer.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*), COUNT(DISTINCT s.t) FROM sample s JOIN device d ON d.id = s.deviceId
+                    WHERE d.name = ? AND s.t >= ? AND s.t < ?
+                    """,
+                arguments: [device, from.milliseconds, to.milliseconds])
+            return SampleTally(rows: row?[0] ?? 0, distinctTimes: row?[1] ?? 0)
+        }
+    }
+
     public func recordEvent(device: String, type: String, json: String, at now: Instant) async throws {
         try await writer.write { db in
             guard let deviceID = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }

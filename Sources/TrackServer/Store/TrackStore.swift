@@ -52,6 +52,10 @@ public protocol TrackStore: Sendable {
     /// Samples of a device with `from <= time < to`, ordered by time; at most `limit` (the earliest)
     /// when a limit is given, so a reader can bound its memory.
     func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [IngestSample]
+    /// How many rows the device holds with `from <= time < to`, and how many distinct times among
+    /// them, without reading the rows: `bgtrack load` checks every acknowledged sample is stored
+    /// once (a time stored twice is a duplicate, a missing one a loss). Unknown device: zeros.
+    func sampleTally(device: String, from: Instant, to: Instant) async throws -> SampleTally
     /// Stores a non-location message (OwnTracks `_type` other than location, Overland `trip`).
     func recordEvent(device: String, type: String, json: String, at now: Instant) async throws
     func eventCount(device: String) async throws -> Int
@@ -135,6 +139,27 @@ extension TrackStore {
     /// Every sample of a device with `from <= time < to`, ordered by time.
     public func samples(device: String, from: Instant, to: Instant) async throws -> [IngestSample] {
         try await samples(device: device, from: from, to: to, limit: nil)
+    }
+}
+
+extension TrackStore {
+    /// The default reads the samples (correct for any store; the SQL stores count in the database).
+    public func sampleTally(device: String, from: Instant, to: Instant) async throws -> SampleTally {
+        let samples = try await samples(device: device, from: from, to: to, limit: nil)
+        return SampleTally(rows: samples.count, distinctTimes: Set(samples.map(\.time)).count)
+    }
+}
+
+/// What ``TrackStore/sampleTally(device:from:to:)`` counted.
+public struct SampleTally: Hashable, Sendable {
+    /// Rows stored.
+    public var rows: Int
+    /// Distinct sample times among them; fewer than `rows` when a time is stored more than once.
+    public var distinctTimes: Int
+
+    public init(rows: Int, distinctTimes: Int) {
+        self.rows = rows
+        self.distinctTimes = distinctTimes
     }
 }
 

@@ -212,6 +212,29 @@ enum StoreContract {
         #expect(stored.first == first, "the first of equal keys is the one kept")
     }
 
+    static func aTallyCountsRowsAndDistinctTimesInTheRange(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
+        // "twin" shares its time with "mid": two rows, one distinct time.
+        _ = try await store.insert(
+            [
+                sample("early", at: 0), sample("mid", at: 120), sample("twin", at: 120, lat: 31.3),
+                sample("late", at: 300),
+            ],
+            device: "a", at: now)
+        _ = try await store.insert([sample("other", at: 0)], device: "b", at: now)
+        let start = Instant(milliseconds: 1_732_240_000_000)
+        #expect(
+            try await store.sampleTally(device: "a", from: start, to: start + .seconds(301))
+                == SampleTally(rows: 4, distinctTimes: 3))
+        #expect(
+            try await store.sampleTally(device: "a", from: start + .seconds(1), to: start + .seconds(300))
+                == SampleTally(rows: 2, distinctTimes: 1))
+        #expect(
+            try await store.sampleTally(device: "nobody", from: start, to: start + .seconds(301))
+                == SampleTally(rows: 0, distinctTimes: 0))
+    }
+
     static func largeBatchesKeepEverySample(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         // More rows than one statement holds in the PostgreSQL store (1,000).
@@ -310,6 +333,11 @@ struct TrackStoreContract {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func aTallyCountsRowsAndDistinctTimesInTheRange(kind: StoreKind) async throws {
+        try await StoreContract.aTallyCountsRowsAndDistinctTimesInTheRange(kind.make())
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func largeBatchesKeepEverySample(kind: StoreKind) async throws {
         try await StoreContract.largeBatchesKeepEverySample(kind.make())
     }
@@ -373,6 +401,12 @@ struct PostgresStoreContract {
 
     @Test(.postgres) func aKeyRepeatedInOneBatchIsStoredOnce() async throws {
         try await PostgresTestDatabase.withStore { try await StoreContract.aKeyRepeatedInOneBatchIsStoredOnce($0) }
+    }
+
+    @Test(.postgres) func aTallyCountsRowsAndDistinctTimesInTheRange() async throws {
+        try await PostgresTestDatabase.withStore {
+            try await StoreContract.aTallyCountsRowsAndDistinctTimesInTheRange($0)
+        }
     }
 
     @Test(.postgres) func largeBatchesKeepEverySample() async throws {

@@ -1,26 +1,25 @@
-import BackgroundCore
 import Foundation
 
 /// `connections` threads, each with one keep-alive connection, sending requests back to back for
-/// `seconds`; every response's status and latency is kept.
-struct LoadRun {
-    var requests = 0
-    var ok = 0
+/// `seconds`; every response's status and latency is kept (`bgtrack-bench single-point`).
+package struct LoadRun: Sendable {
+    package var requests = 0
+    package var ok = 0
     /// Non-200 answers and transport errors, by what happened.
-    var failures: [String: Int] = [:]
-    var seconds = 0.0
-    var latencies: [Double] = []
+    package var failures: [String: Int] = [:]
+    package var seconds = 0.0
+    package var latencies: [Double] = []
 
-    var rate: Double { Double(requests) / seconds }
+    package init() {}
 
-    func percentile(_ fraction: Double) -> Double {
-        let sorted = latencies.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+    package var rate: Double { Double(requests) / seconds }
+
+    package func percentile(_ fraction: Double) -> Double {
+        Percentile.of(latencies.sorted(), fraction) ?? .nan
     }
 
     /// Runs the load. `request(connection, index)` encodes the index-th request of a connection.
-    static func run(
+    package static func run(
         port: Int, connections: Int, seconds: Double,
         request: @escaping @Sendable (_ connection: Int, _ index: Int) -> [UInt8]
     ) async -> LoadRun {
@@ -35,7 +34,7 @@ struct LoadRun {
                 let thread = Thread {
                     var run = LoadRun()
                     defer {
-                        run.seconds = (clock.now - start).seconds
+                        run.seconds = Percentile.seconds(clock.now - start)
                         collector.add(run)
                         group.leave()
                     }
@@ -52,8 +51,8 @@ struct LoadRun {
                         index += 1
                         let sent = clock.now
                         do {
-                            let status = try socket.roundTrip(bytes)
-                            run.latencies.append((clock.now - sent).seconds)
+                            let status = try socket.roundTrip(bytes).status
+                            run.latencies.append(Percentile.seconds(clock.now - sent))
                             run.requests += 1
                             if status == 200 { run.ok += 1 } else { run.failures["HTTP \(status)", default: 0] += 1 }
                         } catch {

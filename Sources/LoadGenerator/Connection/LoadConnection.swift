@@ -1,0 +1,233 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One keep-alive HTTP/1.1 connection to a loopback server with blocking sockets: the load
+/// generator of `bgtrack-bench single-point` and `bgtrack load`, one per thread, as light as wrk's
+/// so the server gets the CPU.
+///
+/// Only what a load generator needs: a request already encoded, a response framed by
+/// `Content-Length`, by chunked transfer coding, or by the server closing the connection.
+package final class LoadConnection {
+    private let socket: Int32
+    private var buffer: [UInt8] = []
+    /// Where the unread bytes of `buffer` begin (consumed bytes are dropped in bulk, not one by one).
+    private var start = 0
+
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// Connects to `target`; a read or write that waits longer than `timeout` seconds fails.
+    /// - Throws: ``Failure`` when the socket cannot be made or the server refuses the connection.
+    package init(_ target: LoadTarget, timeout: Int = 30) throws {
+        let family = target.isIPv6 ? AF_INET6 : AF_INET
+        #if canImport(Glibc)
+            socket = Glibc.socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            socket = Darwin.socket(family, SOCK_STREAM, 0)
+        #endif
+        guard socket >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
+        var one: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
+            setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        var wait = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        let connected: Int32
+        if target.isIPv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(UInt16(target.port).bigEndian)
+            guard inet_pton(AF_INET6, target.address, &address.sin6_addr) == 1 else {
+                throw Failure(description: "\(target.address) is not an IPv6 address")
+            }
+            connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(target.port).bigEndian)
+            guard inet_pton(AF_INET, target.address, &address.sin_addr) == 1 else {
+                throw Failure(description: "\(target.address) is not an IPv4 address")
+            }
+            connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+        guard connected == 0 else {
+            throw Failure(description: "connect to \(target.hostHeader) failed: \(Self.text(errno: errno))")
+        }
+    }
+
+    /// Connects to 127.0.0.1 at `port`.
+    package convenience init(port: Int) throws {
+        try self.init(LoadTarget(address: "127.0.0.1", port: port))
+    }
+
+    // Also runs when `init` throws after `socket` is set: the socket is closed exactly once, here.
+    deinit { if socket >= 0 { close(socket) } }
+
+    /// Sends `request` and reads one response.
+    /// - Throws: ``Failure`` on a socket error, a timeout, a closed connection or a response that is
+    ///   not HTTP/1.x. The connection is unusable afterwards.
+    package func roundTrip(_ request: [UInt8]) throws -> LoadResponse {
+        var sent = 0
+        #if canImport(Glibc)
+            let flags = Int32(MSG_NOSIGNAL)
+        #else
+            let flags: Int32 = 0
+        #endif
+        while sent < request.count {
+            let written = request[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, flags) }
+            guard written > 0 else { throw Failure(description: "send failed: \(Self.text(errno: errno))") }
+            sent += written
+        }
+        let headEnd = try readUntil(Self.headTerminator, from: start)
+        let head = String(decoding: buffer[start..<headEnd], as: UTF8.self)
+        start = headEnd + 4
+        let lines = head.split(separator: "\r\n")
+        guard let statusLine = lines.first, statusLine.hasPrefix("HTTP/1."), statusLine.count >= 12,
+            let status = Int(statusLine.dropFirst(9).prefix(3))
+        else { throw Failure(description: "not an HTTP response: \(head.prefix(80))") }
+        var response = LoadResponse(status: status)
+        var length: Int?
+        var chunked = false
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            switch name {
+            case "content-length":
+                guard let parsed = Int(value), parsed >= 0 else {
+                    throw Failure(description: "unreadable Content-Length: \(value.prefix(20))")
+                }
+                length = parsed
+            case "transfer-encoding": chunked = value.lowercased().contains("chunked")
+            case "retry-after": response.retryAfter = Int(value)
+            case "connection": response.closes = value.lowercased().contains("close")
+            default: break
+            }
+        }
+        if chunked {
+            response.body = try readChunked()
+        } else if let length {
+            while buffer.count - start < length { try fill() }
+            response.body = Array(buffer[start..<start + length])
+            start += length
+        } else if status == 204 || status == 304 || (100..<200).contains(status) {
+            response.body = []
+        } else {
+            // No framing: the body runs to the end of the connection.
+            while (try? fill()) != nil {}
+            response.body = Array(buffer[start...])
+            start = buffer.count
+            response.closes = true
+        }
+        compact()
+        return response
+    }
+
+    private static let headTerminator: [UInt8] = [13, 10, 13, 10]
+    private static let lineTerminator: [UInt8] = [13, 10]
+
+    /// Chunked transfer coding (RFC 9112 §7.1): hex size lines, data, a zero chunk, trailers.
+    private func readChunked() throws -> [UInt8] {
+        var body: [UInt8] = []
+        while true {
+            let lineEnd = try readUntil(Self.lineTerminator, from: start)
+            let line = String(decoding: buffer[start..<lineEnd], as: UTF8.self)
+            let sizeText = line.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0,
+                size < 1 << 30
+            else { throw Failure(description: "unreadable chunk size: \(line.prefix(20))") }
+            start = lineEnd + 2
+            if size == 0 {
+                // Trailers, if any, then an empty line.
+                while true {
+                    let end = try readUntil(Self.lineTerminator, from: start)
+                    let empty = end == start
+                    start = end + 2
+                    if empty { return body }
+                }
+            }
+            while buffer.count - start < size + 2 { try fill() }
+            body.append(contentsOf: buffer[start..<start + size])
+            start += size + 2
+        }
+    }
+
+    /// The index where `terminator` next occurs at or after `from`, reading more as needed.
+    private func readUntil(_ terminator: [UInt8], from: Int) throws -> Int {
+        var searched = from
+        while true {
+            var index = max(from, searched - terminator.count + 1)
+            while index + terminator.count <= buffer.count {
+                if buffer[index] == terminator[0]
+                    && buffer[index..<index + terminator.count].elementsEqual(terminator)
+                {
+                    return index
+                }
+                index += 1
+            }
+            searched = buffer.count
+            try fill()
+        }
+    }
+
+    /// Drops the bytes already consumed.
+    private func compact() {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+        } else if start > 0 {
+            buffer.removeFirst(start)
+        }
+        start = 0
+    }
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            throw Failure(description: "no answer within the read timeout")
+        }
+        guard count > 0 else {
+            throw Failure(
+                description: count == 0
+                    ? "the server closed the connection" : "recv failed: \(Self.text(errno: errno))")
+        }
+        buffer.append(contentsOf: chunk[..<count])
+    }
+
+    private static func text(errno code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
+
+/// One response as ``LoadConnection`` read it.
+package struct LoadResponse: Sendable, Hashable {
+    package var status: Int
+    package var body: [UInt8] = []
+    /// `Retry-After` in seconds, when given as a number.
+    package var retryAfter: Int?
+    /// The server closes the connection after this response.
+    package var closes = false
+
+    package init(status: Int, body: [UInt8] = [], retryAfter: Int? = nil, closes: Bool = false) {
+        self.status = status
+        self.body = body
+        self.retryAfter = retryAfter
+        self.closes = closes
+    }
+}

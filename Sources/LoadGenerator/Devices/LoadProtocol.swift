@@ -1,0 +1,88 @@
+import Foundation
+
+/// The ingest protocol simulated devices speak (protocols.md §1–§4), with how a request is
+/// encoded and how its answer acknowledges samples.
+package enum LoadProtocol: String, CaseIterable, Sendable {
+    case native, overland, owntracks, osmand
+
+    /// OwnTracks and OsmAnd (query form) carry one point per request.
+    package var isSinglePoint: Bool { self == .owntracks || self == .osmand }
+
+    /// Milliseconds between a device's consecutive samples: OwnTracks' `tst` is whole seconds, the
+    /// others carry milliseconds. Every sample of a device has its own time, so the check can tell
+    /// a duplicate (a time stored twice) from a loss (a time missing).
+    package var step: Int64 { self == .owntracks ? 1000 : 1 }
+
+    /// The request carrying `samples` of `device` (times and positions from ``LoadSample``).
+    package func request(for device: LoadDevice, samples: Range<Int>, plan: LoadPlan, host: String) -> [UInt8] {
+        let points = samples.map { plan.sample(device: device, index: $0) }
+        switch self {
+        case .native:
+            var body = "{\"batch\":\"\(UUID().uuidString.lowercased())\",\"device\":\"\(device.name)\",\"samples\":["
+            for (offset, point) in points.enumerated() {
+                if offset > 0 { body += "," }
+                body +=
+                    "{\"id\":\"\(UUID().uuidString.lowercased())\",\"seq\":\(point.index + 1),\"t\":\(point.time),"
+                    + "\"lat\":\(point.latitude),\"lon\":\(point.longitude),\"acc\":8,\"speed\":1.5,"
+                    + "\"battery\":0.8,\"trigger\":\"timer\",\"state\":\"background\"}"
+            }
+            body += "]}"
+            return Self.post("/v1/batches", host: host, auth: "Bearer \(device.token)", body: body)
+        case .overland:
+            var body = "{\"locations\":["
+            for (offset, point) in points.enumerated() {
+                if offset > 0 { body += "," }
+                body +=
+                    "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(point.longitude),"
+                    + "\(point.latitude)]},\"properties\":{\"timestamp\":\"\(Self.iso8601(point.time))\","
+                    + "\"horizontal_accuracy\":8,\"speed\":1.5,\"battery_level\":0.8,"
+                    + "\"battery_state\":\"unplugged\",\"device_id\":\"\(device.name)\"}}"
+            }
+            body += "]}"
+            return Self.post("/ingest/overland", host: host, auth: "Bearer \(device.token)", body: body)
+        case .owntracks:
+            let basic = Data("\(device.name):\(device.token)".utf8).base64EncodedString()
+            let body = points.map { point in
+                "{\"_type\":\"location\",\"lat\":\(point.latitude),\"lon\":\(point.longitude),"
+                    + "\"tst\":\(point.time / 1000),\"acc\":8,\"alt\":30,\"vel\":5,\"batt\":80,\"bs\":1,"
+                    + "\"tid\":\"ld\",\"t\":\"p\",\"conn\":\"w\"}"
+            }.joined()
+            return Self.post(
+                "/ingest/owntracks", host: host, auth: "Basic \(basic)", body: body,
+                extra: "X-Limit-U: \(device.name)\r\nX-Limit-D: load\r\n")
+        case .osmand:
+            let point = points.first ?? plan.sample(device: device, index: samples.lowerBound)
+            return Array(
+                ("GET /ingest/osmand?id=\(device.name)&token=\(device.token)&timestamp=\(point.time)"
+                    + "&lat=\(point.latitude)&lon=\(point.longitude)&speed=2&bearing=90&altitude=30"
+                    + "&accuracy=8&batt=80 HTTP/1.1\r\nHost: \(host)\r\n\r\n").utf8)
+        }
+    }
+
+    private static func post(_ path: String, host: String, auth: String, body: String, extra: String = "") -> [UInt8] {
+        Array(
+            ("POST \(path) HTTP/1.1\r\nHost: \(host)\r\nAuthorization: \(auth)\r\n\(extra)"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)").utf8)
+    }
+
+    /// `2026-11-23T18:09:53.123Z` from epoch milliseconds (Overland's timestamps), without a
+    /// formatter: days to a civil date (H. Hinnant's algorithm).
+    package static func iso8601(_ milliseconds: Int64) -> String {
+        let millis = ((milliseconds % 1000) + 1000) % 1000
+        let totalSeconds = (milliseconds - millis) / 1000
+        let secondOfDay = ((totalSeconds % 86_400) + 86_400) % 86_400
+        let days = (totalSeconds - secondOfDay) / 86_400 + 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shifted = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
+        let month = shifted < 10 ? shifted + 3 : shifted - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):"
+            + "\(two(secondOfDay % 60)).\(fraction)Z"
+    }
+}
