@@ -88,6 +88,27 @@ import Testing
         #expect(throws: LoadConnection.Failure.self) { _ = try connection.roundTrip(Self.request) }
     }
 
+    /// A 503 and a 500 count as errors and the same request is sent again on the same keep-alive
+    /// connection (`Retry-After: 0`, so nothing waits); the device moves on only after the
+    /// acknowledgement.
+    @Test func aFailedRequestIsCountedAndResentUntilAcknowledged() async throws {
+        let server = try ScriptedServer(replies: [
+            ["HTTP/1.1 503 Service Unavailable\r\nRetry-After: 0\r\nContent-Length: 0\r\n\r\n"],
+            ["HTTP/1.1 500 Internal Server Error\r\nRetry-After: 0\r\nContent-Length: 2\r\n\r\n{}"],
+            ["HTTP/1.1 200 OK\r\nContent-Length: 38\r\n\r\n{\"accepted\":[],\"duplicates\":[\"a\",\"b\"]}"],
+        ])
+        let plan = LoadPlan(
+            targets: [try LoadTarget(url: "http://127.0.0.1:\(server.port)")], devices: [(name: "d", token: "t")],
+            protocol: .native, batch: 2, connections: 1, duration: .seconds(600), requestsPerDevice: 1,
+            now: 1_764_000_000_000)
+        let result = await DeviceLoad.run(plan)
+        #expect(result.errors == ["HTTP 503": 1, "HTTP 500": 1])
+        #expect(result.requests == 3 && result.acknowledgedRequests == 1 && result.acknowledgedSamples == 2)
+        #expect(result.serverDuplicates == 2)
+        #expect(result.devices.map(\.acknowledged) == [2] && result.devices.map(\.sent) == [2])
+        #expect(result.latencies.count == 1)
+    }
+
     @Test func aRefusedConnectionSaysWhere() throws {
         let error = #expect(throws: LoadConnection.Failure.self) {
             _ = try LoadConnection(LoadTarget(url: "http://127.0.0.1:1"))

@@ -77,7 +77,7 @@ struct LoadOutcome: Sendable {
     /// The report as JSON (`--json`).
     func jsonText() throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(Report(self)), as: UTF8.self)
     }
 
