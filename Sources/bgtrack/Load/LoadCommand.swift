@@ -151,7 +151,11 @@ struct LoadCommand: AsyncParsableCommand {
 
     func run() async throws {
         let json = json
-        let outcome = try await perform { line in if !json { print(line) } }
+        // Written at once, not through print's buffer: with output to a file or pipe the progress
+        // lines would otherwise appear only at the end of a ten-minute run.
+        let outcome = try await perform { line in
+            if !json { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        }
         if json {
             print(try outcome.jsonText())
         } else {
