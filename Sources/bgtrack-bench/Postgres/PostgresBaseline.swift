@@ -19,19 +19,19 @@ enum PostgresBaseline: CaseIterable {
     /// COPY into a temporary staging table, then `INSERT … SELECT … ON CONFLICT DO NOTHING
     /// RETURNING key` into `sample`: COPY doing the store's whole job (dedup and the accepted keys).
     case copyViaStaging
-    /// The store's own statement: one multi-row `INSERT … VALUES (…), … ON CONFLICT (deviceid, key)
-    /// DO NOTHING RETURNING key` of 17 binds a row.
+    /// The store's statement until the unnest one: a multi-row `INSERT … VALUES (…), … ON CONFLICT
+    /// (deviceid, key) DO NOTHING RETURNING key` of 17 binds a row.
     case multiRowInsert
-    /// The same `INSERT … ON CONFLICT DO NOTHING RETURNING key` with one array bind per column
-    /// (`unnest`): one short statement text whatever the batch size, instead of 17 binds a row.
+    /// The store's statement (`PostgresTrackStore.insertSQL`): the same `INSERT … ON CONFLICT DO
+    /// NOTHING RETURNING key` with one array bind per column (`unnest`).
     case unnestInsert
 
     var label: String {
         switch self {
         case .copy: "plain COPY sample FROM STDIN (no dedup)"
         case .copyViaStaging: "COPY into a staging table, INSERT … SELECT … ON CONFLICT DO NOTHING RETURNING"
-        case .multiRowInsert: "multi-row INSERT … ON CONFLICT DO NOTHING RETURNING (the store's statement)"
-        case .unnestInsert: "INSERT … SELECT FROM unnest(one array per column) ON CONFLICT DO NOTHING RETURNING"
+        case .multiRowInsert: "multi-row INSERT … VALUES … ON CONFLICT DO NOTHING RETURNING (the store's old statement)"
+        case .unnestInsert: "INSERT … SELECT FROM unnest(an array per column) ON CONFLICT … (the store's statement)"
         }
     }
 
@@ -129,7 +129,7 @@ enum PostgresBaseline: CaseIterable {
         ON CONFLICT (deviceid, key) DO NOTHING RETURNING key
         """
 
-    /// The store's statement shape (`PostgresTrackStore.insertQuery`), rows sorted by key as it does.
+    /// The store's statement before the unnest one, rows sorted by key as the store does.
     static func insertQuery(_ samples: [IngestSample], deviceID: Int64, receivedAt: Int64) -> PostgresQuery {
         let columns = CopyText.sampleColumns.count
         var sql = "INSERT INTO sample (\(CopyText.sampleColumns.joined(separator: ", "))) VALUES"
@@ -160,7 +160,7 @@ enum PostgresBaseline: CaseIterable {
         return PostgresQuery(unsafeSQL: sql, binds: binds)
     }
 
-    /// The unnest shape: rows sorted by key and inserted in that order (`WITH ORDINALITY`).
+    /// The store's statement, rows sorted by key as the store does.
     static func unnestQuery(_ samples: [IngestSample], deviceID: Int64, receivedAt: Int64) throws -> PostgresQuery {
         let rows = samples.sorted { $0.key < $1.key }
         var binds = PostgresBindings(capacity: 17)
@@ -181,19 +181,6 @@ enum PostgresBaseline: CaseIterable {
         try binds.append(NullableArray(rows.map(\.state)))
         try binds.append(NullableArray(rows.map { Optional($0.source.rawValue) }))
         binds.append(receivedAt)
-        return PostgresQuery(unsafeSQL: unnestSQL, binds: binds)
+        return PostgresQuery(unsafeSQL: PostgresTrackStore.insertSQL, binds: binds)
     }
-
-    static let unnestSQL = """
-        INSERT INTO sample (\(CopyText.sampleColumns.joined(separator: ", ")))
-        SELECT $1, u.key, u.sampleid, u.seq, u.t, u.lat, u.lon, u.acc, u.alt, u.speed, u.course, u.battery,
-            u.charging, u.trigger, u.state, u.source, $17
-        FROM unnest($2::text[], $3::text[], $4::int8[], $5::int8[], $6::float8[], $7::float8[], $8::float8[],
-            $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::bool[], $14::text[], $15::text[],
-            $16::text[])
-            WITH ORDINALITY AS u(key, sampleid, seq, t, lat, lon, acc, alt, speed, course, battery, charging,
-                trigger, state, source, n)
-        ORDER BY u.n
-        ON CONFLICT (deviceid, key) DO NOTHING RETURNING key
-        """
 }

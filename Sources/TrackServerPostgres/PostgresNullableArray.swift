@@ -1,26 +1,29 @@
-import PostgresNIO
+package import PostgresNIO
 
 /// A one-dimensional PostgreSQL array bind whose elements may be NULL, in the binary array format
-/// (`array_recv`): PostgresNIO 1.33.2 encodes `[T]` but not `[T?]`, and the unnest baseline binds
-/// one array per column, where most columns are nullable.
-struct NullableArray<Element: PostgresArrayEncodable>: PostgresEncodable {
-    var values: [Element?]
+/// (`array_recv`): PostgresNIO 1.33.2 encodes `[T]` but not `[T?]`, and the sample insert binds
+/// one array per column (`unnest`), where most columns are nullable.
+package struct NullableArray<Element: PostgresArrayEncodable>: PostgresEncodable {
+    package var values: [Element?]
 
-    init(_ values: [Element?]) { self.values = values }
+    package init(_ values: [Element?]) { self.values = values }
 
-    static var psqlType: PostgresDataType { Element.psqlArrayType }
-    static var psqlFormat: PostgresFormat { .binary }
+    package static var psqlType: PostgresDataType { Element.psqlArrayType }
+    package static var psqlFormat: PostgresFormat { .binary }
 
-    func encode<JSONEncoder: PostgresJSONEncoder>(
+    package func encode<JSONEncoder: PostgresJSONEncoder>(
         into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
     ) throws {
         // Header: dimensions (0 for an empty array), has-NULL flag, element type, then per dimension
         // its length and lower bound.
+        guard let count = Int32(exactly: values.count) else {
+            throw PostgresStoreError("an array of \(values.count) elements is too long for one PostgreSQL bind")
+        }
         buffer.writeInteger(values.isEmpty ? 0 : 1, as: Int32.self)
         buffer.writeInteger(values.contains(where: { $0 == nil }) ? 1 : 0, as: Int32.self)
         buffer.writeInteger(Element.psqlType.rawValue)
         guard !values.isEmpty else { return }
-        buffer.writeInteger(Int32(values.count))
+        buffer.writeInteger(count)
         buffer.writeInteger(1, as: Int32.self)
         for value in values {
             guard let value else {
