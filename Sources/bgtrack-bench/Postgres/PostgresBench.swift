@@ -84,7 +84,8 @@ struct PostgresBench: AsyncParsableCommand {
         }
         let copy = Side.baseline(.copy)
         let staging = Side.baseline(.copyViaStaging)
-        let insert = Side.baseline(.multiRowInsert)
+        let values = Side.baseline(.multiRowInsert)
+        let unnest = Side.baseline(.unnestInsert)
         print(
             String(
                 format: "  HTTP / COPY: %.2f (issue 13 asks ≥ 0.4); parse+insert / COPY: %.2f; "
@@ -92,9 +93,9 @@ struct PostgresBench: AsyncParsableCommand {
                 ratio(.http, staging)))
         print(
             String(
-                format: "  HTTP / multi-row INSERT: %.2f; HTTP / parse+insert: %.2f; "
-                    + "multi-row INSERT / COPY: %.2f", ratio(.http, insert), ratio(.http, .parseAndInsert),
-                ratio(insert, copy)))
+                format: "  HTTP / the store's statement raw (unnest): %.2f; HTTP / parse+insert: %.2f; "
+                    + "unnest / COPY: %.2f; unnest / multi-row VALUES: %.2f", ratio(.http, unnest),
+                ratio(.http, .parseAndInsert), ratio(unnest, copy), ratio(unnest, values)))
     }
 
     /// What a run measures, in print order.
