@@ -138,10 +138,12 @@ let package = Package(
                 "LoadGenerator",
                 "LocationLog",
                 "TrackServer",
+                "TrackServerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -183,10 +185,13 @@ let package = Package(
                 "LocationLog",
                 "LinuxDevice",
                 "SQLitePowerCut",
+                // `bgtrack-bench postgres`'s COPY rows, round-tripped through a live PostgreSQL.
+                "bgtrack-bench",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSettings
         ),

@@ -29,7 +29,16 @@ extension PostgresTrackStore {
     }
 
     private func commitGroup(_ requests: [GroupInsert]) async throws -> [Result<InsertOutcome, any Error>] {
-        try await transaction { connection in
+        // A group of one (a lone uploader, an idle server) needs no savepoint: its failure is its
+        // transaction's, rolled back whole. Two round trips fewer per request.
+        if requests.count == 1, let only = requests.first {
+            do {
+                return [.success(try await insert(only.samples, device: only.device, at: only.now))]
+            } catch {
+                return [.failure(error)]
+            }
+        }
+        return try await transaction { connection in
             var deviceIDs: [String: Int64] = [:]
             var lastSeen: [Int64: Int64] = [:]
             var results: [Result<InsertOutcome, any Error>] = []
@@ -95,9 +104,8 @@ extension PostgresTrackStore {
         ["40P01", "40001"].contains((error as? PostgresStoreError)?.sqlState)
     }
 
-    /// Columns of one sample row, in the order ``insertRows`` binds them.
-    static let sampleColumns = 17
-    /// Rows per statement: 17 binds each stays far below PostgreSQL's 65,535 parameters.
+    /// Rows per statement: each column goes as one array bind, so the statement text and its 17
+    /// binds stay the same size whatever the batch; this only bounds one bind's size.
     static let rowsPerStatement = 1000
 
     /// Inserts the samples, a key the device already has (or had earlier in `samples`) skipped as
@@ -114,7 +122,8 @@ extension PostgresTrackStore {
         while start < ordered.count {
             let chunk = ordered[start..<min(start + rowsPerStatement, ordered.count)].map(\.element)
             start += chunk.count
-            let inserted = try await connection.query(insertQuery(chunk, deviceID: deviceID, now: now), logger: logger)
+            let inserted = try await connection.query(
+                try insertQuery(chunk, deviceID: deviceID, now: now), logger: logger)
             for try await key in inserted.decode(String.self) { stored.insert(key) }
         }
         var outcome = InsertOutcome(accepted: [], duplicates: [])
@@ -129,37 +138,48 @@ extension PostgresTrackStore {
         return outcome
     }
 
-    static func insertQuery(_ samples: [IngestSample], deviceID: Int64, now: Instant) -> PostgresQuery {
-        var sql = """
-            INSERT INTO sample (deviceid, key, sampleid, seq, t, lat, lon, acc, alt, speed, course, battery, charging,
-                trigger, state, source, receivedat) VALUES
-            """
-        var binds = PostgresBindings(capacity: samples.count * sampleColumns)
-        for (row, sample) in samples.enumerated() {
-            let first = row * sampleColumns + 1
-            sql += (row == 0 ? " (" : ", (")
-            sql += (first..<first + sampleColumns).map { "$\($0)" }.joined(separator: ", ") + ")"
-            binds.append(deviceID)
-            binds.append(sample.key)
-            binds.append(sample.id)
-            binds.append(sample.seq)
-            binds.append(sample.time.ms)
-            binds.append(sample.latitude)
-            binds.append(sample.longitude)
-            binds.append(sample.accuracy)
-            binds.append(sample.altitude)
-            binds.append(sample.speed)
-            binds.append(sample.course)
-            binds.append(sample.battery)
-            binds.append(sample.charging)
-            binds.append(sample.trigger)
-            binds.append(sample.state)
-            binds.append(sample.source.rawValue)
-            binds.append(now.ms)
-        }
-        sql += " ON CONFLICT (deviceid, key) DO NOTHING RETURNING key"
-        return PostgresQuery(unsafeSQL: sql, binds: binds)
+    /// One `INSERT … SELECT FROM unnest(…)` with an array bind per column, rows in the given order
+    /// (`WITH ORDINALITY`).
+    ///
+    /// Not a multi-row `VALUES` list of 17 binds a row: for 500 rows that is a statement of 8,500
+    /// parameters for PostgreSQL to parse and plan and for the driver to encode one by one, and
+    /// `bgtrack-bench postgres` measures it storing 1.4–1.9× fewer rows per second than this.
+    static func insertQuery(_ samples: [IngestSample], deviceID: Int64, now: Instant) throws -> PostgresQuery {
+        var binds = PostgresBindings(capacity: 17)
+        binds.append(deviceID)
+        try binds.append(NullableArray(samples.map { Optional($0.key) }))
+        try binds.append(NullableArray(samples.map(\.id)))
+        try binds.append(NullableArray(samples.map(\.seq)))
+        try binds.append(NullableArray(samples.map { Optional($0.time.ms) }))
+        try binds.append(NullableArray(samples.map { Optional($0.latitude) }))
+        try binds.append(NullableArray(samples.map { Optional($0.longitude) }))
+        try binds.append(NullableArray(samples.map(\.accuracy)))
+        try binds.append(NullableArray(samples.map(\.altitude)))
+        try binds.append(NullableArray(samples.map(\.speed)))
+        try binds.append(NullableArray(samples.map(\.course)))
+        try binds.append(NullableArray(samples.map(\.battery)))
+        try binds.append(NullableArray(samples.map(\.charging)))
+        try binds.append(NullableArray(samples.map(\.trigger)))
+        try binds.append(NullableArray(samples.map(\.state)))
+        try binds.append(NullableArray(samples.map { Optional($0.source.rawValue) }))
+        binds.append(now.ms)
+        return PostgresQuery(unsafeSQL: insertSQL, binds: binds)
     }
+
+    /// ``insertQuery(_:deviceID:now:)``'s statement; `$1` the device, `$17` the receive time.
+    package static let insertSQL = """
+        INSERT INTO sample (deviceid, key, sampleid, seq, t, lat, lon, acc, alt, speed, course, battery, charging,
+            trigger, state, source, receivedat)
+        SELECT $1, u.key, u.sampleid, u.seq, u.t, u.lat, u.lon, u.acc, u.alt, u.speed, u.course, u.battery,
+            u.charging, u.trigger, u.state, u.source, $17
+        FROM unnest($2::text[], $3::text[], $4::int8[], $5::int8[], $6::float8[], $7::float8[], $8::float8[],
+            $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::bool[], $14::text[], $15::text[],
+            $16::text[])
+            WITH ORDINALITY AS u(key, sampleid, seq, t, lat, lon, acc, alt, speed, course, battery, charging,
+                trigger, state, source, n)
+        ORDER BY u.n
+        ON CONFLICT (deviceid, key) DO NOTHING RETURNING key
+        """
 
     public func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [IngestSample] {
         let limit = limit.map { Int64(max(0, $0)) }

@@ -7,8 +7,9 @@ public import TrackServer
 ///
 /// The same contract as ``SQLiteTrackStore`` (`TrackStoreContract` runs on both): a write that
 /// carries samples is one transaction, and a method returns only after its commit. Samples go in
-/// as multi-row `INSERT … ON CONFLICT (deviceid, key) DO NOTHING RETURNING key`, so a key the
-/// device already has, stored through this server or another, is a duplicate.
+/// as `INSERT … SELECT FROM unnest(…) ON CONFLICT (deviceid, key) DO NOTHING RETURNING key`, an
+/// array bind per column, so a key the device already has, stored through this server or another,
+/// is a duplicate.
 ///
 /// PostgresNIO's client needs a running task for its connection pool, so the store lives inside
 /// ``withStore(_:logger:_:)``:

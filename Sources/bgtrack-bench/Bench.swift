@@ -10,7 +10,8 @@ struct Bench: AsyncParsableCommand {
         commandName: "bgtrack-bench",
         abstract: "Benchmarks for BackgroundTracker (run them with -c release).",
         subcommands: [
-            CompareBenchmark.self, StoreBench.self, ServerBench.self, SinglePointBench.self, SimplifyBench.self,
+            CompareBenchmark.self, StoreBench.self, ServerBench.self, PostgresBench.self, SinglePointBench.self,
+            SimplifyBench.self,
         ]
     )
 }

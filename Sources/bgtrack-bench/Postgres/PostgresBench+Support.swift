@@ -1,0 +1,96 @@
+import BackgroundCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresNIO
+import TrackServerPostgres
+
+extension PostgresBench {
+    /// Runs `body` with `base` moved to a new schema of its own (made by the store's migrations
+    /// when `body` opens a store), and drops that schema afterwards, whatever happened.
+    static func withFreshSchema<T: Sendable>(
+        _ base: PostgresStoreConfiguration, logger: Logger,
+        _ body: (PostgresStoreConfiguration) async throws -> T
+    ) async throws -> T {
+        var configuration = base
+        configuration.schema = "bench_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        do {
+            let result = try await body(configuration)
+            try await PostgresTrackStore.dropSchema(configuration, logger: logger)
+            return result
+        } catch {
+            try? await PostgresTrackStore.dropSchema(configuration, logger: logger)
+            throw error
+        }
+    }
+
+    /// One connection of its own with the store's settings (plain TCP, `search_path` = the schema).
+    static func connect(_ configuration: PostgresStoreConfiguration, logger: Logger) async throws
+        -> PostgresConnection
+    {
+        var options = PostgresConnection.Configuration(
+            host: configuration.host, port: configuration.port, username: configuration.username,
+            password: configuration.password, database: configuration.database, tls: .disable)
+        if let schema = configuration.schema {
+            options.options.additionalStartupParameters = [("search_path", "\"\(schema)\"")]
+        }
+        return try await PostgresConnection.connect(configuration: options, id: 1, logger: logger)
+    }
+
+    /// The first column of the first row of `query`.
+    static func scalar<T: PostgresDecodable>(
+        _ connection: PostgresConnection, _ query: PostgresQuery, as type: T.Type, logger: Logger
+    ) async throws -> T {
+        guard let row = try await connection.query(query, logger: logger).collect().first else {
+            throw PostgresBenchError("\(query.sql) returned no row")
+        }
+        return try row.decode(T.self)
+    }
+
+    /// The server's version and the settings every side of the run shares (durability above all).
+    static func settings(_ configuration: PostgresStoreConfiguration, logger: Logger) async throws -> String {
+        let connection = try await connect(configuration, logger: logger)
+        do {
+            var shown: [String] = []
+            for name in ["server_version", "synchronous_commit", "fsync", "wal_sync_method", "shared_buffers"] {
+                let value = try await scalar(
+                    connection, PostgresQuery(unsafeSQL: "SHOW \(name)"), as: String.self, logger: logger)
+                shown.append("\(name) \(value)")
+            }
+            try await connection.close()
+            return shown.joined(separator: ", ")
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    /// Posts `bodies` to `/v1/batches` one after another on one keep-alive connection; the seconds
+    /// from the first request to the last answer. Any answer but 200 stops the run.
+    static func post<App: ApplicationProtocol>(_ bodies: [ByteBuffer], to app: App, token: String) async throws
+        -> Double
+    {
+        let headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
+        return try await app.test(.live) { client in
+            let clock = ContinuousClock()
+            let start = clock.now
+            for body in bodies {
+                let response = try await client.executeRequest(
+                    uri: "/v1/batches", method: .post, headers: headers, body: body)
+                guard response.status == .ok else {
+                    throw PostgresBenchError(
+                        "the server answered \(response.status.code): \(String(buffer: response.body))")
+                }
+            }
+            return (clock.now - start).seconds
+        }
+    }
+}
+
+/// A benchmark run that did not do the work it was to measure; the message says what.
+struct PostgresBenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
