@@ -105,8 +105,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The loopback HTTP load generator of `bgtrack load` and `bgtrack-bench`: blocking keep-alive
-        // sockets on threads (wrk-like), simulated devices for every ingest protocol. Foundation only.
-        .target(name: "LoadGenerator", swiftSettings: strictSettings),
+        // sockets on threads (wrk-like), simulated devices for every ingest protocol.
+        .target(name: "LoadGenerator", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
         .target(name: "LocationLogTesting", dependencies: ["LocationLog"], swiftSettings: strictSettings),
         // Test only: a SQLite VFS that throws away unsynced writes at a simulated power cut (issue 9).
         .target(name: "SQLitePowerCut", linkerSettings: [.linkedLibrary("sqlite3")]),

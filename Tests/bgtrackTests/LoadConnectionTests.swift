@@ -115,15 +115,6 @@ import Testing
         }
         #expect(error?.description.contains("connect to 127.0.0.1:1 failed") == true, "\(String(describing: error))")
     }
-
-    @Test(arguments: [
-        (Int64(0), "1970-01-01T00:00:00.000Z"), (951_782_400_123, "2000-02-29T00:00:00.123Z"),
-        (1_732_240_000_007, "2024-11-22T01:46:40.007Z"), (4_102_444_799_999, "2099-12-31T23:59:59.999Z"),
-        (1_709_164_800_050, "2024-02-29T00:00:00.050Z"),
-    ])
-    func overlandTimesAreISO8601WithMilliseconds(milliseconds: Int64, expected: String) {
-        #expect(LoadProtocol.iso8601(milliseconds) == expected)
-    }
 }
 
 extension [UInt8] {

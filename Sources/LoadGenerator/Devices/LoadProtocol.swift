@@ -1,4 +1,6 @@
+import BackgroundCore
 import Foundation
+import LocationLog
 
 /// The ingest protocol simulated devices speak (protocols.md §1–§4), with how a request is
 /// encoded and how its answer acknowledges samples.
@@ -34,7 +36,7 @@ package enum LoadProtocol: String, CaseIterable, Sendable {
                 if offset > 0 { body += "," }
                 body +=
                     "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(point.longitude),"
-                    + "\(point.latitude)]},\"properties\":{\"timestamp\":\"\(Self.iso8601(point.time))\","
+                    + "\(point.latitude)]},\"properties\":{\"timestamp\":\"\(Instant(milliseconds: point.time).iso8601)\","
                     + "\"horizontal_accuracy\":8,\"speed\":1.5,\"battery_level\":0.8,"
                     + "\"battery_state\":\"unplugged\",\"device_id\":\"\(device.name)\"}}"
             }
@@ -63,26 +65,5 @@ package enum LoadProtocol: String, CaseIterable, Sendable {
         Array(
             ("POST \(path) HTTP/1.1\r\nHost: \(host)\r\nAuthorization: \(auth)\r\n\(extra)"
                 + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)").utf8)
-    }
-
-    /// `2026-11-23T18:09:53.123Z` from epoch milliseconds (Overland's timestamps), without a
-    /// formatter: days to a civil date (H. Hinnant's algorithm).
-    package static func iso8601(_ milliseconds: Int64) -> String {
-        let millis = ((milliseconds % 1000) + 1000) % 1000
-        let totalSeconds = (milliseconds - millis) / 1000
-        let secondOfDay = ((totalSeconds % 86_400) + 86_400) % 86_400
-        let days = (totalSeconds - secondOfDay) / 86_400 + 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shifted = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
-        let month = shifted < 10 ? shifted + 3 : shifted - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):"
-            + "\(two(secondOfDay % 60)).\(fraction)Z"
     }
 }
