@@ -9,6 +9,8 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bgtrack-bench",
         abstract: "Benchmarks for BackgroundTracker (run them with -c release).",
-        subcommands: [CompareBenchmark.self, StoreBench.self, ServerBench.self, SinglePointBench.self]
+        subcommands: [
+            CompareBenchmark.self, StoreBench.self, ServerBench.self, SinglePointBench.self, ParseBench.self,
+        ]
     )
 }
