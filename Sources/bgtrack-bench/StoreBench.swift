@@ -19,6 +19,9 @@ struct StoreBench: ParsableCommand {
     @Option(help: "Single-sample inserts per measurement.")
     var inserts = 2000
 
+    @Option(help: "Timed runs of each insert measurement and its baseline, alternating (after one warm-up pair).")
+    var repetitions = 5
+
     @Option(help: "Backlog size for the batch benchmark.")
     var backlog = 100_000
 
@@ -75,31 +78,44 @@ struct StoreBench: ParsableCommand {
     /// and indexes, at the same `synchronous` (read back from both connections and printed).
     func insertBenchmark(_ base: String) throws {
         let count = inserts
+        let clock = ContinuousClock()
         for durability in LocationStore.Durability.allCases {
             var storeLevel = -1
-            let ours = try Measurement.run("LocationStore.append, \(durability.rawValue)", repetitions: 3) {
-                let path = base + "/append-\(UUID().uuidString).sqlite"
-                let (store, _) = try LocationStore.open(path: path, durability: durability, now: Self.start)
+            var baselineLevel = -1
+            var ours: [Double] = []
+            var bare: [Double] = []
+            // Alternating runs (one warm-up pair), so a shared disk's bad moments hit both sides.
+            for round in 0...repetitions {
+                let oursPath = base + "/append-\(UUID().uuidString).sqlite"
+                let oursStart = clock.now
+                let (store, _) = try LocationStore.open(path: oursPath, durability: durability, now: Self.start)
                 storeLevel = try store.synchronousLevel()
                 for index in 0..<count { try store.append(Self.fix(index), trigger: .timer, state: .background) }
-            }
-            let level = storeLevel
-            let baseline = try Measurement.run("bare SQL", repetitions: 3) {
-                let path = base + "/bare-\(UUID().uuidString).sqlite"
+                let oursSeconds = (clock.now - oursStart).seconds
+                let barePath = base + "/bare-\(UUID().uuidString).sqlite"
+                let bareStart = clock.now
                 // The store creates the schema and indexes, then closes (its queue goes with it).
-                _ = try LocationStore.open(path: path, durability: durability, now: Self.start)
-                let queue = try Self.bareQueue(path: path, synchronous: level)
+                _ = try LocationStore.open(path: barePath, durability: durability, now: Self.start)
+                let queue = try Self.bareQueue(path: barePath, synchronous: storeLevel)
+                baselineLevel = storeLevel
                 for index in 0..<count { try Self.bareAppend(queue, Self.fix(index)) }
+                let bareSeconds = (clock.now - bareStart).seconds
+                if round > 0 {
+                    ours.append(oursSeconds)
+                    bare.append(bareSeconds)
+                }
             }
-            let rate = Double(count) / ours.median
-            let baselineRate = Double(count) / baseline.median
+            let measured = Measurement(label: "LocationStore.append, \(durability.rawValue)", seconds: ours)
+            let rate = Double(count) / measured.median
+            let baselineRate = Double(count) / Measurement(label: "bare SQL", seconds: bare).median
             print(
                 String(
-                    format: "%@ (synchronous %@): %.0f inserts/s (median of 3 × %d; best %.0f/s); fair baseline "
+                    format: "%@ (synchronous %@): %.0f inserts/s (median of %d × %d; best %.0f/s); fair baseline "
                         + "(bare SQL, same schema and indexes, one transaction per sample, synchronous %@): "
                         + "%.0f inserts/s; ratio %.2f",
-                    ours.label, Self.synchronousName(storeLevel), rate, count, Double(count) / ours.best,
-                    Self.synchronousName(level), baselineRate, rate / baselineRate))
+                    measured.label, Self.synchronousName(storeLevel), rate, repetitions, count,
+                    Double(count) / measured.best, Self.synchronousName(baselineLevel), baselineRate,
+                    rate / baselineRate))
         }
     }
 
@@ -135,17 +151,20 @@ struct StoreBench: ParsableCommand {
         }
         try store.importSamples(samples)
         let level = try store.synchronousLevel()
-        var sizes: [Int] = []
-        let ours = try Measurement.run("select 500 oldest + delete them by id", repetitions: 20) {
-            let batch = try store.oldestPending(limit: 500)
-            sizes.append(batch.count)
-            try store.acknowledge(deleting: Set(batch.map(\.id)), quarantining: [:], at: Self.start)
-        }
         let queue = try Self.bareQueue(path: path, synchronous: level)
         let marks = Array(repeating: "?", count: 500).joined(separator: ",")
-        let bare = try Measurement.run(
-            "bare SQL: SELECT 500 oldest rows, DELETE … WHERE id IN (500 ids)", repetitions: 20
-        ) {
+        var sizes: [Int] = []
+        var oursSeconds: [Double] = []
+        var bareSeconds: [Double] = []
+        let clock = ContinuousClock()
+        // Alternating, one warm-up each, so both sides see the same disk and the same backlog size.
+        for round in 0...20 {
+            let oursStart = clock.now
+            let batch = try store.oldestPending(limit: 500)
+            try store.acknowledge(deleting: Set(batch.map(\.id)), quarantining: [:], at: Self.start)
+            let oursElapsed = (clock.now - oursStart).seconds
+            sizes.append(batch.count)
+            let bareStart = clock.now
             let ids = try queue.read { db in
                 try Row.fetchAll(
                     db.cachedStatement(
@@ -155,12 +174,20 @@ struct StoreBench: ParsableCommand {
                             """)
                 ).map { row -> String in row[0] }
             }
-            sizes.append(ids.count)
             try queue.write { db in
                 try db.cachedStatement(sql: "DELETE FROM sample WHERE id IN (\(marks))").execute(
                     arguments: StatementArguments(ids))
             }
+            let bareElapsed = (clock.now - bareStart).seconds
+            sizes.append(ids.count)
+            if round > 0 {
+                oursSeconds.append(oursElapsed)
+                bareSeconds.append(bareElapsed)
+            }
         }
+        let ours = Measurement(label: "select 500 oldest + delete them by id", seconds: oursSeconds)
+        let bare = Measurement(
+            label: "bare SQL: SELECT 500 oldest rows, DELETE … WHERE id IN (500 ids)", seconds: bareSeconds)
         let remaining = try store.pendingCount()
         print(
             String(
