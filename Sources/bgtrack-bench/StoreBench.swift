@@ -7,9 +7,9 @@ import LocationLog
 /// `bgtrack-bench store`: the phone store's costs, each next to a baseline from the same run.
 ///
 /// - inserts/s, one transaction per sample as sampling does, for both durability settings,
-///   against a bare GRDB insert of one integer row per transaction;
-/// - select + delete of a 500-sample batch out of a 100k backlog, against one bare
-///   `DELETE … WHERE seq <= ?` statement on the same backlog;
+///   against bare SQL doing the same writes on the same schema at the same `synchronous`;
+/// - select + delete of a 500-sample batch out of a 100k backlog, against bare SQL reading and
+///   deleting the same 500 rows at the same `synchronous`;
 /// - bytes per point of our gzip batch against the same 1,000-point track as Overland GeoJSON
 ///   and OwnTracks JSON.
 struct StoreBench: ParsableCommand {
@@ -18,6 +18,9 @@ struct StoreBench: ParsableCommand {
 
     @Option(help: "Single-sample inserts per measurement.")
     var inserts = 2000
+
+    @Option(help: "Timed runs of each insert measurement and its baseline, alternating (after one warm-up pair).")
+    var repetitions = 5
 
     @Option(help: "Backlog size for the batch benchmark.")
     var backlog = 100_000
@@ -48,35 +51,96 @@ struct StoreBench: ParsableCommand {
             altitude: 4 + Double(index % 3), speed: 1.4, course: Double(index % 360))
     }
 
+    /// `PRAGMA synchronous` as a level and its name, for the printed lines.
+    static func synchronousName(_ level: Int) -> String {
+        ["0 OFF", "1 NORMAL", "2 FULL", "3 EXTRA"].indices.contains(level)
+            ? ["0 OFF", "1 NORMAL", "2 FULL", "3 EXTRA"][level] : "\(level) (unknown)"
+    }
+
+    /// A bare connection to a store file at the given `synchronous` (the store's own, read back),
+    /// as the honest fastest way to run the same SQL without the store's Swift layers.
+    static func bareQueue(path: String, synchronous level: Int) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.journalMode = .wal
+        let queue = try DatabaseQueue(path: path, configuration: config)
+        // After opening: GRDB's WAL set-up sets NORMAL after `prepareDatabase`.
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(level)") }
+        let actual = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+        guard actual == level else {
+            throw ValidationError("the baseline runs at synchronous \(actual), not the store's \(level)")
+        }
+        return queue
+    }
+
+    /// Inserts, one transaction per sample as sampling does, at each durability, against a fair
+    /// baseline: the same three statements (read the counter, insert the row, advance the counter)
+    /// in one transaction per sample, cached, on a bare connection to a file with the same schema
+    /// and indexes, at the same `synchronous` (read back from both connections and printed).
     func insertBenchmark(_ base: String) throws {
         let count = inserts
-        let baseline = try Measurement.run("bare GRDB insert (1 integer row per transaction)", repetitions: 3) {
-            let path = base + "/baseline-\(UUID().uuidString).sqlite"
-            var config = Configuration()
-            config.journalMode = .wal
-            config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-            let queue = try DatabaseQueue(path: path, configuration: config)
-            try queue.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)") }
-            for index in 0..<count {
-                try queue.write { db in try db.execute(sql: "INSERT INTO t (v) VALUES (?)", arguments: [index]) }
-            }
-        }
-        let baselineRate = Double(count) / baseline.median
-        print(String(format: "baseline: %@: %.0f inserts/s", baseline.label, baselineRate))
+        let clock = ContinuousClock()
         for durability in LocationStore.Durability.allCases {
-            let measurement = try Measurement.run("LocationStore.append, \(durability.rawValue)", repetitions: 3) {
-                let path = base + "/append-\(UUID().uuidString).sqlite"
-                let (store, _) = try LocationStore.open(path: path, durability: durability, now: Self.start)
+            var storeLevel = -1
+            var baselineLevel = -1
+            var ours: [Double] = []
+            var bare: [Double] = []
+            // Alternating runs (one warm-up pair), so a shared disk's bad moments hit both sides.
+            for round in 0...repetitions {
+                let oursPath = base + "/append-\(UUID().uuidString).sqlite"
+                let oursStart = clock.now
+                let (store, _) = try LocationStore.open(path: oursPath, durability: durability, now: Self.start)
+                storeLevel = try store.synchronousLevel()
                 for index in 0..<count { try store.append(Self.fix(index), trigger: .timer, state: .background) }
+                let oursSeconds = (clock.now - oursStart).seconds
+                let barePath = base + "/bare-\(UUID().uuidString).sqlite"
+                let bareStart = clock.now
+                // The store creates the schema and indexes, then closes (its queue goes with it).
+                _ = try LocationStore.open(path: barePath, durability: durability, now: Self.start)
+                let queue = try Self.bareQueue(path: barePath, synchronous: storeLevel)
+                baselineLevel = storeLevel
+                for index in 0..<count { try Self.bareAppend(queue, Self.fix(index)) }
+                let bareSeconds = (clock.now - bareStart).seconds
+                if round > 0 {
+                    ours.append(oursSeconds)
+                    bare.append(bareSeconds)
+                }
             }
-            let rate = Double(count) / measurement.median
+            let measured = Measurement(label: "LocationStore.append, \(durability.rawValue)", seconds: ours)
+            let rate = Double(count) / measured.median
+            let baselineRate = Double(count) / Measurement(label: "bare SQL", seconds: bare).median
             print(
                 String(
-                    format: "%@: %.0f inserts/s (median of 3 × %d; best %.0f/s) = %.2f × baseline", measurement.label,
-                    rate, count, Double(count) / measurement.best, rate / baselineRate))
+                    format: "%@ (synchronous %@): %.0f inserts/s (median of %d × %d; best %.0f/s); fair baseline "
+                        + "(bare SQL, same schema and indexes, one transaction per sample, synchronous %@): "
+                        + "%.0f inserts/s; ratio %.2f",
+                    measured.label, Self.synchronousName(storeLevel), rate, repetitions, count,
+                    Double(count) / measured.best, Self.synchronousName(baselineLevel), baselineRate,
+                    rate / baselineRate))
         }
     }
 
+    /// What `LocationStore.append` writes, with cached statements and no Swift layers.
+    static func bareAppend(_ queue: DatabaseQueue, _ fix: LocationFix) throws {
+        let id = UUID().wireString
+        try queue.write { db in
+            let seq =
+                try Int64.fetchOne(db.cachedStatement(sql: "SELECT next_seq FROM sync_state WHERE id = 1")) ?? 1
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO sample (id, seq, t, lat, lon, acc, alt, speed, course, battery, charging, trigger,
+                        state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, 'timer', 'background')
+                    """
+            ).execute(arguments: [
+                id, seq, fix.timestamp.milliseconds, fix.latitude, fix.longitude, fix.horizontalAccuracy,
+                fix.altitude, fix.speed, fix.course,
+            ])
+            try db.cachedStatement(sql: "UPDATE sync_state SET next_seq = ? WHERE id = 1").execute(arguments: [seq + 1])
+        }
+    }
+
+    /// Select + delete of a 500-sample batch against a fair baseline on the same file: the same
+    /// rows read (the 500 oldest, every column, one read transaction) and deleted by id (one
+    /// statement in one write transaction), on a bare connection at the store's `synchronous`.
     func batchBenchmark(_ base: String) throws {
         let path = base + "/backlog-\(UUID().uuidString).sqlite"
         let (store, _) = try LocationStore.open(path: path, now: Self.start)
@@ -86,27 +150,51 @@ struct StoreBench: ParsableCommand {
                 power: PowerContext(battery: 0.8, charging: false))
         }
         try store.importSamples(samples)
+        let level = try store.synchronousLevel()
+        let queue = try Self.bareQueue(path: path, synchronous: level)
+        let marks = Array(repeating: "?", count: 500).joined(separator: ",")
         var sizes: [Int] = []
-        let ours = try Measurement.run("select 500 oldest + delete them by id", repetitions: 20) {
+        var oursSeconds: [Double] = []
+        var bareSeconds: [Double] = []
+        let clock = ContinuousClock()
+        // Alternating, one warm-up each, so both sides see the same disk and the same backlog size.
+        for round in 0...20 {
+            let oursStart = clock.now
             let batch = try store.oldestPending(limit: 500)
-            sizes.append(batch.count)
             try store.acknowledge(deleting: Set(batch.map(\.id)), quarantining: [:], at: Self.start)
-        }
-        let remaining = try store.pendingCount()
-        // Baseline: the cheapest possible removal of 500 rows from the same table.
-        let queue = try DatabaseQueue(path: path)
-        let bare = try Measurement.run("bare DELETE … WHERE seq <= min + 499", repetitions: 20) {
+            let oursElapsed = (clock.now - oursStart).seconds
+            sizes.append(batch.count)
+            let bareStart = clock.now
+            let ids = try queue.read { db in
+                try Row.fetchAll(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT id, seq, t, lat, lon, acc, alt, speed, course, battery, charging, trigger, state
+                            FROM sample ORDER BY seq LIMIT 500
+                            """)
+                ).map { row -> String in row[0] }
+            }
             try queue.write { db in
-                try db.execute(sql: "DELETE FROM sample WHERE seq <= (SELECT min(seq) FROM sample) + 499")
+                try db.cachedStatement(sql: "DELETE FROM sample WHERE id IN (\(marks))").execute(
+                    arguments: StatementArguments(ids))
+            }
+            let bareElapsed = (clock.now - bareStart).seconds
+            sizes.append(ids.count)
+            if round > 0 {
+                oursSeconds.append(oursElapsed)
+                bareSeconds.append(bareElapsed)
             }
         }
+        let ours = Measurement(label: "select 500 oldest + delete them by id", seconds: oursSeconds)
+        let bare = Measurement(
+            label: "bare SQL: SELECT 500 oldest rows, DELETE … WHERE id IN (500 ids)", seconds: bareSeconds)
+        let remaining = try store.pendingCount()
         print(
             String(
-                format:
-                    "batch of 500 from a %dk backlog: %@: median %.2f ms (best %.2f ms); baseline %@: median %.2f ms; "
-                    + "ratio %.1f×; backlog after: %d",
-                backlog / 1000, ours.label, ours.median * 1000, ours.best * 1000, bare.label, bare.median * 1000,
-                ours.median / bare.median, remaining))
+                format: "batch of 500 from a %dk backlog (synchronous %@ for both): %@: median %.2f ms (best %.2f ms); "
+                    + "fair baseline, %@: median %.2f ms (best %.2f ms); ratio %.1f×; backlog after: %d",
+                backlog / 1000, Self.synchronousName(level), ours.label, ours.median * 1000, ours.best * 1000,
+                bare.label, bare.median * 1000, bare.best * 1000, ours.median / bare.median, remaining))
         guard sizes.allSatisfy({ $0 == 500 }) else {
             throw ValidationError("batch benchmark read short batches: \(Set(sizes))")
         }

@@ -80,7 +80,7 @@ public struct WireSample: Codable, Hashable, Sendable {
     /// A missing `trigger` reads as `timer` and a missing `state` as `background`, the common case.
     /// - Throws: `SampleValidationError` whose message is suitable for `rejected[].reason`.
     public func sample() throws(SampleValidationError) -> Sample {
-        guard let uuid = UUID(uuidString: id) else {
+        guard let uuid = UUID(parsing: id) else {
             throw SampleValidationError("id \"\(id.prefix(64))\" is not a UUID")
         }
         let trigger = try self.trigger.map { (raw: String) throws(SampleValidationError) -> SampleTrigger in

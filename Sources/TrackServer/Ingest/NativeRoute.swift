@@ -21,7 +21,7 @@ extension TrackServerEnvironment {
                     "duplicates": "\(outcome.duplicates.count)", "rejected": "\(parsed.rejected.count)",
                 ])
             return try Response.json(
-                BatchResponse(
+                batch: BatchResponse(
                     accepted: outcome.accepted, duplicates: outcome.duplicates,
                     rejected: parsed.rejected.map { BatchResponse.Rejection(id: $0.id, reason: $0.reason) }))
         }

@@ -7,9 +7,11 @@ struct SampleRules: Sendable {
     /// How far ahead of the server clock a sample may be (phones' clocks drift a little).
     var futureTolerance: Duration = .seconds(24 * 3600)
 
-    func check(_ sample: IngestSample, label: String, now: Instant) throws(SampleProblem) {
+    /// - Parameters:
+    ///   - label: "sample 3", built only for a message (most samples pass every check).
+    func check(_ sample: IngestSample, label: @autoclosure () -> String, now: Instant) throws(SampleProblem) {
         func fail(_ field: String, _ text: String) -> SampleProblem {
-            SampleProblem(message: "\(label): field \"\(field)\" \(text)")
+            SampleProblem(message: "\(label()): field \"\(field)\" \(text)")
         }
         guard (-90...90).contains(sample.latitude) else {
             throw fail("lat", "latitude \(sample.latitude) is outside -90…90")

@@ -1,0 +1,48 @@
+import ArgumentParser
+import BackgroundCore
+import Foundation
+import LocationLog
+import TrackServer
+
+/// `bgtrack-bench parse`: the native route's parser alone (no HTTP, no store) on the server
+/// benchmark's bodies, so its cost per point can be followed where the server figures are
+/// dominated by fsync and noise: the best and the median of the passes, in µs per point.
+/// (For instruction counts, `valgrind --tool=callgrind` on `--repetitions 3` minus
+/// `--repetitions 1`; valgrind 3.19 cannot run Swift 6.3 binaries, not even `--help`.)
+struct ParseBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parse", abstract: "The native batch parser alone, on the server benchmark's bodies.")
+
+    @Option(help: "Points per pass.") var points = 10_000
+    @Option(help: "Points per batch.") var batch = 500
+    @Option(help: "Passes over every body.") var repetitions = 3
+
+    func run() throws {
+        let samples = ServerBench.samples(count: points)
+        let encoder = JSONEncoder()
+        let bodies = try stride(from: 0, to: samples.count, by: batch).map { start in
+            let slice = Array(samples[start..<min(start + batch, samples.count)])
+            return [UInt8](try encoder.encode(BatchRequest(batch: UUID(), device: "bench", samples: slice)))
+        }
+        let parser = NativeBatchParser(maxSamples: 1_000)
+        let now = Instant(milliseconds: 1_800_000_000_000)
+        let clock = ContinuousClock()
+        var passes: [Double] = []
+        for _ in 0..<repetitions {
+            let start = clock.now
+            var accepted = 0
+            for body in bodies {
+                accepted += try parser.parseBody(body, device: "bench", now: now).samples.count
+            }
+            passes.append((clock.now - start).seconds)
+            guard accepted == points else {
+                throw ValidationError("the parser accepted \(accepted) of \(points) points")
+            }
+        }
+        let measurement = Measurement(label: "parse only", seconds: passes)
+        print(
+            String(
+                format: "parse only: %d points, %d passes: best %.2f µs per point, median %.2f", points, repetitions,
+                measurement.best * 1e6 / Double(points), measurement.median * 1e6 / Double(points)))
+    }
+}
