@@ -6,7 +6,9 @@ import TrackServer
 
 /// `bgtrack-bench parse`: the native route's parser alone (no HTTP, no store) on the server
 /// benchmark's bodies, so its cost per point can be followed where the server figures are
-/// dominated by fsync and noise: the best and the median of the passes, in µs per point.
+/// dominated by fsync and noise: the best and the median of the passes, in µs per point, against
+/// Foundation's `JSONDecoder` decoding the same bodies into the wire types (no validation) in the
+/// same run.
 /// (For instruction counts, `valgrind --tool=callgrind` on `--repetitions 3` minus
 /// `--repetitions 1`; valgrind 3.19 cannot run Swift 6.3 binaries, not even `--help`.)
 struct ParseBench: ParsableCommand {
@@ -40,9 +42,21 @@ struct ParseBench: ParsableCommand {
             }
         }
         let measurement = Measurement(label: "parse only", seconds: passes)
+        let decoder = JSONDecoder()
+        let baseline = try Measurement.run("JSONDecoder", repetitions: repetitions) {
+            var decoded = 0
+            for body in bodies { decoded += try decoder.decode(BatchRequest.self, from: Data(body)).samples.count }
+            guard decoded == points else { throw ValidationError("JSONDecoder read \(decoded) of \(points) points") }
+        }
         print(
             String(
                 format: "parse only: %d points, %d passes: best %.2f µs per point, median %.2f", points, repetitions,
                 measurement.best * 1e6 / Double(points), measurement.median * 1e6 / Double(points)))
+        print(
+            String(
+                format: "baseline, JSONDecoder into BatchRequest (no validation): best %.2f µs per point, "
+                    + "median %.2f; the parser takes %.2f× its time (best), %.2f× (medians)",
+                baseline.best * 1e6 / Double(points), baseline.median * 1e6 / Double(points),
+                measurement.best / baseline.best, measurement.median / baseline.median))
     }
 }

@@ -117,6 +117,27 @@ struct ServerBench: AsyncParsableCommand {
         FileManager.default.temporaryDirectory.appendingPathComponent("bgtrack-bench-\(UUID().uuidString).sqlite").path
     }
 
+    /// Posts `bodies` to `/v1/batches` one after another on one keep-alive connection; the seconds
+    /// from the first request to the last answer. Any answer but 200 stops the run.
+    static func post<App: ApplicationProtocol>(_ bodies: [ByteBuffer], to app: App, token: String) async throws
+        -> Double
+    {
+        let headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
+        return try await app.test(.live) { client in
+            let clock = ContinuousClock()
+            let start = clock.now
+            for body in bodies {
+                let response = try await client.executeRequest(
+                    uri: "/v1/batches", method: .post, headers: headers, body: body)
+                guard response.status == .ok else {
+                    throw ValidationError(
+                        "the server answered \(response.status.code): \(String(buffer: response.body))")
+                }
+            }
+            return (clock.now - start).seconds
+        }
+    }
+
     static func timeHTTP(
         bodies: [ByteBuffer], expected: Int, durability: SQLiteTrackStore.Durability, groupCommit: Bool = true
     ) async throws -> Double {
@@ -135,20 +156,7 @@ struct ServerBench: AsyncParsableCommand {
         let app = Application(
             router: buildRouter(environment), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             logger: logger)
-        let headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
-        let seconds = try await app.test(.live) { client in
-            let clock = ContinuousClock()
-            let start = clock.now
-            for body in bodies {
-                let response = try await client.executeRequest(
-                    uri: "/v1/batches", method: .post, headers: headers, body: body)
-                guard response.status == .ok else {
-                    throw ValidationError(
-                        "the server answered \(response.status.code): \(String(buffer: response.body))")
-                }
-            }
-            return (clock.now - start).seconds
-        }
+        let seconds = try await post(bodies, to: app, token: token)
         let stored = try await store.device(named: "bench")?.sampleCount ?? 0
         guard stored == expected else { throw ValidationError("HTTP run stored \(stored) of \(expected) points") }
         return seconds

@@ -66,27 +66,6 @@ extension PostgresBench {
             throw error
         }
     }
-
-    /// Posts `bodies` to `/v1/batches` one after another on one keep-alive connection; the seconds
-    /// from the first request to the last answer. Any answer but 200 stops the run.
-    static func post<App: ApplicationProtocol>(_ bodies: [ByteBuffer], to app: App, token: String) async throws
-        -> Double
-    {
-        let headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
-        return try await app.test(.live) { client in
-            let clock = ContinuousClock()
-            let start = clock.now
-            for body in bodies {
-                let response = try await client.executeRequest(
-                    uri: "/v1/batches", method: .post, headers: headers, body: body)
-                guard response.status == .ok else {
-                    throw PostgresBenchError(
-                        "the server answered \(response.status.code): \(String(buffer: response.body))")
-                }
-            }
-            return (clock.now - start).seconds
-        }
-    }
 }
 
 /// A benchmark run that did not do the work it was to measure; the message says what.

@@ -136,7 +136,7 @@ struct PostgresBench: AsyncParsableCommand {
                 let app = Application(
                     router: buildRouter(environment), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                     logger: logger)
-                let seconds = try await post(bodies, to: app, token: token)
+                let seconds = try await ServerBench.post(bodies, to: app, token: token)
                 let stored = try await store.device(named: "bench")?.sampleCount ?? 0
                 guard stored == expected else {
                     throw PostgresBenchError("HTTP run stored \(stored) of \(expected) points")
