@@ -107,7 +107,8 @@ let package = Package(
         // The loopback HTTP load generator of `bgtrack load` and `bgtrack-bench`: blocking keep-alive
         // sockets on threads (wrk-like), simulated devices for every ingest protocol.
         .target(name: "LoadGenerator", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
-        .target(name: "LocationLogTesting", dependencies: ["LocationLog"], swiftSettings: strictSettings),
+        .target(
+            name: "LocationLogTesting", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
         // Test only: a SQLite VFS that throws away unsynced writes at a simulated power cut (issue 9).
         .target(name: "SQLitePowerCut", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The child process of the store kill test: writes samples and prints each committed id.
@@ -183,6 +184,7 @@ let package = Package(
                 "TrackServer",
                 "TrackServerPostgres",
                 "LocationLog",
+                "LocationLogTesting",
                 "LinuxDevice",
                 "SQLitePowerCut",
                 // `bgtrack-bench postgres`'s COPY rows, round-tripped through a live PostgreSQL.

@@ -1,5 +1,6 @@
 import BackgroundCore
 import Foundation
+import LocationLogTesting
 import Testing
 
 @testable import LocationLog
@@ -33,15 +34,7 @@ struct UUIDParsingTests {
             var scalars = Array(
                 (Bool.random(using: &random) ? uuid.uuidString : uuid.uuidString.lowercased()).unicodeScalars)
             if seed % 4 != 0 {
-                for _ in 0..<Int.random(in: 1...2, using: &random) {
-                    let at = Int.random(in: 0...scalars.count, using: &random)
-                    let scalar = alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
-                    switch Int.random(in: 0..<3, using: &random) {
-                    case 0 where at < scalars.count: scalars[at] = scalar
-                    case 1 where at < scalars.count: scalars.remove(at: at)
-                    default: scalars.insert(scalar, at: at)
-                    }
-                }
+                SeededMutation.mutate(&scalars, alphabet: alphabet, edits: 1...2, using: &random)
             }
             let text = String(String.UnicodeScalarView(scalars))
             let ours = UUID(parsing: text)

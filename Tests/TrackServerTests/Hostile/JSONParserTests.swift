@@ -1,5 +1,6 @@
 import BackgroundCore
 import Foundation
+import LocationLogTesting
 import Testing
 
 @testable import TrackServer
@@ -44,15 +45,7 @@ struct JSONParserTests {
         for seed in UInt64(1)...20_000 {
             var random = SeededRandom(seed: seed)
             var bytes = Array(Self.documents[Int.random(in: 0..<Self.documents.count, using: &random)].utf8)
-            for _ in 0..<Int.random(in: 1...3, using: &random) {
-                let at = Int.random(in: 0...bytes.count, using: &random)
-                let byte = alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
-                switch Int.random(in: 0..<3, using: &random) {
-                case 0 where at < bytes.count: bytes[at] = byte
-                case 1 where at < bytes.count: bytes.remove(at: at)
-                default: bytes.insert(byte, at: at)
-                }
-            }
+            SeededMutation.mutate(&bytes, alphabet: alphabet, using: &random)
             // Foundation skips a NUL byte where the parser refuses it (a NUL is never JSON).
             let expected = bytes.contains(0) ? nil : Self.foundation(bytes)
             let parsed = try? JSONParser.parse(bytes)

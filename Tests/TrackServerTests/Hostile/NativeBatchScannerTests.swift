@@ -1,6 +1,7 @@
 import BackgroundCore
 import Foundation
 import LocationLog
+import LocationLogTesting
 import Testing
 
 @testable import TrackServer
@@ -198,7 +199,7 @@ struct NativeBatchScannerTests {
             var bytes = Array(
                 (Bool.random(using: &random)
                     ? Self.plain[Int.random(in: 0..<Self.plain.count, using: &random)] : Self.batchText(&random)).utf8)
-            Self.mutate(&bytes, &random, alphabet: alphabet)
+            SeededMutation.mutate(&bytes, alphabet: alphabet, using: &random)
             guard let agrees = Self.agreement(bytes) else { continue }
             read += 1
             guard agrees else {
@@ -208,18 +209,6 @@ struct NativeBatchScannerTests {
             }
         }
         #expect(read > 1_000)
-    }
-
-    static func mutate(_ bytes: inout [UInt8], _ random: inout SeededRandom, alphabet: [UInt8]) {
-        for _ in 0..<Int.random(in: 1...3, using: &random) {
-            let at = Int.random(in: 0...bytes.count, using: &random)
-            let byte = alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
-            switch Int.random(in: 0..<3, using: &random) {
-            case 0 where at < bytes.count: bytes[at] = byte
-            case 1 where at < bytes.count: bytes.remove(at: at)
-            default: bytes.insert(byte, at: at)
-            }
-        }
     }
 
     /// The route's parser with the scanner and without it (`JSONDecoder`, then field by field, as
@@ -240,7 +229,7 @@ struct NativeBatchScannerTests {
         for seed in UInt64(1)...6_000 {
             var random = SeededRandom(seed: seed)
             var bytes = Array(Self.batchText(&random).utf8)
-            if seed % 3 != 0 { Self.mutate(&bytes, &random, alphabet: alphabet) }
+            if seed % 3 != 0 { SeededMutation.mutate(&bytes, alphabet: alphabet, using: &random) }
             let scanned = outcome(bytes, scanning: true)
             let general = outcome(bytes, scanning: false)
             if !scanned.hasPrefix("refused") { accepted += 1 }
