@@ -1,3 +1,4 @@
+import BackgroundCore
 import Foundation
 
 /// `connections` threads, each with one keep-alive connection, sending requests back to back for
@@ -23,67 +24,47 @@ package struct LoadRun: Sendable {
         port: Int, connections: Int, seconds: Double,
         request: @escaping @Sendable (_ connection: Int, _ index: Int) -> [UInt8]
     ) async -> LoadRun {
-        let collector = Collector()
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start + .milliseconds(Int64(seconds * 1000))
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let group = DispatchGroup()
-            for connection in 0..<connections {
-                group.enter()
-                let thread = Thread {
-                    var run = LoadRun()
-                    defer {
-                        run.seconds = Percentile.seconds(clock.now - start)
-                        collector.add(run)
-                        group.leave()
-                    }
-                    let socket: LoadConnection
+        let runs = await onThreads(connections) { connection in
+            var run = LoadRun()
+            func drive() {
+                let socket: LoadConnection
+                do {
+                    socket = try LoadConnection(port: port)
+                } catch {
+                    run.failures["\(error)", default: 0] += 1
+                    return
+                }
+                var index = 0
+                while clock.now < deadline {
+                    let bytes = request(connection, index)
+                    index += 1
+                    let sent = clock.now
                     do {
-                        socket = try LoadConnection(port: port)
+                        let status = try socket.roundTrip(bytes).status
+                        run.latencies.append((clock.now - sent).seconds)
+                        run.requests += 1
+                        if status == 200 { run.ok += 1 } else { run.failures["HTTP \(status)", default: 0] += 1 }
                     } catch {
                         run.failures["\(error)", default: 0] += 1
                         return
                     }
-                    var index = 0
-                    while clock.now < deadline {
-                        let bytes = request(connection, index)
-                        index += 1
-                        let sent = clock.now
-                        do {
-                            let status = try socket.roundTrip(bytes).status
-                            run.latencies.append(Percentile.seconds(clock.now - sent))
-                            run.requests += 1
-                            if status == 200 { run.ok += 1 } else { run.failures["HTTP \(status)", default: 0] += 1 }
-                        } catch {
-                            run.failures["\(error)", default: 0] += 1
-                            return
-                        }
-                    }
                 }
-                thread.stackSize = 1 << 20
-                thread.start()
             }
-            group.notify(queue: .global()) { done.resume() }
+            drive()
+            run.seconds = (clock.now - start).seconds
+            return run
         }
-        return collector.total
-    }
-
-    /// Gathers the threads' runs. Lock-guarded, hence `@unchecked Sendable`.
-    private final class Collector: @unchecked Sendable {
-        private let lock = NSLock()
-        private var runs = LoadRun()
-
-        func add(_ run: LoadRun) {
-            lock.withLock {
-                runs.requests += run.requests
-                runs.ok += run.ok
-                runs.failures.merge(run.failures, uniquingKeysWith: +)
-                runs.seconds = max(runs.seconds, run.seconds)
-                runs.latencies += run.latencies
-            }
+        var total = LoadRun()
+        for run in runs {
+            total.requests += run.requests
+            total.ok += run.ok
+            total.failures.merge(run.failures, uniquingKeysWith: +)
+            total.seconds = max(total.seconds, run.seconds)
+            total.latencies += run.latencies
         }
-
-        var total: LoadRun { lock.withLock { runs } }
+        return total
     }
 }

@@ -8,12 +8,6 @@ package enum Percentile {
         return sorted[min(sorted.count - 1, rank)]
     }
 
-    /// A duration in seconds.
-    package static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-
     /// A duration in whole microseconds, clamped to `UInt32` (71 minutes).
     package static func microseconds(_ duration: Duration) -> UInt32 {
         let (seconds, attoseconds) = duration.components

@@ -1,3 +1,4 @@
+import BackgroundCore
 import Foundation
 
 /// Runs a ``LoadPlan``: one thread per connection, each serving its devices in turn, every device
@@ -11,30 +12,20 @@ package enum DeviceLoad {
     /// Runs the plan to its end (duration, or every device's request count) and gathers the result.
     /// `progress`, if given, is updated after every request.
     package static func run(_ plan: LoadPlan, progress: LoadProgress? = nil) async -> LoadResult {
-        let collector = Collector()
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start + plan.duration
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let group = DispatchGroup()
-            for connection in 0..<plan.connections {
-                group.enter()
-                let thread = Thread {
-                    var worker = Worker(
-                        plan: plan, target: plan.targets[plan.server(ofConnection: connection)],
-                        devices: plan.devices(ofConnection: connection), clock: clock, deadline: deadline,
-                        progress: progress)
-                    worker.run()
-                    collector.add(worker.result)
-                    group.leave()
-                }
-                thread.stackSize = 1 << 20
-                thread.start()
-            }
-            group.notify(queue: .global()) { done.resume() }
+        let parts = await onThreads(plan.connections) { connection in
+            var worker = Worker(
+                plan: plan, target: plan.targets[plan.server(ofConnection: connection)],
+                devices: plan.devices(ofConnection: connection), clock: clock, deadline: deadline,
+                progress: progress)
+            worker.run()
+            return worker.result
         }
-        var result = collector.total
-        result.seconds = Percentile.seconds(clock.now - start)
+        var result = LoadResult()
+        for part in parts { result.merge(part) }
+        result.seconds = (clock.now - start).seconds
         result.latencies.sort()
         result.devices.sort { $0.device.index < $1.device.index }
         return result
@@ -195,20 +186,8 @@ package enum DeviceLoad {
         /// Sleeps until `instant` or the deadline, whichever is first: only after an error.
         func pause(until instant: ContinuousClock.Instant) {
             let end = min(instant, deadline)
-            let wait = Percentile.seconds(end - clock.now)
+            let wait = (end - clock.now).seconds
             if wait > 0 { Thread.sleep(forTimeInterval: wait) }
         }
-    }
-
-    /// Gathers the threads' results. Lock-guarded, hence `@unchecked Sendable`.
-    private final class Collector: @unchecked Sendable {
-        private let lock = NSLock()
-        private var result = LoadResult()
-
-        func add(_ part: LoadResult) {
-            lock.withLock { result.merge(part) }
-        }
-
-        var total: LoadResult { lock.withLock { result } }
     }
 }

@@ -209,7 +209,7 @@ struct LoadCommand: AsyncParsableCommand {
                 while (try? await Task.sleep(for: .seconds(10))) != nil {
                     let now = totals.snapshot
                     progress(
-                        "  \(Int(Percentile.seconds(clock.now - start))) s: \(now.samples) samples in \(now.requests) "
+                        "  \(Int((clock.now - start).seconds)) s: \(now.samples) samples in \(now.requests) "
                             + "requests acknowledged, \(now.errors) errors")
                 }
                 return nil
