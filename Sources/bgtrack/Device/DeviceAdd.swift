@@ -30,15 +30,12 @@ struct DeviceAdd: AsyncParsableCommand {
     /// `--silent-after` as a duration: a whole number and s, m or h; 1 minute … 30 days.
     func silentAfterDuration() throws -> Duration? {
         guard let silentAfter else { return nil }
-        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600]
-        guard let unit = silentAfter.last.flatMap({ units[$0] }), let value = Int64(silentAfter.dropLast()),
-            value > 0, value <= 30 * 86_400 / unit, value * unit >= 60
-        else {
+        guard let seconds = DurationArgument.seconds(silentAfter, in: 60...(30 * 86_400)) else {
             throw ValidationError(
                 "--silent-after '\(silentAfter.prefix(40))' is not a duration of 1 minute to 30 days, e.g. 35m, 2h or 90s"
             )
         }
-        return .seconds(value * unit)
+        return .seconds(seconds)
     }
 
     func run() async throws {

@@ -123,20 +123,11 @@ struct LoadCommand: AsyncParsableCommand {
 
     /// `--duration`: a whole number and s, m or h, 1 second to 1 hour.
     func runDuration() throws -> Duration {
-        guard let seconds = Self.seconds(duration) else {
+        guard let seconds = DurationArgument.seconds(duration, in: 1...3600) else {
             throw ValidationError(
                 "--duration '\(duration.prefix(40))' is not a duration of 1 second to 1 hour, e.g. 90s, 10m or 1h")
         }
         return .seconds(seconds)
-    }
-
-    static func seconds(_ text: String) -> Int64? {
-        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600]
-        guard text.count <= 8, let unit = text.last.flatMap({ units[$0] }),
-            text.dropLast().allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(text.dropLast()),
-            value > 0, value <= 3600 / unit
-        else { return nil }
-        return value * unit
     }
 
     /// The plan for `names` and their tokens, at `now` (epoch milliseconds).
