@@ -171,23 +171,16 @@ struct SinglePointBench: AsyncParsableCommand {
             let bytes = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
             return { _, _ in bytes }
         case .ownTracks:
-            let basic = Data("bench:\(token)".utf8).base64EncodedString()
             return { connection, index in
-                let body =
-                    "{\"_type\":\"location\",\"lat\":\(10 + Double(connection) / 100),\"lon\":20.5,"
-                    + "\"tst\":\(base + Int64(index)),\"acc\":8,\"alt\":30,\"vel\":4,\"batt\":80,\"bs\":1,"
-                    + "\"tid\":\"bn\",\"t\":\"p\",\"conn\":\"w\"}"
-                return Array(
-                    ("POST /ingest/owntracks HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic \(basic)\r\n"
-                        + "Content-Type: application/json\r\nX-Limit-U: bench\r\nX-Limit-D: phone\r\n"
-                        + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)").utf8)
+                LoadProtocol.ownTracksRequest(
+                    user: "bench", token: token, latitude: 10 + Double(connection) / 100, longitude: 20.5,
+                    seconds: base + Int64(index), host: "127.0.0.1")
             }
         case .osmAnd:
             return { connection, index in
-                Array(
-                    ("GET /ingest/osmand?id=bench&token=\(token)&timestamp=\(base + Int64(index))"
-                        + "&lat=\(10 + Double(connection) / 100)&lon=20.5&speed=2&bearing=90&altitude=30"
-                        + "&accuracy=8&batt=80 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").utf8)
+                LoadProtocol.osmAndRequest(
+                    id: "bench", token: token, latitude: 10 + Double(connection) / 100, longitude: 20.5,
+                    timestamp: base + Int64(index), host: "127.0.0.1")
             }
         }
     }

@@ -43,22 +43,39 @@ package enum LoadProtocol: String, CaseIterable, Sendable {
             body += "]}"
             return Self.post("/ingest/overland", host: host, auth: "Bearer \(device.token)", body: body)
         case .owntracks:
-            let basic = Data("\(device.name):\(device.token)".utf8).base64EncodedString()
-            let body = points.map { point in
-                "{\"_type\":\"location\",\"lat\":\(point.latitude),\"lon\":\(point.longitude),"
-                    + "\"tst\":\(point.time / 1000),\"acc\":8,\"alt\":30,\"vel\":5,\"batt\":80,\"bs\":1,"
-                    + "\"tid\":\"ld\",\"t\":\"p\",\"conn\":\"w\"}"
-            }.joined()
-            return Self.post(
-                "/ingest/owntracks", host: host, auth: "Basic \(basic)", body: body,
-                extra: "X-Limit-U: \(device.name)\r\nX-Limit-D: load\r\n")
+            let point = points.first ?? plan.sample(device: device, index: samples.lowerBound)
+            return Self.ownTracksRequest(
+                user: device.name, token: device.token, latitude: point.latitude, longitude: point.longitude,
+                seconds: point.time / 1000, host: host)
         case .osmand:
             let point = points.first ?? plan.sample(device: device, index: samples.lowerBound)
-            return Array(
-                ("GET /ingest/osmand?id=\(device.name)&token=\(device.token)&timestamp=\(point.time)"
-                    + "&lat=\(point.latitude)&lon=\(point.longitude)&speed=2&bearing=90&altitude=30"
-                    + "&accuracy=8&batt=80 HTTP/1.1\r\nHost: \(host)\r\n\r\n").utf8)
+            return Self.osmAndRequest(
+                id: device.name, token: device.token, latitude: point.latitude, longitude: point.longitude,
+                timestamp: point.time, host: host)
         }
+    }
+
+    /// An OwnTracks HTTP-mode `location` post of one point (`tst` in seconds), as the app sends it:
+    /// Basic credentials and the `X-Limit-U`/`X-Limit-D` headers.
+    package static func ownTracksRequest(
+        user: String, token: String, latitude: Double, longitude: Double, seconds: Int64, host: String
+    ) -> [UInt8] {
+        let basic = Data("\(user):\(token)".utf8).base64EncodedString()
+        let body =
+            "{\"_type\":\"location\",\"lat\":\(latitude),\"lon\":\(longitude),\"tst\":\(seconds),\"acc\":8,"
+            + "\"alt\":30,\"vel\":5,\"batt\":80,\"bs\":1,\"tid\":\"ld\",\"t\":\"p\",\"conn\":\"w\"}"
+        return post(
+            "/ingest/owntracks", host: host, auth: "Basic \(basic)", body: body,
+            extra: "X-Limit-U: \(user)\r\nX-Limit-D: load\r\n")
+    }
+
+    /// An OsmAnd / Traccar client's `GET` of one point, our token in the query.
+    package static func osmAndRequest(
+        id: String, token: String, latitude: Double, longitude: Double, timestamp: Int64, host: String
+    ) -> [UInt8] {
+        Array(
+            ("GET /ingest/osmand?id=\(id)&token=\(token)&timestamp=\(timestamp)&lat=\(latitude)&lon=\(longitude)"
+                + "&speed=2&bearing=90&altitude=30&accuracy=8&batt=80 HTTP/1.1\r\nHost: \(host)\r\n\r\n").utf8)
     }
 
     private static func post(_ path: String, host: String, auth: String, body: String, extra: String = "") -> [UInt8] {
