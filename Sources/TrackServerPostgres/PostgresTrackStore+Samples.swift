@@ -1,6 +1,6 @@
 public import BackgroundCore
 import Logging
-import PostgresNIO
+package import PostgresNIO
 public import TrackServer
 
 extension PostgresTrackStore {
@@ -144,7 +144,9 @@ extension PostgresTrackStore {
     /// Not a multi-row `VALUES` list of 17 binds a row: for 500 rows that is a statement of 8,500
     /// parameters for PostgreSQL to parse and plan and for the driver to encode one by one, and
     /// `bgtrack-bench postgres` measures it storing 1.4–1.9× fewer rows per second than this.
-    static func insertQuery(_ samples: [IngestSample], deviceID: Int64, now: Instant) throws -> PostgresQuery {
+    package static func insertQuery(_ samples: [IngestSample], deviceID: Int64, now: Instant) throws
+        -> PostgresQuery
+    {
         var binds = PostgresBindings(capacity: 17)
         binds.append(deviceID)
         try binds.append(NullableArray(samples.map { Optional($0.key) }))

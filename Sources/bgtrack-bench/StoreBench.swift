@@ -53,8 +53,8 @@ struct StoreBench: ParsableCommand {
 
     /// `PRAGMA synchronous` as a level and its name, for the printed lines.
     static func synchronousName(_ level: Int) -> String {
-        ["0 OFF", "1 NORMAL", "2 FULL", "3 EXTRA"].indices.contains(level)
-            ? ["0 OFF", "1 NORMAL", "2 FULL", "3 EXTRA"][level] : "\(level) (unknown)"
+        let names = ["0 OFF", "1 NORMAL", "2 FULL", "3 EXTRA"]
+        return names.indices.contains(level) ? names[level] : "\(level) (unknown)"
     }
 
     /// A bare connection to a store file at the given `synchronous` (the store's own, read back),

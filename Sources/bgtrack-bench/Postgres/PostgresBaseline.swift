@@ -160,27 +160,9 @@ enum PostgresBaseline: CaseIterable {
         return PostgresQuery(unsafeSQL: sql, binds: binds)
     }
 
-    /// The store's statement, rows sorted by key as the store does.
+    /// The store's statement, built by the store's own encoder, rows sorted by key as the store does.
     static func unnestQuery(_ samples: [IngestSample], deviceID: Int64, receivedAt: Int64) throws -> PostgresQuery {
-        let rows = samples.sorted { $0.key < $1.key }
-        var binds = PostgresBindings(capacity: 17)
-        binds.append(deviceID)
-        try binds.append(NullableArray(rows.map { Optional($0.key) }))
-        try binds.append(NullableArray(rows.map(\.id)))
-        try binds.append(NullableArray(rows.map(\.seq)))
-        try binds.append(NullableArray(rows.map { Optional($0.time.milliseconds) }))
-        try binds.append(NullableArray(rows.map { Optional($0.latitude) }))
-        try binds.append(NullableArray(rows.map { Optional($0.longitude) }))
-        try binds.append(NullableArray(rows.map(\.accuracy)))
-        try binds.append(NullableArray(rows.map(\.altitude)))
-        try binds.append(NullableArray(rows.map(\.speed)))
-        try binds.append(NullableArray(rows.map(\.course)))
-        try binds.append(NullableArray(rows.map(\.battery)))
-        try binds.append(NullableArray(rows.map(\.charging)))
-        try binds.append(NullableArray(rows.map(\.trigger)))
-        try binds.append(NullableArray(rows.map(\.state)))
-        try binds.append(NullableArray(rows.map { Optional($0.source.rawValue) }))
-        binds.append(receivedAt)
-        return PostgresQuery(unsafeSQL: PostgresTrackStore.insertSQL, binds: binds)
+        try PostgresTrackStore.insertQuery(
+            samples.sorted { $0.key < $1.key }, deviceID: deviceID, now: Instant(milliseconds: receivedAt))
     }
 }
