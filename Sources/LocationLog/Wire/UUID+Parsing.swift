@@ -20,7 +20,7 @@ extension UUID {
                         guard bytes[at] == UInt8(ascii: "-") else { return false }
                         at += 1
                     }
-                    guard let high = Self.hexDigit(bytes[at]), let low = Self.hexDigit(bytes[at + 1]) else {
+                    guard let high = bytes[at].hexDigitValue, let low = bytes[at + 1].hexDigitValue else {
                         return false
                     }
                     output[slot] = high << 4 | low
@@ -37,12 +37,16 @@ extension UUID {
             self = parsed
         }
     }
+}
 
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+extension UInt8 {
+    /// The value of an ASCII hex digit (`0-9`, `a-f`, `A-F`), `nil` for any other byte: for UUIDs
+    /// here and percent-escapes in the server's form decoding.
+    package var hexDigitValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
         default: nil
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LocationLog
 import Logging
 
 extension TrackServerEnvironment {
@@ -131,7 +132,8 @@ enum FormParameters {
                 let high = utf8.index(after: index)
                 guard high != utf8.endIndex else { return nil }
                 let low = utf8.index(after: high)
-                guard low != utf8.endIndex, let upper = hexValue(utf8[high]), let lower = hexValue(utf8[low]) else {
+                guard low != utf8.endIndex, let upper = utf8[high].hexDigitValue, let lower = utf8[low].hexDigitValue
+                else {
                     return nil
                 }
                 bytes.append(upper << 4 | lower)
@@ -142,14 +144,5 @@ enum FormParameters {
             index = utf8.index(after: index)
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
