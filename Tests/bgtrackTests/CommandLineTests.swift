@@ -12,14 +12,7 @@ import TrackServer
 /// Every flag of `simulate` and `compare` with malformed, hostile and huge values: the message
 /// names the flag, the bad value and what is allowed.
 @Suite struct CommandLineTests {
-    func message(_ arguments: [String]) -> String? {
-        do {
-            _ = try BGTrack.parseAsRoot(arguments)
-            return nil
-        } catch {
-            return BGTrack.message(for: error)
-        }
-    }
+    func message(_ arguments: [String]) -> String? { refusal(arguments) }
 
     @Test func parsesAValidSimulation() throws {
         let command = try #require(

@@ -7,14 +7,7 @@ import Testing
 /// anything starts, saying what is wrong and what a good URL looks like; an unreachable server
 /// says where it looked and what to do.
 @Suite struct PostgresFlagTests {
-    func message(_ arguments: [String]) -> String? {
-        do {
-            _ = try BGTrack.parseAsRoot(arguments)
-            return nil
-        } catch {
-            return BGTrack.message(for: error)
-        }
-    }
+    func message(_ arguments: [String]) -> String? { refusal(arguments) }
 
     @Test(arguments: [
         ["serve"], ["device", "add", "phone"], ["device", "list"], ["device", "revoke", "phone"],
