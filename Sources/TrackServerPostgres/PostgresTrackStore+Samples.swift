@@ -38,14 +38,17 @@ extension PostgresTrackStore {
                 return [.failure(error)]
             }
         }
-        return try await transaction { connection in
-            var deviceIDs: [String: Int64] = [:]
-            var lastSeen: [Int64: Int64] = [:]
-            var results: [Result<InsertOutcome, any Error>] = []
-            results.reserveCapacity(requests.count)
-            for request in requests {
-                var attempt = 1
-                while true {
+        // A deadlock is retried with the whole group, not the one request: the cycle runs through
+        // rows the group's earlier requests hold in this transaction, so retrying a request inside
+        // it meets the same cycle again. Rolled back whole, the group gives the other transaction
+        // its way and then finds those rows as duplicates.
+        return try await retryingDeadlocks {
+            try await transaction { connection in
+                var deviceIDs: [String: Int64] = [:]
+                var lastSeen: [Int64: Int64] = [:]
+                var results: [Result<InsertOutcome, any Error>] = []
+                results.reserveCapacity(requests.count)
+                for request in requests {
                     try await connection.query("SAVEPOINT request", logger: logger)
                     do {
                         let found: Int64
@@ -60,28 +63,24 @@ extension PostgresTrackStore {
                         try await connection.query("RELEASE SAVEPOINT request", logger: logger)
                         lastSeen[found] = max(lastSeen[found] ?? .min, request.now.ms)
                         results.append(.success(outcome))
-                        break
                     } catch {
                         // Undoes this request's rows and frees their locks; if even that fails, the
                         // connection is gone and the whole group fails.
                         try await connection.query("ROLLBACK TO SAVEPOINT request", logger: logger)
                         try await connection.query("RELEASE SAVEPOINT request", logger: logger)
                         let explained = PostgresStoreError.explaining(error, configuration)
-                        if Self.isDeadlock(explained), attempt < Self.deadlockAttempts {
-                            attempt += 1
-                            continue
-                        }
+                        // A deadlock: the whole group again (above); any other failure is this request's.
+                        if Self.isDeadlock(explained) { throw explained }
                         results.append(.failure(explained))
-                        break
                     }
                 }
+                // In id order: two servers' groups touching the same devices lock them in one order.
+                for (deviceID, milliseconds) in lastSeen.sorted(by: { $0.key < $1.key }) {
+                    try await connection.query(
+                        "UPDATE device SET lastseenat = \(milliseconds) WHERE id = \(deviceID)", logger: logger)
+                }
+                return results
             }
-            // In id order: two servers' groups touching the same devices lock them in one order.
-            for (deviceID, milliseconds) in lastSeen.sorted(by: { $0.key < $1.key }) {
-                try await connection.query(
-                    "UPDATE device SET lastseenat = \(milliseconds) WHERE id = \(deviceID)", logger: logger)
-            }
-            return results
         }
     }
 
