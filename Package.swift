@@ -8,6 +8,19 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The shadow of Apple's API (Linux and macOS builds): module name and folder under
+/// `Sources/AppleShadow`, one per framework the iOS shell imports.
+let shadowModules: [(name: String, folder: String)] = [
+    ("ShadowAVFAudio", "AVFAudio"), ("ShadowBackgroundTasks", "BackgroundTasks"),
+    ("ShadowCoreLocation", "CoreLocation"), ("ShadowFoundation", "Foundation"), ("ShadowUIKit", "UIKit"),
+    ("ShadowUserNotifications", "UserNotifications"),
+]
+
+/// What the shell's code depends on where iOS's frameworks are not: the shadow's modules.
+let shadowDependencies: [Target.Dependency] = shadowModules.map {
+    .target(name: $0.name, condition: .when(platforms: [.linux, .macOS]))
+}
+
 let package = Package(
     name: "BackgroundTracker",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -74,15 +87,19 @@ let package = Package(
         // native and client protocols, the device loop and route files. Not on the phone.
         .target(name: "LinuxDevice", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
         // Linux only in content: exactly the Apple API the iOS shell uses, each declaration citing its
-        // documentation page, forwarding to a backend that tests and the simulator (IOSShellHost) provide.
-        // On Apple platforms every file compiles to nothing and the shell imports the real frameworks.
-        .target(name: "AppleShadow", swiftSettings: strictSettings),
+        // documentation page, one module per Apple framework (so a forgotten import fails here as in
+        // Xcode), each forwarding to a backend that tests and the simulator (IOSShellHost) provide.
+        // `AppleShadow` re-exports them all and installs one backend behind every module. On Apple
+        // platforms every file compiles to nothing and the shell imports the real frameworks.
+    ] + shadowModules.map { name, folder in
+        .target(name: name, path: "Sources/AppleShadow/\(folder)", swiftSettings: strictSettings)
+    } + [
+        .target(
+            name: "AppleShadow", dependencies: shadowModules.map { .target(name: $0.name) },
+            path: "Sources/AppleShadow/Backend", swiftSettings: strictSettings),
         .target(
             name: "BackgroundTracker",
-            dependencies: [
-                "BackgroundCore", "LocationLog",
-                .target(name: "AppleShadow", condition: .when(platforms: [.linux, .macOS])),
-            ],
+            dependencies: ["BackgroundCore", "LocationLog"] + shadowDependencies,
             swiftSettings: strictSettings
         ),
         // `bgtrack simulate --shell ios`: the simulated iPhone hosts the iOS shell through AppleShadow.
@@ -97,10 +114,7 @@ let package = Package(
         // library, compiled here against AppleShadow; the SwiftUI views build only in Xcode.
         .target(
             name: "TrackerAppModel",
-            dependencies: [
-                "BackgroundCore", "BackgroundTracker", "LocationLog",
-                .target(name: "AppleShadow", condition: .when(platforms: [.linux, .macOS])),
-            ],
+            dependencies: ["BackgroundCore", "BackgroundTracker", "LocationLog"] + shadowDependencies,
             path: "Examples/TrackerApp/Model",
             swiftSettings: strictSettings
         ),

@@ -44,7 +44,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
     private let store: LocationStore
     private let backend: SimulatedSystem
     private let uploader = SimulatedUploader()
-    private let previousBackend: any ShadowBackend
+    private let previousBackend: (any ShadowBackend)?
     private var process: (tracker: BackgroundTracker, clock: HostClock)?
     private var started = false
     private var lastSeq: Int64 = 0

@@ -7,7 +7,7 @@ public import Observation
 #if canImport(UIKit)
     public import UIKit
 #else
-    public import AppleShadow
+    public import ShadowUIKit
 #endif
 
 /// Everything the example app's screens read and do, in one place; the SwiftUI views only draw

@@ -15,13 +15,13 @@
             _ category: AVAudioSession.Category, mode: AVAudioSession.Mode,
             options: AVAudioSession.CategoryOptions = []
         ) throws {
-            try ShadowSystem.backend.audioSessionSetCategory(
+            try AVFAudioShadow.backend.audioSessionSetCategory(
                 category.rawValue, mode: mode.rawValue, mixesWithOthers: options.contains(.mixWithOthers))
         }
 
         /// Apple: https://developer.apple.com/documentation/avfaudio/avaudiosession/setactive(_:options:)
         open func setActive(_ active: Bool, options: AVAudioSession.SetActiveOptions = []) throws {
-            try ShadowSystem.backend.audioSessionSetActive(active)
+            try AVFAudioShadow.backend.audioSessionSetActive(active)
         }
 
         /// Apple: https://developer.apple.com/documentation/avfaudio/avaudiosession/category-swift.struct
@@ -84,7 +84,7 @@
         /// Apple: https://developer.apple.com/documentation/avfaudio/avaudioplayer/init(data:)
         public init(data: Data) throws {
             super.init()
-            try ShadowSystem.backend.audioPlayerCreated(ObjectIdentifier(self), bytes: data.count)
+            try AVFAudioShadow.backend.audioPlayerCreated(ObjectIdentifier(self), bytes: data.count)
         }
 
         /// Apple: https://developer.apple.com/documentation/avfaudio/avaudioplayer/numberofloops
@@ -96,10 +96,10 @@
         /// Apple: https://developer.apple.com/documentation/avfaudio/avaudioplayer/play()
         @discardableResult
         open func play() -> Bool {
-            ShadowSystem.backend.audioPlayerPlay(ObjectIdentifier(self), loops: numberOfLoops, volume: volume)
+            AVFAudioShadow.backend.audioPlayerPlay(ObjectIdentifier(self), loops: numberOfLoops, volume: volume)
         }
 
         /// Apple: https://developer.apple.com/documentation/avfaudio/avaudioplayer/stop()
-        open func stop() { ShadowSystem.backend.audioPlayerStop(ObjectIdentifier(self)) }
+        open func stop() { AVFAudioShadow.backend.audioPlayerStop(ObjectIdentifier(self)) }
     }
 #endif

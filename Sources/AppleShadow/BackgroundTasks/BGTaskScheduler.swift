@@ -16,11 +16,11 @@
             forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
             launchHandler: @escaping (BGTask) -> Void
         ) -> Bool {
-            ShadowSystem.backend.register(taskIdentifier: identifier, launchHandler: launchHandler)
+            BackgroundTasksShadow.backend.register(taskIdentifier: identifier, launchHandler: launchHandler)
         }
 
         /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/submit(_:)
-        open func submit(_ taskRequest: BGTaskRequest) throws { try ShadowSystem.backend.submit(taskRequest) }
+        open func submit(_ taskRequest: BGTaskRequest) throws { try BackgroundTasksShadow.backend.submit(taskRequest) }
     }
 
     /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskrequest
@@ -63,6 +63,8 @@
         }
 
         /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtask/settaskcompleted(success:)
-        open func setTaskCompleted(success: Bool) { ShadowSystem.backend.taskCompleted(self, success: success) }
+        open func setTaskCompleted(success: Bool) {
+            BackgroundTasksShadow.backend.taskCompleted(self, success: success)
+        }
     }
 #endif

@@ -6,7 +6,7 @@
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/init()
         public override init() {
             super.init()
-            ShadowSystem.backend.locationManagerCreated(self)
+            CoreLocationShadow.backend.locationManagerCreated(self)
         }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/delegate
@@ -14,18 +14,18 @@
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/desiredaccuracy
         open var desiredAccuracy: CLLocationAccuracy = kCLLocationAccuracyBest {
-            didSet { ShadowSystem.backend.locationManager(self, didSet: .desiredAccuracy(desiredAccuracy)) }
+            didSet { CoreLocationShadow.backend.locationManager(self, didSet: .desiredAccuracy(desiredAccuracy)) }
         }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/distancefilter
         open var distanceFilter: CLLocationDistance = kCLDistanceFilterNone {
-            didSet { ShadowSystem.backend.locationManager(self, didSet: .distanceFilter(distanceFilter)) }
+            didSet { CoreLocationShadow.backend.locationManager(self, didSet: .distanceFilter(distanceFilter)) }
         }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/allowsbackgroundlocationupdates
         open var allowsBackgroundLocationUpdates = false {
             didSet {
-                ShadowSystem.backend.locationManager(
+                CoreLocationShadow.backend.locationManager(
                     self, didSet: .allowsBackgroundLocationUpdates(allowsBackgroundLocationUpdates))
             }
         }
@@ -33,7 +33,7 @@
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/pauseslocationupdatesautomatically
         open var pausesLocationUpdatesAutomatically = true {
             didSet {
-                ShadowSystem.backend.locationManager(
+                CoreLocationShadow.backend.locationManager(
                     self, didSet: .pausesLocationUpdatesAutomatically(pausesLocationUpdatesAutomatically))
             }
         }
@@ -41,67 +41,71 @@
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/showsbackgroundlocationindicator
         open var showsBackgroundLocationIndicator = false {
             didSet {
-                ShadowSystem.backend.locationManager(
+                CoreLocationShadow.backend.locationManager(
                     self, didSet: .showsBackgroundLocationIndicator(showsBackgroundLocationIndicator))
             }
         }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/locationservicesenabled()
-        open class func locationServicesEnabled() -> Bool { ShadowSystem.backend.locationServicesEnabled }
+        open class func locationServicesEnabled() -> Bool { CoreLocationShadow.backend.locationServicesEnabled }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/authorizationstatus-swift.property
-        open var authorizationStatus: CLAuthorizationStatus { ShadowSystem.backend.authorizationStatus(of: self) }
+        open var authorizationStatus: CLAuthorizationStatus { CoreLocationShadow.backend.authorizationStatus(of: self) }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/accuracyauthorization
         open var accuracyAuthorization: CLAccuracyAuthorization {
-            ShadowSystem.backend.accuracyAuthorization(of: self)
+            CoreLocationShadow.backend.accuracyAuthorization(of: self)
         }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/monitoredregions
-        open var monitoredRegions: Set<CLRegion> { ShadowSystem.backend.monitoredRegions }
+        open var monitoredRegions: Set<CLRegion> { CoreLocationShadow.backend.monitoredRegions }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/requestwheninuseauthorization()
         open func requestWhenInUseAuthorization() {
-            ShadowSystem.backend.locationManager(self, perform: .requestWhenInUseAuthorization)
+            CoreLocationShadow.backend.locationManager(self, perform: .requestWhenInUseAuthorization)
         }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/requestalwaysauthorization()
         open func requestAlwaysAuthorization() {
-            ShadowSystem.backend.locationManager(self, perform: .requestAlwaysAuthorization)
+            CoreLocationShadow.backend.locationManager(self, perform: .requestAlwaysAuthorization)
         }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/startupdatinglocation()
         open func startUpdatingLocation() {
-            ShadowSystem.backend.locationManager(self, perform: .startUpdatingLocation)
+            CoreLocationShadow.backend.locationManager(self, perform: .startUpdatingLocation)
         }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/stopupdatinglocation()
-        open func stopUpdatingLocation() { ShadowSystem.backend.locationManager(self, perform: .stopUpdatingLocation) }
+        open func stopUpdatingLocation() {
+            CoreLocationShadow.backend.locationManager(self, perform: .stopUpdatingLocation)
+        }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/requestlocation()
-        open func requestLocation() { ShadowSystem.backend.locationManager(self, perform: .requestLocation) }
+        open func requestLocation() { CoreLocationShadow.backend.locationManager(self, perform: .requestLocation) }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/startmonitoringsignificantlocationchanges()
         open func startMonitoringSignificantLocationChanges() {
-            ShadowSystem.backend.locationManager(self, perform: .startMonitoringSignificantLocationChanges)
+            CoreLocationShadow.backend.locationManager(self, perform: .startMonitoringSignificantLocationChanges)
         }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/stopmonitoringsignificantlocationchanges()
         open func stopMonitoringSignificantLocationChanges() {
-            ShadowSystem.backend.locationManager(self, perform: .stopMonitoringSignificantLocationChanges)
+            CoreLocationShadow.backend.locationManager(self, perform: .stopMonitoringSignificantLocationChanges)
         }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/startmonitoringvisits()
         open func startMonitoringVisits() {
-            ShadowSystem.backend.locationManager(self, perform: .startMonitoringVisits)
+            CoreLocationShadow.backend.locationManager(self, perform: .startMonitoringVisits)
         }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/stopmonitoringvisits()
-        open func stopMonitoringVisits() { ShadowSystem.backend.locationManager(self, perform: .stopMonitoringVisits) }
+        open func stopMonitoringVisits() {
+            CoreLocationShadow.backend.locationManager(self, perform: .stopMonitoringVisits)
+        }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/startmonitoring(for:)
         open func startMonitoring(for region: CLRegion) {
-            ShadowSystem.backend.locationManager(
+            CoreLocationShadow.backend.locationManager(
                 self,
                 perform: .startMonitoring(
                     regionIdentifier: region.identifier,
@@ -112,7 +116,8 @@
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocationmanager/stopmonitoring(for:)
         open func stopMonitoring(for region: CLRegion) {
-            ShadowSystem.backend.locationManager(self, perform: .stopMonitoring(regionIdentifier: region.identifier))
+            CoreLocationShadow.backend.locationManager(
+                self, perform: .stopMonitoring(regionIdentifier: region.identifier))
         }
     }
 

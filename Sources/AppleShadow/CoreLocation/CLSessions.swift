@@ -4,11 +4,11 @@
     /// Apple: https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3
     public final class CLBackgroundActivitySession: Sendable {
         /// Apple: https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3/init()
-        public init() { ShadowSystem.backend.backgroundActivitySessionStarted(ObjectIdentifier(self)) }
+        public init() { CoreLocationShadow.backend.backgroundActivitySessionStarted(ObjectIdentifier(self)) }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3/invalidate()
         public final func invalidate() {
-            ShadowSystem.backend.backgroundActivitySessionInvalidated(ObjectIdentifier(self))
+            CoreLocationShadow.backend.backgroundActivitySessionInvalidated(ObjectIdentifier(self))
         }
     }
 
@@ -26,10 +26,10 @@
 
         /// Apple: https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/init(authorization:)
         public init(authorization: CLServiceSession.AuthorizationRequirement) {
-            ShadowSystem.backend.serviceSessionStarted(ObjectIdentifier(self), authorization: authorization)
+            CoreLocationShadow.backend.serviceSessionStarted(ObjectIdentifier(self), authorization: authorization)
         }
 
         /// Apple: https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/invalidate()
-        public final func invalidate() { ShadowSystem.backend.serviceSessionInvalidated(ObjectIdentifier(self)) }
+        public final func invalidate() { CoreLocationShadow.backend.serviceSessionInvalidated(ObjectIdentifier(self)) }
     }
 #endif

@@ -5,7 +5,7 @@
     // ones, so these exist only where Darwin does not.
     extension ProcessInfo {
         /// Apple: https://developer.apple.com/documentation/foundation/processinfo/islowpowermodeenabled
-        public var isLowPowerModeEnabled: Bool { ShadowSystem.backend.lowPowerModeEnabled }
+        public var isLowPowerModeEnabled: Bool { FoundationShadow.backend.lowPowerModeEnabled }
     }
 
     extension NSNotification.Name {

@@ -16,22 +16,22 @@
             withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
         ) -> UIBackgroundTaskIdentifier {
             UIBackgroundTaskIdentifier(
-                rawValue: ShadowSystem.backend.beginBackgroundTask(name: taskName, expirationHandler: handler))
+                rawValue: UIKitShadow.backend.beginBackgroundTask(name: taskName, expirationHandler: handler))
         }
 
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/endbackgroundtask(_:)
         nonisolated public func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
-            ShadowSystem.backend.endBackgroundTask(identifier.rawValue)
+            UIKitShadow.backend.endBackgroundTask(identifier.rawValue)
         }
 
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/backgroundtimeremaining
-        nonisolated public var backgroundTimeRemaining: TimeInterval { ShadowSystem.backend.backgroundTimeRemaining }
+        nonisolated public var backgroundTimeRemaining: TimeInterval { UIKitShadow.backend.backgroundTimeRemaining }
 
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/applicationstate
-        public var applicationState: UIApplication.State { ShadowSystem.backend.applicationState }
+        public var applicationState: UIApplication.State { UIKitShadow.backend.applicationState }
 
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/backgroundrefreshstatus
-        public var backgroundRefreshStatus: UIBackgroundRefreshStatus { ShadowSystem.backend.backgroundRefreshStatus }
+        public var backgroundRefreshStatus: UIBackgroundRefreshStatus { UIKitShadow.backend.backgroundRefreshStatus }
 
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/backgroundrefreshstatusdidchangenotification
         nonisolated public static let backgroundRefreshStatusDidChangeNotification = NSNotification.Name(

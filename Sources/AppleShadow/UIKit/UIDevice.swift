@@ -13,16 +13,16 @@
 
         /// Apple: https://developer.apple.com/documentation/uikit/uidevice/isbatterymonitoringenabled
         open var isBatteryMonitoringEnabled: Bool {
-            get { ShadowSystem.backend.batteryMonitoringEnabled }
-            set { ShadowSystem.backend.batteryMonitoringEnabled = newValue }
+            get { UIKitShadow.backend.batteryMonitoringEnabled }
+            set { UIKitShadow.backend.batteryMonitoringEnabled = newValue }
         }
 
         /// Apple: https://developer.apple.com/documentation/uikit/uidevice/batterylevel
-        open var batteryLevel: Float { isBatteryMonitoringEnabled ? ShadowSystem.backend.batteryLevel : -1 }
+        open var batteryLevel: Float { isBatteryMonitoringEnabled ? UIKitShadow.backend.batteryLevel : -1 }
 
         /// Apple: https://developer.apple.com/documentation/uikit/uidevice/batterystate-swift.property
         open var batteryState: UIDevice.BatteryState {
-            isBatteryMonitoringEnabled ? ShadowSystem.backend.batteryState : .unknown
+            isBatteryMonitoringEnabled ? UIKitShadow.backend.batteryState : .unknown
         }
 
         /// Apple: https://developer.apple.com/documentation/uikit/uidevice/batterystate-swift.enum

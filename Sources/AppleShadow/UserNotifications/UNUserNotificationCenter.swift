@@ -16,12 +16,12 @@
             withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil
         ) {
             // The request reaches the system whether or not the caller wants to hear back.
-            (completionHandler ?? { _ in })(ShadowSystem.backend.add(request))
+            (completionHandler ?? { _ in })(UserNotificationsShadow.backend.add(request))
         }
 
         /// Apple: https://developer.apple.com/documentation/usernotifications/unusernotificationcenter/removependingnotificationrequests(withidentifiers:)
         open func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
-            ShadowSystem.backend.removePendingNotificationRequests(withIdentifiers: identifiers)
+            UserNotificationsShadow.backend.removePendingNotificationRequests(withIdentifiers: identifiers)
         }
     }
 

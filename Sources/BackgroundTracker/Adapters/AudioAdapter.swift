@@ -5,7 +5,7 @@ import LocationLog
 #if canImport(UIKit)
     import AVFAudio
 #else
-    import AppleShadow
+    import ShadowAVFAudio
 #endif
 
 /// Silent audio, only for an app that opted in (`Configuration.allowsSilentAudio`): App Review

@@ -4,8 +4,10 @@ import LocationLog
 
 #if canImport(UIKit)
     import UIKit
+    import CoreLocation
 #else
-    import AppleShadow
+    import ShadowUIKit
+    import ShadowCoreLocation
 #endif
 
 extension BackgroundTracker {

@@ -5,7 +5,7 @@ import LocationLog
 #if canImport(UIKit)
     import BackgroundTasks
 #else
-    import AppleShadow
+    import ShadowBackgroundTasks
 #endif
 
 extension BackgroundTracker {

@@ -2,11 +2,6 @@ import BackgroundCore
 import Foundation
 import LocationLog
 
-#if canImport(UIKit)
-    import UIKit
-#else
-    import AppleShadow
-#endif
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif

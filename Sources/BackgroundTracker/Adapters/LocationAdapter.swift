@@ -5,7 +5,7 @@ import LocationLog
 #if canImport(UIKit)
     import CoreLocation
 #else
-    import AppleShadow
+    import ShadowCoreLocation
 #endif
 
 /// Core Location for the shell: three managers, so one kind of request never changes another's

@@ -4,7 +4,7 @@ import Foundation
 #if canImport(UIKit)
     import UserNotifications
 #else
-    import AppleShadow
+    import ShadowUserNotifications
 #endif
 
 /// Local notifications: notices become `UNNotificationRequest`s, delivered at once; the dead-man

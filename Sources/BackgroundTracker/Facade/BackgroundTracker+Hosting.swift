@@ -1,9 +1,11 @@
 import BackgroundCore
 
 #if canImport(UIKit)
+    import AVFAudio
     import UIKit
 #else
-    import AppleShadow
+    import ShadowAVFAudio
+    import ShadowUIKit
 #endif
 
 extension BackgroundTracker {

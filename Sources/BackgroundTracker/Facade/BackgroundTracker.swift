@@ -6,7 +6,9 @@ package import LocationLog
     public import UIKit
     import CoreLocation
 #else
-    public import AppleShadow
+    public import ShadowUIKit
+    import ShadowCoreLocation
+    import ShadowFoundation
 #endif
 
 /// The iOS shell: runs the keep-alive, sampling and sync machines against UIKit, Core Location,

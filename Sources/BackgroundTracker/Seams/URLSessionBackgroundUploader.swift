@@ -1,9 +1,7 @@
 import Foundation
 
-#if canImport(UIKit)
-    import UIKit
-#else
-    import AppleShadow
+#if !canImport(UIKit)
+    import ShadowFoundation
 #endif
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,8 +1,8 @@
 #if !canImport(UIKit)
     public import Foundation
 
-    // Shadow only: Apple's frameworks create these objects themselves and give apps no initializer;
-    // a backend needs one to hand them to the app as iOS would.
+    // Shadow only: Core Location creates these objects itself and gives apps no initializer; a
+    // backend needs one to hand them to the app as iOS would.
 
     extension CLVisit {
         /// Shadow only: a visit as the system would report it.
@@ -15,13 +15,6 @@
             self.horizontalAccuracy = horizontalAccuracy
             self.arrivalDate = arrival
             self.departureDate = departure
-        }
-    }
-
-    extension BGTask {
-        /// Shadow only: the task object the system passes to a launch handler.
-        public convenience init(shadowIdentifier identifier: String) {
-            self.init(taskIdentifier: identifier)
         }
     }
 
