@@ -110,6 +110,12 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         uploader.system = system
         process?.clock.now = system.now
         body()
+        if system.isForeground, let tracker = process?.tracker, tracker.status.canRequestAlways {
+            // The example app's flow: once the user allowed When-In-Use and has the app open, it
+            // explains background tracking and the user taps "Allow in the background", which
+            // shows iOS's Always upgrade prompt.
+            tracker.requestAlwaysAuthorization()
+        }
         // A file the session could not read would reach the server as garbage: answer 400.
         while let failure = uploader.unreadable.first {
             uploader.unreadable.removeFirst()
@@ -179,7 +185,8 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         do {
             tracker = try BackgroundTracker(
                 configuration: shellConfiguration, clock: clock, uploader: uploader, store: store,
-                directory: directory, iosMajor: configuration.ios, seed: configuration.seed)
+                directory: directory, iosMajor: configuration.ios,
+                appInfo: AppInfo(requirements: configuration.strategy.requirements), seed: configuration.seed)
         } catch {
             backend.notes.append("the shell could not start: \(error)")
             return
@@ -304,6 +311,12 @@ final class HostClock: ShellClock {
 
     func fire(_ id: TimerID) {
         timers.removeValue(forKey: id)?()
+    }
+
+    /// The work runs on a thread of its own and the result comes back at once: simulated time
+    /// does not pass while the shell waits for it.
+    func offMain(_ work: @escaping @Sendable () -> Bool, then: @escaping @MainActor @Sendable (Bool) -> Void) {
+        then(onAnotherThread(work))
     }
 }
 

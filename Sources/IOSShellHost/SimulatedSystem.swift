@@ -153,6 +153,8 @@ final class SimulatedSystem: ShadowBackend {
     }
 
     func authorizationStatus(of manager: CLLocationManager) -> CLAuthorizationStatus {
+        // iOS reports every app as denied while Location Services are off (the status's page).
+        guard system.environment.locationServicesEnabled else { return .denied }
         switch system.environment.authorization {
         case .always: return .authorizedAlways
         case .whenInUse: return .authorizedWhenInUse
