@@ -18,6 +18,11 @@ import Testing
         var configuration = SimulationConfiguration(
             strategy: strategy, ios: ios, scenario: scenario, memoryKillFactor: kills, recordsTimeline: true)
         configuration.uploadSession = session
+        // The silent pushes that wake finite-task in the background need `remote-notification`,
+        // which its minimal Info.plist lacks.
+        var plist = InfoPlist.minimal(for: strategy)
+        plist.backgroundModes.insert("remote-notification")
+        configuration.plist = plist
         var simulation = Simulation(configuration)
         return simulation.run()
     }

@@ -60,11 +60,12 @@ import Testing
         direct.scenario.silentPushesPerHour = 0
         let with = direct.run()
         #expect(with.submitRefusals == 0)
-        #expect(with.timeline?.contains { $0.contains("(background-refresh)") } == true)
+        let ran = "BGTask \(BackgroundTaskIdentifiers.refresh) completed"
+        #expect(with.timeline?.contains { $0.contains(ran) } == true)
         direct.plist = InfoPlist.minimal(for: .adaptive).without("fetch")
         let without = direct.run()
         #expect(without.submitRefusals > 0)
-        #expect(without.timeline?.contains { $0.contains("(background-refresh)") } == false)
+        #expect(without.timeline?.contains { $0.contains(ran) } == false)
         #expect(without.timeline?.contains { $0.contains("threw BGTaskScheduler.Error.notPermitted") } == true)
     }
 

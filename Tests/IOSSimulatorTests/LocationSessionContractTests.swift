@@ -24,11 +24,11 @@ import Testing
         }
     }
 
-    /// The commute with reboots at 07:00 and 14:00: each time the process dies, and the next
-    /// commute's significant changes relaunch it.
+    /// The commute with reboots just after each departure (08:03, 18:03): the process dies, and
+    /// the ride's significant changes relaunch it.
     static var rebooted: Scenario {
         var scenario = Scenario.commute()
-        scenario.happenings += [(at: 7 * 3600, .reboot), (at: 14 * 3600, .reboot)]
+        scenario.happenings += [(at: 8.05 * 3600, .reboot), (at: 18.05 * 3600, .reboot)]
         return scenario
     }
 
@@ -50,7 +50,7 @@ import Testing
         #expect(ios17.relaunches == keeps.relaunches)
     }
 
-    @Test("iOS 17: a CLBackgroundActivitySession created in the background is a counted violation without effect")
+    @Test("iOS 17: a CLBackgroundActivitySession created in the background is a counted warning without effect")
     func activitySessionOnlyFromTheForeground() {
         func run(beginOn trigger: @escaping @Sendable (KeepAliveEvent) -> Bool) -> SimulationReport {
             SimulationConfiguration.scripted(
@@ -61,10 +61,10 @@ import Testing
         }
         let background = run { if case .enteredBackground = $0 { true } else { false } }
         let foreground = run { if case .launched(.user) = $0 { true } else { false } }
-        #expect(background.invariantViolations == 1)
+        #expect(background.warnings == 1)
         #expect(
-            background.violationExamples.first?.contains("CLBackgroundActivitySession created in the background")
+            background.warningExamples.first?.contains("CLBackgroundActivitySession created in the background")
                 == true)
-        #expect(foreground.invariantViolations == 0)
+        #expect(foreground.warnings == 0)
     }
 }

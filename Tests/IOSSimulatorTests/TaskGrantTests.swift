@@ -27,7 +27,7 @@ import Testing
     }
 
     static func wakes(_ report: SimulationReport) -> [String] {
-        (report.timeline ?? []).filter { $0.contains("(background-refresh)") }
+        (report.timeline ?? []).filter { $0.contains("(backgroundRefresh)") }
     }
 
     @Test("a completed refresh task suspends the app at once; an open one holds it until its deadline")

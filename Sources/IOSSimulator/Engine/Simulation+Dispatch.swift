@@ -99,10 +99,15 @@ extension Simulation {
                 && (process?.state == .foreground || (activitySessionAtExit && configuration.ios >= 18))
             if allowed {
                 activitySession = true
-            } else if profile.flag(.activitySessionAvailable), profile.flag(.contractActivitySessionForeground) {
-                report.violation(
+            } else if profile.flag(.activitySessionAvailable), profile.flag(.contractActivitySessionForeground),
+                backgroundSessionWarned != generation
+            {
+                // Apple documents no failure, only that it must be created in the foreground:
+                // counted once per process as a warning.
+                backgroundSessionWarned = generation
+                report.warning(
                     now,
-                    "runtime contract: CLBackgroundActivitySession created in the background has no effect "
+                    "CLBackgroundActivitySession created in the background has no effect "
                         + "(create it in the foreground, [AD-CLBAS])")
             }
             // The shell creates a CLServiceSession with it from iOS 18.

@@ -94,7 +94,6 @@ extension Simulation {
             backgroundSince = nil
             leftForegroundAt = nil
             report.note(now, "foreground")
-            promptLikeTheShell(inForeground: true)
             resumeTimers()
             hearEnvironment()
             deliver(.enteredForeground)

@@ -109,6 +109,8 @@ public struct Simulation: Sendable {
     var serviceSessionHeld = false
     var serviceSessionAtExit = false
     var locationAbandoned = false
+    /// The process (generation) already warned about an activity session begun in the background.
+    var backgroundSessionWarned = 0
 
     // System-level state that survives the process.
     /// The notification centre's one pending dead-man notice: delivered when due whatever the
