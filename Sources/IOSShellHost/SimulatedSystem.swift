@@ -76,9 +76,20 @@ final class SimulatedSystem: ShadowBackend {
         runtime.append(.crash(crash))
     }
 
+    /// Marks the main queue, which the main actor's jobs run on even where the process's main
+    /// thread is busy elsewhere (a test runner): "on the main thread" as UIKit means it.
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    /// Whether the caller runs on the main thread (or the main queue).
+    static var onMain: Bool { Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true }
+
     /// Main Thread Checker: UIKit used off the main thread.
     private func checkMainThread(_ api: String) {
-        guard rules.mainThread, !Thread.isMainThread else { return }
+        guard rules.mainThread, !Self.onMain else { return }
         runtime.append(.violation("Main Thread Checker: UI API called on a background thread: \(api)"))
     }
 
@@ -227,7 +238,7 @@ final class SimulatedSystem: ShadowBackend {
     /// On the main thread Xcode warns "This method can cause UI unresponsiveness if invoked on the
     /// main thread" (policy §13).
     var locationServicesEnabled: Bool {
-        if rules.mainThread, Thread.isMainThread {
+        if rules.mainThread, Self.onMain {
             runtime.append(
                 .warning(
                     "CLLocationManager.locationServicesEnabled() on the main thread: This method can cause UI "
