@@ -112,6 +112,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
 
     @MainActor private func running(_ system: HostedSystemState, _ body: () -> Void) -> HostedResult {
         backend.system = system
+        backend.mainActorThread = Thread.current
         backend.effects = []
         backend.runtime = []
         backend.crashedAfterEffects = nil

@@ -84,12 +84,19 @@ final class SimulatedSystem: ShadowBackend {
         return key
     }()
 
-    /// Whether the caller runs on the main thread (or the main queue).
-    static var onMain: Bool { Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true }
+    /// The thread the host runs app code on, inside `MainActor.assumeIsolated` (which traps off the
+    /// main actor): where a command-line host's main actor runs.
+    var mainActorThread: Thread?
+
+    /// Whether the caller runs on the main thread (or the main queue, or the main actor's thread).
+    var onMain: Bool {
+        Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainQueueKey) == true
+            || mainActorThread.map { $0 === Thread.current } == true
+    }
 
     /// Main Thread Checker: UIKit used off the main thread.
     private func checkMainThread(_ api: String) {
-        guard rules.mainThread, !Self.onMain else { return }
+        guard rules.mainThread, !onMain else { return }
         runtime.append(.violation("Main Thread Checker: UI API called on a background thread: \(api)"))
     }
 
@@ -238,7 +245,7 @@ final class SimulatedSystem: ShadowBackend {
     /// On the main thread Xcode warns "This method can cause UI unresponsiveness if invoked on the
     /// main thread" (policy §13).
     var locationServicesEnabled: Bool {
-        if rules.mainThread, Self.onMain {
+        if rules.mainThread, onMain {
             runtime.append(
                 .warning(
                     "CLLocationManager.locationServicesEnabled() on the main thread: This method can cause UI "
