@@ -72,8 +72,8 @@ struct CompareCommand: AsyncParsableCommand {
                         + "give --shell ios and drop --seeds, --sensitivity and --format svg")
             }
         }
-        if sensitivity, scenario.shell != .direct {
-            throw ValidationError("--sensitivity runs the keep-alive machine directly; drop --shell")
+        if sensitivity, scenario.shell == .ios {
+            throw ValidationError("--sensitivity runs the keep-alive machine directly; drop --shell ios")
         }
         if seeds != nil, format == .svg {
             throw ValidationError("--seeds prints a table or JSON; --format svg draws one seed")

@@ -33,12 +33,25 @@ enum AuthorizationOption: String, CaseIterable, ExpressibleByArgument {
 
 /// Which code the simulated process runs.
 enum ShellOption: String, CaseIterable, ExpressibleByArgument {
+    /// The iOS shell wherever it can run (iOS 17 and later, as the package requires), the
+    /// keep-alive machine on older profiles.
+    case auto
     /// The keep-alive machine, its effects carried out by the simulator itself.
     case direct
     /// The iOS shell an app links (BackgroundTracker), through AppleShadow backed by the simulator.
     case ios
 
-    var app: (any HostedAppFactory)? { self == .ios ? IOSShell() : nil }
+    /// The oldest iOS the package (and so the shell) supports.
+    static let shellMinimumIOS = 17
+
+    /// The app code for a run on iOS `major`: the shell, or `nil` for the keep-alive machine.
+    func app(ios major: Int) -> (any HostedAppFactory)? {
+        switch self {
+        case .auto: return major >= Self.shellMinimumIOS ? IOSShell() : nil
+        case .direct: return nil
+        case .ios: return IOSShell()
+        }
+    }
 }
 
 /// Options shared by `simulate` and `compare`.
@@ -81,11 +94,13 @@ struct ScenarioOptions: ParsableArguments {
 
     @Option(
         help: """
-            The app code the simulated iPhone runs: direct (the keep-alive machine) or ios (the iOS \
-            shell an app links, through AppleShadow's UIKit and Core Location backed by the simulator; \
-            it uploads through its background URLSession, whatever --upload-session says).
+            The app code the simulated iPhone runs: auto (the iOS shell on iOS 17 and later, which the \
+            package requires, the keep-alive machine before), direct (the keep-alive machine) or ios \
+            (the iOS shell an app links, through AppleShadow backed by the simulator). The shell \
+            uploads through its background URLSession, whatever --upload-session says; every table \
+            says which code produced each row (column `code`).
             """)
-    var shell: ShellOption = .direct
+    var shell: ShellOption = .auto
 
     @Option(
         help: """
@@ -110,10 +125,10 @@ struct ScenarioOptions: ParsableArguments {
         configuration.precise = !preciseOff
         configuration.memoryKillFactor = memoryKills
         configuration.faults = Set(faults)
+        configuration.app = shell.app(ios: configuration.ios)
         // The iOS shell has one upload path: its background URLSession.
-        configuration.uploadSession = shell == .ios ? .background : uploadSession
+        configuration.uploadSession = configuration.app != nil ? .background : uploadSession
         configuration.hostAppRegions = appRegions
-        configuration.app = shell.app
     }
 
     mutating func validate() throws {

@@ -40,7 +40,7 @@ import Testing
         #expect(refusal(["simulate", "--strategy", "adaptive", "--plist", hugeURL.path])?.contains("bytes") == true)
     }
 
-    @Test("a good --plist reaches the run: without the location mode continuous-location crashes")
+    @Test("a good --plist reaches the run: without the location mode the machine run directly crashes")
     func aWrongPlistCrashesTheApp() throws {
         var plist = InfoPlist.minimal(for: .continuousLocation).dictionary
         plist["UIBackgroundModes"] = nil
@@ -48,8 +48,9 @@ import Testing
             "nolocation.plist", try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0))
         #expect(refusal(["simulate", "--strategy", "continuous-location", "--plist", path]) == nil)
         let command = try #require(
-            try BGTrack.parseAsRoot(["simulate", "--strategy", "continuous-location", "--hours", "1", "--plist", path])
-                as? SimulateCommand)
+            try BGTrack.parseAsRoot([
+                "simulate", "--strategy", "continuous-location", "--hours", "1", "--plist", path, "--shell", "direct",
+            ]) as? SimulateCommand)
         var configuration = SimulationConfiguration(strategy: .continuousLocation, ios: 17, hours: 1)
         command.scenario.configure(&configuration)
         #expect(configuration.plist?.origin == path)

@@ -11,7 +11,9 @@ extension Simulation {
             report.violation(now, "code would run while the app is suspended or terminated: \(event)")
             return
         }
-        energy.add(.cpu, milliwatts: profile[.cpuPower], seconds: profile[.cpuTimePerEvent])
+        energy.add(
+            .cpu, milliwatts: profile[.cpuPower], seconds: profile[.cpuTimePerEvent],
+            restingOn: [.cpuPower, .cpuTimePerEvent])
         var effects: [KeepAliveEffect]
         var hostedResult: HostedResult?
         if let hosted {
@@ -168,7 +170,9 @@ extension Simulation {
             report.violation(now, "\(what) would reach an app that is not running")
             return false
         }
-        energy.add(.cpu, milliwatts: profile[.cpuPower], seconds: profile[.cpuTimePerEvent])
+        energy.add(
+            .cpu, milliwatts: profile[.cpuPower], seconds: profile[.cpuTimePerEvent],
+            restingOn: [.cpuPower, .cpuTimePerEvent])
         let result = call(hosted, hostedSystemState)
         carryOut(result.effects, hosted: result)
         return true

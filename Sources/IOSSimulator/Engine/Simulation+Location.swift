@@ -79,7 +79,12 @@ extension Simulation {
             settle()
             return
         }
-        energy.add(component(for: accuracy), milliwatts: power(for: accuracy), seconds: timeToFix(accuracy).seconds)
+        let source = component(for: accuracy)
+        let timeKey: PolicyKey =
+            source == .gps ? .gpsTimeToFix : source == .wifiLocation ? .wifiTimeToFix : .cellTimeToFix
+        energy.add(
+            source, milliwatts: power(for: accuracy), seconds: timeToFix(accuracy).seconds,
+            restingOn: [EnergyMeter.powerKey(source), timeKey])
         deliver(.locationFix(fix(accuracy: accuracy), source: .oneShot))
         afterAppCode()
     }

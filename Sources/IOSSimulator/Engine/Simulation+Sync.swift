@@ -18,6 +18,7 @@ extension Simulation {
     /// Counts a stored sample in the report (coverage, path error).
     mutating func noteSample(_ fix: LocationFix) {
         report.sampleTimes.append(fix.timestamp)
+        if !fix.isApproximate { report.preciseSampleTimes.append(fix.timestamp) }
         report.samplePlaces.append((fix.timestamp, Coordinate(latitude: fix.latitude, longitude: fix.longitude)))
         lastSampleAt = fix.timestamp
     }

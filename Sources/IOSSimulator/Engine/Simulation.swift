@@ -160,7 +160,12 @@ public struct Simulation: Sendable {
         self.permission = LocationPermission(
             answers: configuration.answers, plist: configuration.effectivePlist, ios: configuration.ios)
         self.scheduler = TaskSchedulerModel(plist: configuration.effectivePlist)
-        self.energy = EnergyMeter(start: configuration.scenario.start)
+        self.energy = EnergyMeter(
+            start: configuration.scenario.start,
+            assumptions: Set(
+                PolicyKey.allCases.filter {
+                    PolicyTable.parameter($0, ios: configuration.ios)?.status == .assumption
+                }))
         self.report = ReportBuilder(configuration: configuration)
         self.unlockedAt = configuration.scenario.start
         self.foregroundUntil = configuration.scenario.start

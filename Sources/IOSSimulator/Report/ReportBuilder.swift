@@ -4,6 +4,9 @@ import BackgroundCore
 struct ReportBuilder: Sendable {
     let configuration: SimulationConfiguration
     var sampleTimes: [Instant] = []
+    /// The times of the samples taken with Precise Location on (the rest are iOS's ~5 km
+    /// approximate fixes).
+    var preciseSampleTimes: [Instant] = []
     var samplePlaces: [(time: Instant, place: Coordinate)] = []
     var backgroundAlive = 0.0
     var aliveAfterBackground: [Double] = []
@@ -104,8 +107,14 @@ struct ReportBuilder: Sendable {
         let start = configuration.scenario.start
         let interval = configuration.samplingInterval.wholeMilliseconds
         let expected = Int((end.milliseconds - start.milliseconds) / interval)
-        let slots = Set(
-            sampleTimes.map { ($0.milliseconds - start.milliseconds) / interval }.filter { $0 >= 0 && $0 < expected })
+        func slotsOf(_ times: [Instant]) -> Set<Int64> {
+            Set(times.map { ($0.milliseconds - start.milliseconds) / interval }.filter { $0 >= 0 && $0 < expected })
+        }
+        // Coverage counts the slots with a precise sample; a slot with only an approximate
+        // (~5 km) sample counts apart, in `coverageApproximate`.
+        let precise = slotsOf(preciseSampleTimes)
+        let slots = slotsOf(sampleTimes)
+        let approximateOnly = slots.subtracting(precise)
         var maxGap = 0.0
         var previous = start
         for time in sampleTimes.sorted() + [end] {
@@ -136,7 +145,7 @@ struct ReportBuilder: Sendable {
             auth: configuration.authorization.rawValue,
             scenario: configuration.scenario.name, seed: configuration.seed, hours: configuration.hours,
             samplesExpected: expected, samplesCaptured: slots.count,
-            coverage: expected > 0 ? (Double(slots.count) / Double(expected)).rounded(toPlaces: 4) : 0,
+            coverage: expected > 0 ? (Double(precise.count) / Double(expected)).rounded(toPlaces: 4) : 0,
             maxGapS: maxGap.rounded(toPlaces: 1), backgroundAliveS: backgroundAlive.rounded(toPlaces: 1),
             aliveAfterBackgroundS: median.rounded(toPlaces: 1),
             energyMwh: energy.totalMilliwattHours.rounded(toPlaces: 2),
@@ -155,6 +164,9 @@ struct ReportBuilder: Sendable {
             crashes: crashes, warnings: warnings, warningExamples: warningExamples,
             authorization: authorization.rawValue, authorizationChanges: authorizationChanges,
             submitRefusals: submitRefusals, plist: configuration.effectivePlist.origin,
+            coverageApproximate: expected > 0
+                ? (Double(approximateOnly.count) / Double(expected)).rounded(toPlaces: 4) : 0,
+            energyAssumedShare: energy.assumedShare.rounded(toPlaces: 3),
             timeline: configuration.recordsTimeline ? timeline : nil)
     }
 }

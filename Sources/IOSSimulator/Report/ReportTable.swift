@@ -1,17 +1,23 @@
 /// Renders reports as an aligned plain-text table for terminals and logs.
 public enum ReportTable {
     public static func render(_ reports: [SimulationReport]) -> String {
+        // `code`: which code produced the row, the iOS shell an app links (`shell`) or the
+        // keep-alive machine run by the simulator (`direct`). `coverage` counts precise samples;
+        // `approx` the slots only approximate (~5 km) ones cover. `assumed`: the share of the
+        // energy that rests on policy-table parameters marked as assumptions.
         let header = [
-            "strategy", "ios", "auth", "coverage", "captured", "max gap", "path err m", "≤100 m", "bg alive",
-            "after bg", "energy mWh", "× floor", "kills", "crashes", "violations", "warnings", "notices",
-            "review risks",
+            "strategy", "ios", "auth", "code", "coverage", "approx", "captured", "max gap", "path err m", "≤100 m",
+            "bg alive", "after bg", "energy mWh", "assumed", "× floor", "kills", "crashes", "violations", "warnings",
+            "notices", "review risks",
         ]
         let rows = reports.map { report -> [String] in
             [
-                report.strategy, String(report.ios), report.auth, fixed(report.coverage, 3),
-                "\(report.samplesCaptured)/\(report.samplesExpected)", duration(report.maxGapS),
-                report.pathErrorMeanM < 0 ? "-" : fixed(report.pathErrorMeanM, 0), fixed(report.pathWithin100m, 3),
-                duration(report.backgroundAliveS), duration(report.aliveAfterBackgroundS), fixed(report.energyMwh, 1),
+                report.strategy, String(report.ios), report.auth, code(report), fixed(report.coverage, 3),
+                fixed(report.coverageApproximate, 3), "\(report.samplesCaptured)/\(report.samplesExpected)",
+                duration(report.maxGapS), report.pathErrorMeanM < 0 ? "-" : fixed(report.pathErrorMeanM, 0),
+                fixed(report.pathWithin100m, 3), duration(report.backgroundAliveS),
+                duration(report.aliveAfterBackgroundS), fixed(report.energyMwh, 1),
+                fixed(report.energyAssumedShare, 2),
                 report.energyFloorMwh > 0 ? fixed(report.energyMwh / report.energyFloorMwh, 1) : "-",
                 report.kills.isEmpty
                     ? "-"
@@ -25,13 +31,19 @@ public enum ReportTable {
         }
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        let numeric: Set<Int> = [1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16]
+        let text: Set<String> = ["strategy", "auth", "code", "kills", "review risks"]
+        let numeric = Set(header.indices.filter { !text.contains(header[$0]) })
         return all.map { row in
             row.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: widths[column] - cell.count)
                 return numeric.contains(column) ? pad + cell : cell + pad
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }.joined(separator: "\n")
+    }
+
+    /// `shell` for a run of the iOS shell an app links, `direct` for the keep-alive machine.
+    public static func code(_ report: SimulationReport) -> String {
+        report.shell == "direct" ? "direct" : "shell"
     }
 
     /// `1h02m`, `4m10s`, `27s`.

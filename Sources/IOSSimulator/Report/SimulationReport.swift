@@ -77,6 +77,12 @@ public struct SimulationReport: Codable, Hashable, Sendable {
     public var submitRefusals: Int = 0
     /// The Info.plist the app had: `minimal for STRATEGY` or the `--plist` path.
     public var plist: String = ""
+    /// Share of the sampling slots covered only by approximate (~5 km, Precise Location off)
+    /// samples; `coverage` counts precise samples only.
+    public var coverageApproximate: Double = 0
+    /// Share of `energyMwh` spent by components whose power or duration in the policy table is
+    /// marked `assumption` (no measured or documented source): how much of the headline is a guess.
+    public var energyAssumedShare: Double = 0
     public var timeline: [String]?
 
     enum CodingKeys: String, CodingKey {
@@ -117,6 +123,8 @@ public struct SimulationReport: Codable, Hashable, Sendable {
         case authorizationChanges = "authorization_changes"
         case submitRefusals = "submit_refusals"
         case plist, timeline
+        case coverageApproximate = "coverage_approximate"
+        case energyAssumedShare = "energy_assumed_share"
     }
 }
 
