@@ -585,9 +585,13 @@ def compare(s, a, s_types, a_types, a_imported):
     if s.kind in ("func", "init", "var", "class") and s.container or s.kind == "class":
         s_open = "open" in s.mods
         a_open = "open" in a.mods
+        foreign = s.container and s.container not in s_types and s.kind != "class"
         if s.kind != "init" and s_open != a_open and not (a.kind == "var" and getattr(a, "let", False)
                                                           and "class" in a.mods and a_imported):
-            diffs.append(f"{'open' if s_open else 'public'} -> {'open' if a_open else 'public'}")
+            if foreign:  # a member the shadow adds in an extension of a type it does not declare
+                unknown.append("`open` (a member declared in an extension cannot be open without @objc)")
+            else:
+                diffs.append(f"{'open' if s_open else 'public'} -> {'open' if a_open else 'public'}")
         if ("final" in s.mods) != ("final" in a.mods):
             diffs.append("final" if "final" in a.mods else "not final")
     if "optional" in a.mods:
