@@ -57,14 +57,16 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         self.store = store
         // Samples already in a store passed in are the simulator's carried-over ones.
         lastSeq = (try? store.newestPending(limit: 1).first?.seq) ?? nil ?? 0
+        // A fresh install: location is not determined until the user answers a prompt.
         let environment = KeepAliveEnvironment(
-            iosMajor: configuration.ios, authorization: configuration.authorization,
+            iosMajor: configuration.ios, authorization: .notDetermined,
             batteryLevel: configuration.scenario.battery.start, allowsSilentAudio: configuration.allowsSilentAudio)
         lastEnvironment = environment
         backend = SimulatedSystem(
             system: HostedSystemState(
                 now: configuration.scenario.start, isForeground: true, backgroundTimeRemaining: nil,
-                refusesNewTasks: false, environment: environment, hostAppRegions: configuration.hostAppRegions))
+                refusesNewTasks: false, environment: environment, hostAppRegions: configuration.hostAppRegions),
+            plist: configuration.effectivePlist, rules: SimulatedSystem.Rules(configuration))
         previousBackend = ShadowSystem.backend
         ShadowSystem.backend = backend
         let store = self.store
@@ -104,12 +106,25 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
     }
 
     /// Runs app code with the system's answers as of now and collects what it did.
+    func backgroundTaskExpiring(_ identifier: String, system: HostedSystemState) -> HostedResult {
+        MainActor.assumeIsolated { running(system) { backend.expireBackgroundTask(identifier) } }
+    }
+
     @MainActor private func running(_ system: HostedSystemState, _ body: () -> Void) -> HostedResult {
         backend.system = system
+        backend.mainActorThread = Thread.current
         backend.effects = []
+        backend.runtime = []
+        backend.crashedAfterEffects = nil
         uploader.system = system
         process?.clock.now = system.now
         body()
+        if system.isForeground, let tracker = process?.tracker, tracker.status.canRequestAlways {
+            // The example app's flow: once the user allowed When-In-Use and has the app open, it
+            // explains background tracking and the user taps "Allow in the background", which
+            // shows iOS's Always upgrade prompt.
+            tracker.requestAlwaysAuthorization()
+        }
         // A file the session could not read would reach the server as garbage: answer 400.
         while let failure = uploader.unreadable.first {
             uploader.unreadable.removeFirst()
@@ -119,9 +134,13 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
                     description: failure.description, status: 400, body: Data(#"{"error":"unreadable body"}"#.utf8),
                     retryAfter: nil, error: nil))
         }
+        // After a crash nothing the shell asked for happened: its process was already gone.
+        let made = backend.crashedAfterEffects.map { Array(backend.effects.prefix($0)) } ?? backend.effects
         let result = HostedResult(
-            effects: backend.effects + backend.notes.map { KeepAliveEffect.log("shell: " + $0) },
-            recorded: newSamples(precise: system.environment.preciseLocation), uploads: uploader.started)
+            effects: made + backend.notes.map { KeepAliveEffect.log("shell: " + $0) },
+            recorded: newSamples(precise: system.environment.preciseLocation),
+            uploads: backend.crashedAfterEffects == nil ? uploader.started : [], runtime: backend.runtime)
+        backend.runtime = []
         backend.notes = []
         backend.effects = []
         uploader.started = []
@@ -168,6 +187,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
 
     @MainActor private func launch(_ reason: LaunchReason, system: HostedSystemState) {
         lastEnvironment = system.environment
+        backend.processStarted()
         let clock = HostClock(now: system.now, system: backend)
         let shellConfiguration = BackgroundTracker.Configuration(
             server: URL(string: "https://simulated.invalid") ?? URL(fileURLWithPath: "/"), token: "simulated",
@@ -179,7 +199,11 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         do {
             tracker = try BackgroundTracker(
                 configuration: shellConfiguration, clock: clock, uploader: uploader, store: store,
-                directory: directory, iosMajor: configuration.ios, seed: configuration.seed)
+                directory: directory, iosMajor: configuration.ios,
+                appInfo: AppInfo(
+                    backgroundModes: configuration.effectivePlist.backgroundModes,
+                    permittedTaskIdentifiers: configuration.effectivePlist.permittedTaskIdentifiers),
+                seed: configuration.seed)
         } catch {
             backend.notes.append("the shell could not start: \(error)")
             return
@@ -188,6 +212,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         var options: [UIApplication.LaunchOptionsKey: Any] = [:]
         if [.significantChange, .visit, .regionExit].contains(reason) { options[.location] = true }
         tracker.didFinishLaunching(options.isEmpty ? nil : options)
+        backend.launchFinished()
         if !started || reason == .user {
             // The day begins with the user opening the app and switching tracking on; the
             // simulated user wants tracking whenever they open the app (a session the server
@@ -217,7 +242,9 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
             backend.notes.append("BGTask \(identifier) launched, but the app registered no handler")
             return
         }
-        handler(BGTask(shadowIdentifier: identifier))
+        let task = BGTask(shadowIdentifier: identifier)
+        backend.taskLaunched(task)
+        handler(task)
     }
 
     /// A fix goes to the delegate of the manager that runs the service that produced it.
@@ -304,6 +331,12 @@ final class HostClock: ShellClock {
 
     func fire(_ id: TimerID) {
         timers.removeValue(forKey: id)?()
+    }
+
+    /// The work runs on a thread of its own and the result comes back at once: simulated time
+    /// does not pass while the shell waits for it.
+    func offMain(_ work: @escaping @Sendable () -> Bool, then: @escaping @MainActor @Sendable (Bool) -> Void) {
+        then(onAnotherThread(work))
     }
 }
 

@@ -17,6 +17,16 @@ final class SimulatedSystem: ShadowBackend {
     var effects: [KeepAliveEffect] = []
     /// Lines for the report's timeline: what the shell did that the simulator has no effect for.
     var notes: [String] = []
+    /// What the runtime contract judges (policy §13), in order.
+    var runtime: [RuntimeCall] = []
+    /// How many effects the shell had asked for when it crashed: none after that was made.
+    var crashedAfterEffects: Int?
+    /// What `BGTaskScheduler` allows this app (registrations die with the process).
+    private(set) var scheduler: TaskSchedulerModel
+    private let plist: InfoPlist
+    private let rules: Rules
+    /// The refresh or processing tasks the system launched and the app has not completed.
+    private var openBackgroundTasks: [String: BGTask] = [:]
 
     private var nextTask = 1
     private var expirationHandlers: [Int: @MainActor @Sendable () -> Void] = [:]
@@ -39,8 +49,55 @@ final class SimulatedSystem: ShadowBackend {
     /// writes it only into the notice's text).
     var newestSample: () -> Instant? = { nil }
 
-    init(system: HostedSystemState) {
+    /// Which rules of the policy table's runtime contract are on.
+    struct Rules {
+        var backgroundLocationNeedsMode = true
+        var taskRegistration = true
+        var mainThread = true
+    }
+
+    init(system: HostedSystemState, plist: InfoPlist, rules: Rules = Rules()) {
         self.system = system
+        self.plist = plist
+        self.rules = rules
+        scheduler = TaskSchedulerModel(plist: plist)
+    }
+
+    /// A new process starts launching (before `didFinishLaunching`).
+    func processStarted() { scheduler.processStarted() }
+
+    /// `application(_:didFinishLaunchingWithOptions:)` returned: registering is too late now.
+    func launchFinished() { scheduler.launchFinished() }
+
+    /// The app raised an uncaught exception: it dies here, nothing it asks for afterwards happens.
+    func crash(_ crash: RuntimeCrash) {
+        guard crashedAfterEffects == nil else { return }
+        crashedAfterEffects = effects.count
+        runtime.append(.crash(crash))
+    }
+
+    /// Marks the main queue, which the main actor's jobs run on even where the process's main
+    /// thread is busy elsewhere (a test runner): "on the main thread" as UIKit means it.
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    /// The thread the host runs app code on, inside `MainActor.assumeIsolated` (which traps off the
+    /// main actor): where a command-line host's main actor runs.
+    var mainActorThread: Thread?
+
+    /// Whether the caller runs on the main thread (or the main queue, or the main actor's thread).
+    var onMain: Bool {
+        Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainQueueKey) == true
+            || mainActorThread.map { $0 === Thread.current } == true
+    }
+
+    /// Main Thread Checker: UIKit used off the main thread.
+    private func checkMainThread(_ api: String) {
+        guard rules.mainThread, !onMain else { return }
+        runtime.append(.violation("Main Thread Checker: UI API called on a background thread: \(api)"))
     }
 
     /// The process died: its objects, handlers and registrations go with it. Region monitoring
@@ -48,6 +105,7 @@ final class SimulatedSystem: ShadowBackend {
     func processEnded() {
         expirationHandlers.removeAll()
         taskNames.removeAll()
+        openBackgroundTasks.removeAll()
         managers.removeAll()
         standardManager = nil
         oneShotManagers.removeAll()
@@ -86,13 +144,23 @@ final class SimulatedSystem: ShadowBackend {
         return remaining.seconds
     }
 
-    var applicationState: UIApplication.State { system.isForeground ? .active : .background }
-    var backgroundRefreshStatus: UIBackgroundRefreshStatus {
-        system.environment.backgroundRefreshAvailable ? .available : .denied
+    var applicationState: UIApplication.State {
+        checkMainThread("-[UIApplication applicationState]")
+        return system.isForeground ? .active : .background
     }
-    var batteryMonitoringEnabled = false
-    var batteryLevel: Float { batteryMonitoringEnabled ? Float(system.environment.batteryLevel) : -1 }
+    var backgroundRefreshStatus: UIBackgroundRefreshStatus {
+        checkMainThread("-[UIApplication backgroundRefreshStatus]")
+        return system.environment.backgroundRefreshAvailable ? .available : .denied
+    }
+    var batteryMonitoringEnabled = false {
+        didSet { checkMainThread("-[UIDevice setBatteryMonitoringEnabled:]") }
+    }
+    var batteryLevel: Float {
+        checkMainThread("-[UIDevice batteryLevel]")
+        return batteryMonitoringEnabled ? Float(system.environment.batteryLevel) : -1
+    }
     var batteryState: UIDevice.BatteryState {
+        checkMainThread("-[UIDevice batteryState]")
         guard batteryMonitoringEnabled else { return .unknown }
         return system.environment.charging ? .charging : .unplugged
     }
@@ -104,14 +172,23 @@ final class SimulatedSystem: ShadowBackend {
 
     func locationManagerCreated(_ manager: CLLocationManager) { managers.append(manager) }
 
-    func locationManager(_ manager: CLLocationManager, didSet property: ShadowLocationProperty) {}
+    func locationManager(_ manager: CLLocationManager, didSet property: ShadowLocationProperty) {
+        // Without the `location` mode this is "a fatal error that terminates the app" ([AD-CLM]).
+        if case .allowsBackgroundLocationUpdates(true) = property, rules.backgroundLocationNeedsMode,
+            !plist.declares("location")
+        {
+            crash(.backgroundLocationWithoutMode)
+        }
+    }
 
     func locationManager(_ manager: CLLocationManager, perform call: ShadowLocationCall) {
         let index = managers.firstIndex { $0 === manager }
         switch call {
-        case .requestWhenInUseAuthorization, .requestAlwaysAuthorization:
-            // The simulated user answers as the run's authorisation says, from the start.
-            break
+        case .requestWhenInUseAuthorization:
+            // The simulator shows the prompt; the answer arrives as an authorisation change.
+            runtime.append(.requestWhenInUseAuthorization)
+        case .requestAlwaysAuthorization:
+            runtime.append(.requestAlwaysAuthorization)
         case .startUpdatingLocation:
             standardManager = index
             effects.append(
@@ -153,6 +230,8 @@ final class SimulatedSystem: ShadowBackend {
     }
 
     func authorizationStatus(of manager: CLLocationManager) -> CLAuthorizationStatus {
+        // iOS reports every app as denied while Location Services are off (the status's page).
+        guard system.environment.locationServicesEnabled else { return .denied }
         switch system.environment.authorization {
         case .always: return .authorizedAlways
         case .whenInUse: return .authorizedWhenInUse
@@ -165,7 +244,17 @@ final class SimulatedSystem: ShadowBackend {
         system.environment.preciseLocation ? .fullAccuracy : .reducedAccuracy
     }
 
-    var locationServicesEnabled: Bool { system.environment.locationServicesEnabled }
+    /// On the main thread Xcode warns "This method can cause UI unresponsiveness if invoked on the
+    /// main thread" (policy §13).
+    var locationServicesEnabled: Bool {
+        if rules.mainThread, onMain {
+            runtime.append(
+                .warning(
+                    "CLLocationManager.locationServicesEnabled() on the main thread: This method can cause UI "
+                        + "unresponsiveness if invoked on the main thread"))
+        }
+        return system.environment.locationServicesEnabled
+    }
 
     /// The library's regions and the host app's own (which count against the 20 per app).
     var monitoredRegions: Set<CLRegion> {
@@ -177,8 +266,12 @@ final class SimulatedSystem: ShadowBackend {
     func backgroundActivitySessionInvalidated(_ id: ObjectIdentifier) { effects.append(.endActivitySession) }
     func serviceSessionStarted(_ id: ObjectIdentifier, authorization: CLServiceSession.AuthorizationRequirement) {
         notes.append("CLServiceSession(\(authorization)) created")
+        runtime.append(.serviceSessionCreated)
     }
-    func serviceSessionInvalidated(_ id: ObjectIdentifier) { notes.append("CLServiceSession invalidated") }
+    func serviceSessionInvalidated(_ id: ObjectIdentifier) {
+        notes.append("CLServiceSession invalidated")
+        runtime.append(.serviceSessionInvalidated)
+    }
 
     /// The manager iOS delivers a service's events to in this process, if the app created it.
     func manager(for source: FixSource) -> CLLocationManager? {
@@ -232,11 +325,23 @@ final class SimulatedSystem: ShadowBackend {
     // MARK: BackgroundTasks
 
     func register(taskIdentifier: String, launchHandler: @escaping (BGTask) -> Void) -> Bool {
+        if rules.taskRegistration, let crash = scheduler.register(taskIdentifier) {
+            self.crash(crash)
+            return false
+        }
         launchHandlers[taskIdentifier] = launchHandler
         return true
     }
 
     func submit(_ request: BGTaskRequest) throws {
+        if rules.taskRegistration,
+            let error = scheduler.submit(
+                request.identifier, kind: request is BGProcessingTaskRequest ? .processing : .refresh,
+                backgroundRefreshAvailable: system.environment.backgroundRefreshAvailable)
+        {
+            runtime.append(.submitRefused(identifier: request.identifier, error))
+            throw BGTaskScheduler.Error(BGTaskScheduler.Error.Code(rawValue: error.rawValue) ?? .notPermitted)
+        }
         let earliest = request.earliestBeginDate.map { Instant(seconds: $0.timeIntervalSince1970) } ?? system.now
         if request is BGProcessingTaskRequest {
             effects.append(.scheduleProcessing(earliest: earliest))
@@ -246,7 +351,30 @@ final class SimulatedSystem: ShadowBackend {
     }
 
     func taskCompleted(_ task: BGTask, success: Bool) {
-        notes.append("BGTask \(task.identifier) completed (success: \(success))")
+        guard openBackgroundTasks[task.identifier] === task else {
+            notes.append("BGTask \(task.identifier) completed again (success: \(success)); iOS ignores it")
+            return
+        }
+        openBackgroundTasks[task.identifier] = nil
+        runtime.append(.backgroundTaskCompleted(identifier: task.identifier, success: success))
+    }
+
+    /// The system launches a refresh or processing task: the app holds it until it completes it.
+    func taskLaunched(_ task: BGTask) {
+        scheduler.launched(task.identifier)
+        openBackgroundTasks[task.identifier] = task
+    }
+
+    /// The task's time is nearly up: iOS calls its expiration handler (no handler: the task is
+    /// marked complete and unsuccessful, [AD-bgexp]).
+    @MainActor func expireBackgroundTask(_ identifier: String) {
+        guard let task = openBackgroundTasks[identifier] else { return }
+        guard let handler = task.expirationHandler else {
+            taskCompleted(task, success: false)
+            return
+        }
+        notes.append("expiration handler of BGTask \(identifier) runs")
+        handler()
     }
 
     // MARK: UserNotifications
@@ -272,5 +400,16 @@ final class SimulatedSystem: ShadowBackend {
 
     func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
         if identifiers.contains(Self.deadManIdentifier) { effects.append(.cancelDeadManNotice) }
+    }
+}
+
+extension SimulatedSystem.Rules {
+    /// The rules the policy table turns on for this run's iOS profile.
+    init(_ configuration: SimulationConfiguration) {
+        let profile = IOSProfile(major: configuration.ios, scales: configuration.parameterScales)
+        self.init(
+            backgroundLocationNeedsMode: profile?.flag(.contractBackgroundLocationMode) ?? true,
+            taskRegistration: profile?.flag(.contractTaskRegistration) ?? true,
+            mainThread: profile?.flag(.contractMainThread) ?? true)
     }
 }

@@ -18,7 +18,11 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "The iOS profile: \(IOSProfile.supportedVersions.map(String.init).joined(separator: ", ")).")
     var ios: Int = 17
 
-    @Option(help: "Location authorisation.")
+    @Option(
+        help: """
+            How the user answers the location prompts from a fresh install: always (While Using, then \
+            Always at the upgrade), when-in-use, allow-once or denied.
+            """)
     var auth: AuthorizationOption = .always
 
     @OptionGroup var scenario: ScenarioOptions
@@ -52,6 +56,7 @@ struct SimulateCommand: AsyncParsableCommand {
             hours: scenario.hours, seed: scenario.seed, allowsSilentAudio: allowSilentAudio,
             memoryKillFactor: scenario.memoryKills, faults: Set(scenario.faults), recordsTimeline: timeline)
         scenario.configure(&configuration)
+        configuration.allowOnce = auth == .allowOnce
         var simulation = Simulation(configuration)
         let report = simulation.run()
         switch format {
@@ -59,6 +64,7 @@ struct SimulateCommand: AsyncParsableCommand {
             print(try ReportJSON.encode(report))
         case .table:
             print(ReportTable.render([report]))
+            print(RuntimeContractText.summary(report))
             if report.deadManNotices.isEmpty {
                 print("\ndead-man notice: never fired")
             } else {

@@ -12,12 +12,23 @@ extension SQLiteTrackStore.Durability: ExpressibleByArgument {}
 extension SimulationConfiguration.Fault: ExpressibleByArgument {}
 extension SimulationConfiguration.UploadSession: ExpressibleByArgument {}
 
-/// The authorisations a simulation can be given.
+/// How the simulated user answers the app's location prompts (a fresh install starts not
+/// determined): always = Allow While Using, then Change to Always at the upgrade prompt;
+/// when-in-use = Allow While Using, kept at the upgrade; allow-once = Allow Once (it lapses when
+/// the app leaves use); denied = Don't Allow.
 enum AuthorizationOption: String, CaseIterable, ExpressibleByArgument {
     case always
     case whenInUse = "when-in-use"
+    case allowOnce = "allow-once"
+    case denied
 
-    var authorization: LocationAuthorization { self == .always ? .always : .whenInUse }
+    var authorization: LocationAuthorization {
+        switch self {
+        case .always: return .always
+        case .whenInUse, .allowOnce: return .whenInUse
+        case .denied: return .denied
+        }
+    }
 }
 
 /// Which code the simulated process runs.
@@ -76,8 +87,27 @@ struct ScenarioOptions: ParsableArguments {
             """)
     var shell: ShellOption = .direct
 
+    @Option(
+        help: """
+            The app's Info.plist (XML or binary): its background modes, BGTaskScheduler identifiers and \
+            location usage strings decide what iOS lets the app do. Default: the minimal one \
+            `lint-plist` accepts for the strategy.
+            """)
+    var plist: String?
+
+    @Flag(help: "The user turns Precise Location off at the first location prompt (iOS 14+).")
+    var preciseOff = false
+
+    /// The `--plist` file, read and checked (`nil` without the option).
+    func loadPlist() throws(InfoPlistError) -> InfoPlist? {
+        guard let plist else { return nil }
+        return InfoPlist(try InfoPlistFile.read(path: plist), origin: plist)
+    }
+
     /// Applies the options that are not the scenario itself to one run.
     func configure(_ configuration: inout SimulationConfiguration) {
+        configuration.plist = try? loadPlist()
+        configuration.precise = !preciseOff
         configuration.memoryKillFactor = memoryKills
         configuration.faults = Set(faults)
         // The iOS shell has one upload path: its background URLSession.
@@ -109,6 +139,13 @@ struct ScenarioOptions: ParsableArguments {
             _ = try parsedEvents()
         } catch {
             throw ValidationError(error.description)
+        }
+        do {
+            _ = try loadPlist()
+        } catch {
+            throw ValidationError(
+                "--plist \(String((plist ?? "").prefix(200))): \(error.message)"
+                    + " (or leave --plist out to give the app the minimal Info.plist for its strategy)")
         }
     }
 

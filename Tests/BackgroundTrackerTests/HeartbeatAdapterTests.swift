@@ -37,7 +37,9 @@ extension ShellSuite {
                     server: server, token: "secret-token", strategy: .adaptive, device: "test-phone",
                     sessionToken: session, heartbeat: .init(interval: .seconds(1800))),
                 clock: harness.clock, uploader: harness.uploader, heartbeat: transport, store: harness.store,
-                directory: harness.directory.url, iosMajor: 17, seed: 7)
+                directory: harness.directory.url, iosMajor: 17,
+                appInfo: AppInfo(requirements: StrategyName.adaptive.requirements),
+                seed: 7)
         }
 
         @Test("no session token: no heartbeat at all")

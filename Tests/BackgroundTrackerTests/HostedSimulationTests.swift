@@ -55,7 +55,7 @@ extension ShellSuite {
             let report = run(.adaptive, ios: 17, hours: 24)
             let timeline = try #require(report.timeline)
             #expect(!timeline.contains { $0.contains("registered no handler") })
-            let completed = timeline.filter { $0.contains("shell: BGTask") && $0.contains("completed (success: true)") }
+            let completed = timeline.filter { $0.contains("BGTask") && $0.contains("completed (success: true)") }
             #expect(completed.contains { $0.contains(BackgroundTaskIdentifiers.refresh) })
             #expect(completed.contains { $0.contains(BackgroundTaskIdentifiers.processing) })
             #expect(report.processingRuns > 0)
@@ -103,6 +103,11 @@ extension ShellSuite {
                 var configuration = SimulationConfiguration(
                     strategy: .activitySession, ios: ios, authorization: .whenInUse, hours: 12, recordsTimeline: true)
                 configuration.scenario.happenings.append((at: 10 * 3600, .reboot))
+                // A silent push is what relaunches the app in the background after the reboot;
+                // only an app with `remote-notification` is woken by one (policy §13).
+                var plist = InfoPlist.minimal(for: .activitySession)
+                plist.backgroundModes.insert("remote-notification")
+                configuration.plist = plist
                 configuration.app = IOSShell()
                 var simulation = Simulation(configuration)
                 let report = simulation.run()

@@ -44,10 +44,16 @@ extension ShellSuite {
             #expect(tracker.machine?.context.environment.lowPowerMode == true)
             #expect(tracker.machine?.context.environment.charging == true)
 
-            harness.system.locationServicesEnabled = false
-            tracker.systemSettingsChanged()
+            // Switching Location Services off reaches an app as an authorisation change to
+            // `.denied`; the shell then asks which it is, off the main thread.
+            harness.system.servicesSwitch = false
+            let manager = try #require(tracker.location?.updates)
+            manager.delegate?.locationManagerDidChangeAuthorization(manager)
             #expect(tracker.machine?.context.environment.locationServicesEnabled == false)
+            #expect(harness.system.servicesQueries.onMain == 0, "never on the main thread")
+            #expect(harness.system.servicesQueries.elsewhere == 1)
             // The machine tells the user Location Services are off: one notice, not one per call.
+            manager.delegate?.locationManagerDidChangeAuthorization(manager)
             tracker.systemSettingsChanged()
             let notices = harness.system.trace.filter {
                 $0.contains("add notification") && $0.contains("location-services-off")

@@ -18,6 +18,16 @@ import Testing
         var configuration = SimulationConfiguration(
             strategy: strategy, ios: ios, scenario: scenario, memoryKillFactor: kills, recordsTimeline: true)
         configuration.uploadSession = session
+        // The silent pushes that wake finite-task in the background need `remote-notification`,
+        // which its minimal Info.plist lacks.
+        var plist = InfoPlist.minimal(for: strategy)
+        plist.backgroundModes.insert("remote-notification")
+        configuration.plist = plist
+        // These tests are about the system's session, on the day they were written for: the app
+        // holds Always from install, so silent pushes at night find it able to take a fix and
+        // upload. (finite-task never asks for the Always upgrade itself: with prompts enforced it
+        // would stay When-In-Use and upload nothing in the background at night.)
+        configuration.parameterScales[.contractPromptedAuthorization] = 0
         var simulation = Simulation(configuration)
         return simulation.run()
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BackgroundCore
 import Foundation
+import IOSSimulator
 import Testing
 
 @testable import bgtrack

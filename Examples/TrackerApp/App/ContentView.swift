@@ -15,6 +15,15 @@ struct ContentView: View {
                 if let problem = model.problem {
                     Section { Text(problem).foregroundStyle(.red) }
                 }
+                if model.offersAlwaysUpgrade {
+                    Section("Keep tracking when the app is closed") {
+                        Text(
+                            "With \"Always\", iOS can restart tracking after it closes the app in the background. "
+                                + "Your track stays on your phone until your server has it."
+                        )
+                        Button("Allow in the background") { model.allowTrackingInTheBackground() }
+                    }
+                }
                 Section("Tracking") {
                     HStack {
                         Button("Start") { model.start() }.disabled(model.status.isTracking)

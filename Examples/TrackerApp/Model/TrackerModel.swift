@@ -72,8 +72,17 @@ public final class TrackerModel {
         }
     }
 
+    /// Turns tracking on; the first time, iOS asks the user for When-In-Use.
     public func start() { tracker?.start() }
     public func stop() { tracker?.stop() }
+
+    /// Whether to show the "track while the app is closed" card: the user allowed When-In-Use
+    /// and the strategy works best with Always, which iOS lets the app ask for once.
+    public var offersAlwaysUpgrade: Bool { status.canRequestAlways }
+
+    /// The card's button: the moment Apple recommends for the Always upgrade, when the user has
+    /// just chosen background tracking and read why. iOS shows its upgrade prompt.
+    public func allowTrackingInTheBackground() { tracker?.requestAlwaysAuthorization() }
 
     /// Saves the edited settings; they take effect at the next launch.
     public func saveSettings() {

@@ -72,3 +72,33 @@
         }
     }
 #endif
+
+#if !canImport(UIKit)
+    extension BGTaskScheduler {
+        /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error
+        public struct Error: Swift.Error, Hashable, Sendable {
+            /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/code
+            public enum Code: Int, Hashable, Sendable {
+                /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/code/unavailable
+                case unavailable = 1
+                /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/code/toomanypendingtaskrequests
+                case tooManyPendingTaskRequests = 2
+                /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/code/notpermitted
+                case notPermitted = 3
+            }
+
+            /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/code-swift.property
+            public let code: Code
+
+            /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/init(_:userinfo:)
+            public init(_ code: Code) { self.code = code }
+
+            /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/unavailable
+            public static var unavailable: Code { .unavailable }
+            /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/toomanypendingtaskrequests
+            public static var tooManyPendingTaskRequests: Code { .tooManyPendingTaskRequests }
+            /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/notpermitted
+            public static var notPermitted: Code { .notPermitted }
+        }
+    }
+#endif

@@ -26,6 +26,11 @@ final class LocationAdapter {
     private weak var shell: BackgroundTracker?
     /// Where the next one-shot fixes come from, oldest first (a slot's fix, or a region exit).
     private var oneShotSources: [FixSource] = []
+    /// A `requestLocation()` has not been answered yet (iOS answers each with one fix or one
+    /// error; requests made meanwhile share that answer).
+    private var oneShotInFlight = false
+    /// Background updates were wanted without the `location` mode; said once per process.
+    private var reportedMissingMode = false
 
     init(shell: BackgroundTracker) {
         self.shell = shell
@@ -47,14 +52,39 @@ final class LocationAdapter {
 
     var isPrecise: Bool { updates.accuracyAuthorization == .fullAccuracy }
 
-    func requestAuthorizationIfNeeded(always: Bool) {
-        let status = updates.authorizationStatus
-        if status == .notDetermined {
-            // iOS asks for When-In-Use first; Always can be asked for once after that.
-            updates.requestWhenInUseAuthorization()
-        } else if always, status == .authorizedWhenInUse {
-            updates.requestAlwaysAuthorization()
+    /// The first prompt (policy §13): Allow Once, Allow While Using, Don't Allow. Always is a
+    /// later, separate step (`requestAlways()`), at a moment the app chooses.
+    func requestWhenInUseIfUndetermined() {
+        if updates.authorizationStatus == .notDetermined { updates.requestWhenInUseAuthorization() }
+    }
+
+    /// The Always upgrade prompt (iOS shows it once after When-In-Use), or from "not
+    /// determined" the When-In-Use prompt with Always granted provisionally.
+    func requestAlways() {
+        updates.requestAlwaysAuthorization()
+    }
+
+    /// Whether a fix the shell asked for has not arrived yet: a refresh or processing task stays
+    /// open until it has (or its time is up). Standard updates are not waited for: they may stay
+    /// silent while the phone does not move, and with the `location` mode they keep the app
+    /// running by themselves.
+    var isAwaitingFix: Bool { oneShotInFlight }
+
+    /// Whether background updates may be switched on: only with the `location` mode in the
+    /// app's `Info.plist` (without it, setting `allowsBackgroundLocationUpdates` raises an
+    /// exception on iOS: policy §3). Wanting them without the mode is reported once.
+    private func backgroundUpdatesAllowed(wanted: Bool) -> Bool {
+        guard wanted else { return false }
+        if shell?.appInfo.allowsBackgroundLocation == true { return true }
+        if !reportedMissingMode {
+            reportedMissingMode = true
+            shell?.log(
+                .error,
+                "background location updates wanted, but the app's Info.plist has no \"location\" in "
+                    + "UIBackgroundModes: add it (bgtrack lint-plist checks the plist); updates stop when the app is "
+                    + "suspended")
         }
+        return false
     }
 
     /// Every property a request names is set explicitly, defaults included: iOS's default for
@@ -64,9 +94,10 @@ final class LocationAdapter {
         updates.desiredAccuracy = request.accuracy.coreLocation
         updates.distanceFilter = request.distanceFilter ?? kCLDistanceFilterNone
         updates.pausesLocationUpdatesAutomatically = request.pausesAutomatically
-        updates.allowsBackgroundLocationUpdates = request.allowsBackgroundUpdates
+        let background = backgroundUpdatesAllowed(wanted: request.allowsBackgroundUpdates)
+        updates.allowsBackgroundLocationUpdates = background
         // Always apps get the blue indicator only if they ask; be open about tracking.
-        updates.showsBackgroundLocationIndicator = request.allowsBackgroundUpdates
+        updates.showsBackgroundLocationIndicator = background
         updates.startUpdatingLocation()
     }
 
@@ -76,10 +107,12 @@ final class LocationAdapter {
 
     func requestFix(_ accuracy: LocationAccuracy, source: FixSource) {
         oneShot.desiredAccuracy = accuracy.coreLocation
-        // A one-shot fix taken in the background needs background updates allowed as well.
-        oneShot.allowsBackgroundLocationUpdates = true
+        // A one-shot fix taken in the background needs background updates allowed as well, which
+        // only an app with the `location` mode may ask for.
+        oneShot.allowsBackgroundLocationUpdates = backgroundUpdatesAllowed(wanted: true)
         oneShot.pausesLocationUpdatesAutomatically = false
         oneShotSources.append(source)
+        oneShotInFlight = true
         oneShot.requestLocation()
     }
 
@@ -123,16 +156,22 @@ final class LocationAdapter {
         } else {
             source = oneShotSources.isEmpty ? .oneShot : oneShotSources.removeFirst()
         }
+        if manager == ObjectIdentifier(oneShot) { oneShotInFlight = false }
         let precise = isPrecise
         for var fix in fixes {
             fix.isApproximate = !precise
             shell?.deliver(.locationFix(fix, source: source))
         }
+        shell?.completeWakeTasksIfDone()
     }
 
     func failed(_ manager: ObjectIdentifier, reason: String) {
-        if manager == ObjectIdentifier(oneShot), !oneShotSources.isEmpty { oneShotSources.removeFirst() }
+        if manager == ObjectIdentifier(oneShot) {
+            oneShotInFlight = false
+            if !oneShotSources.isEmpty { oneShotSources.removeFirst() }
+        }
         shell?.log(.info, "location unavailable: \(reason)")
+        shell?.completeWakeTasksIfDone()
     }
 
     func visited(_ fix: LocationFix) {
@@ -146,7 +185,25 @@ final class LocationAdapter {
 
     func authorizationChanged() {
         guard let shell else { return }
+        refreshServicesSwitch()
         shell.systemSettingsChanged()
+        shell.publish()
+    }
+
+    /// iOS reports a device whose Location Services are off as `.denied`; only then does the
+    /// shell ask which of the two it is, off the main thread (`locationServicesEnabled()` may
+    /// block, and Xcode flags a call on the main thread), and tells the strategy when it knows.
+    func refreshServicesSwitch() {
+        guard let shell else { return }
+        guard authorization == .denied else {
+            shell.locationServicesEnabled = true
+            return
+        }
+        shell.clock.offMain({ CLLocationManager.locationServicesEnabled() }) { [weak shell] enabled in
+            guard let shell, shell.locationServicesEnabled != enabled else { return }
+            shell.locationServicesEnabled = enabled
+            shell.systemSettingsChanged()
+        }
     }
 }
 

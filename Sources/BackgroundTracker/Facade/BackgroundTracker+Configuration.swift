@@ -73,6 +73,12 @@ public struct TrackerStatus: Hashable, Sendable {
     public var notices: [UserNotice] = []
     /// The last problem the tracker could not fix by itself (store or upload), if any.
     public var lastProblem: String?
+    /// Where the user's location permission stands.
+    public var authorization: LocationAuthorization = .notDetermined
+    /// Whether the app can still show iOS's Always upgrade prompt
+    /// (``BackgroundTracker/requestAlwaysAuthorization()``): the user allowed When-In-Use, the
+    /// strategy relaunches the app with Always, and the upgrade was never asked for.
+    public var canRequestAlways = false
 
     public init() {}
 }

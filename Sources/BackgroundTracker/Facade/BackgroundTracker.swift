@@ -17,9 +17,11 @@ package import LocationLog
 ///
 /// ```swift
 /// let tracker = try BackgroundTracker(configuration: .init(server: url, token: token, strategy: .adaptive))
-/// // application(_:didFinishLaunchingWithOptions:)
+/// // application(_:didFinishLaunchingWithOptions:), before it returns
 /// tracker.didFinishLaunching(launchOptions)
-/// tracker.start()
+/// tracker.start()  // asks for When-In-Use the first time
+/// // later, when the user chose to track in the background:
+/// if tracker.status.canRequestAlways { tracker.requestAlwaysAuthorization() }
 /// for await status in tracker.statusUpdates { … }
 /// ```
 ///
@@ -34,6 +36,8 @@ public final class BackgroundTracker {
     let store: LocationStore
     let directory: URL
     let iosMajor: Int
+    /// What the app's `Info.plist` declares: the shell asks iOS only for what it allows.
+    let appInfo: AppInfo
     let device: String
     var state: ShellState
 
@@ -53,7 +57,15 @@ public final class BackgroundTracker {
     var launched = false
     var uploadsInFlight: Set<String> = []
     var urlSessionCompletion: (() -> Void)?
-    var status = TrackerStatus()
+    /// The `BGTaskScheduler` identifiers registered in this process (at launch only).
+    var registeredTasks: Set<String> = []
+    /// Refresh and processing tasks still running: completed when the wake's work is done.
+    var wakeTasks: [WakeTask] = []
+    /// The Location Services switch as last read off the main thread (`environment()` must not
+    /// call `locationServicesEnabled()` on it; iOS reports a switched-off device as `.denied`).
+    var locationServicesEnabled = true
+    /// What the app reads: the status now (also sent on `statusUpdates` at every change).
+    public internal(set) var status = TrackerStatus()
     var observers: [UUID: AsyncStream<TrackerStatus>.Continuation] = [:]
     var settingObservers: [any NSObjectProtocol] = []
     var lastEnvironment: KeepAliveEnvironment?
@@ -76,16 +88,17 @@ public final class BackgroundTracker {
             heartbeat: configuration.sessionToken.map {
                 URLSessionHeartbeatTransport(server: configuration.server, sessionToken: $0)
             },
-            store: store, directory: directory, iosMajor: version)
+            store: store, directory: directory, iosMajor: version, appInfo: .main)
     }
 
     /// The shell with its seams given: tests pass a virtual clock, a fake uploader (and heartbeat
-    /// transport), an in-memory store and the iOS version to behave as.
+    /// transport), an in-memory store, the iOS version to behave as and the app's `Info.plist`.
     package init(
         configuration: Configuration, clock: any ShellClock, uploader: any BackgroundUploader,
         heartbeat: (any HeartbeatTransport)? = nil, store: LocationStore, directory: URL, iosMajor: Int,
-        seed: UInt64 = UInt64.random(in: 1...UInt64.max)
+        appInfo: AppInfo, seed: UInt64 = UInt64.random(in: 1...UInt64.max)
     ) throws {
+        self.appInfo = appInfo
         self.configuration = configuration
         self.clock = clock
         self.uploader = uploader
@@ -106,14 +119,37 @@ public final class BackgroundTracker {
     }
 
     /// Call from `application(_:didFinishLaunchingWithOptions:)`, before it returns: registers the
-    /// `BGTaskScheduler` identifiers (iOS requires it before launch finishes), recreates the
-    /// background `URLSession` so held answers arrive, recreates the location sessions, and
+    /// `BGTaskScheduler` identifiers the app's `Info.plist` permits (iOS requires it before launch
+    /// finishes and raises an exception later), recreates the background `URLSession` so held
+    /// answers arrive, recreates the location sessions within the seconds iOS 18 allows, and
     /// restarts tracking if it was on when the app last ran.
     public func didFinishLaunching(_ launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil) {
         guard !launched else { return }
+        launch(launchOptions, registeringTasks: true)
+    }
+
+    /// A hook the app called before `didFinishLaunching(_:)`: a programming error in the app, but
+    /// not one worth crashing for. The tracker launches without registering its task identifiers
+    /// (iOS raises an exception for a registration after launch finished), says so in
+    /// `status.lastProblem` and the diagnostics, and tracks without the refresh and processing
+    /// wakes until the next launch.
+    private func launchedLate(_ caller: String) {
+        let message =
+            "\(caller) was called before didFinishLaunching(_:): call tracker.didFinishLaunching(launchOptions) "
+            + "in application(_:didFinishLaunchingWithOptions:) before it returns. Background tasks are not "
+            + "registered in this process (iOS allows it only during launch), so refresh and processing wakes "
+            + "are off until the app is launched again."
+        launch(nil, registeringTasks: false)
+        status.lastProblem = message
+        log(.error, message)
+        publish()
+    }
+
+    private func launch(_ launchOptions: [UIApplication.LaunchOptionsKey: Any]?, registeringTasks: Bool) {
         launched = true
-        registerBackgroundTasks()
+        if registeringTasks { registerBackgroundTasks() }
         location = LocationAdapter(shell: self)
+        location?.refreshServicesSwitch()
         if configuration.allowsSilentAudio { audio = AudioAdapter(shell: self) }
         observeSystemSettings()
         isForeground = UIApplication.shared.applicationState != .background
@@ -133,14 +169,33 @@ public final class BackgroundTracker {
         publish()
     }
 
-    /// Turns tracking on (and asks for location permission if it was never asked).
+    /// Turns tracking on, and asks for When-In-Use permission if location was never asked for.
+    ///
+    /// Always is not asked for here: Apple recommends When-In-Use first and the upgrade at a
+    /// moment the user understands why (``requestAlwaysAuthorization()``).
     public func start() {
-        if !launched { didFinishLaunching(nil) }
+        if !launched { launchedLate("start()") }
         guard machine == nil else { return }
         state.tracking = true
         saveState()
-        location?.requestAuthorizationIfNeeded(always: configuration.strategy.requirements.needsAlways)
+        location?.requestWhenInUseIfUndetermined()
         startMachine(isForeground ? .user : .backgroundRefresh)
+        publish()
+    }
+
+    /// Asks iOS to upgrade When-In-Use to Always, which lets it relaunch the app for significant
+    /// changes, visits and regions (`status.canRequestAlways` says whether it can still be asked:
+    /// iOS shows the upgrade prompt once). Call it from the foreground, when the user chose
+    /// background tracking, after explaining why; from "not determined" iOS shows the
+    /// When-In-Use prompt and grants Always provisionally.
+    public func requestAlwaysAuthorization() {
+        if !launched { launchedLate("requestAlwaysAuthorization()") }
+        guard let location, location.authorization != .always, location.authorization != .denied,
+            state.askedAlways != true
+        else { return }
+        state.askedAlways = true
+        saveState()
+        location.requestAlways()
         publish()
     }
 
@@ -199,7 +254,7 @@ public final class BackgroundTracker {
         identifier: String, completionHandler: @escaping () -> Void
     ) -> Bool {
         guard identifier == configuration.uploadSessionIdentifier else { return false }
-        if !launched { didFinishLaunching(nil) }
+        if !launched { launchedLate("handleEventsForBackgroundURLSession(identifier:completionHandler:)") }
         urlSessionCompletion = completionHandler
         return true
     }
@@ -267,7 +322,7 @@ public final class BackgroundTracker {
         let state = device.batteryState
         return KeepAliveEnvironment(
             iosMajor: iosMajor, authorization: location?.authorization ?? .notDetermined,
-            locationServicesEnabled: CLLocationManager.locationServicesEnabled(),
+            locationServicesEnabled: locationServicesEnabled,
             lowPowerMode: ProcessInfo.processInfo.isLowPowerModeEnabled,
             batteryLevel: level >= 0 ? Double(level) : 1,
             charging: state == .charging || state == .full,
@@ -325,6 +380,10 @@ public final class BackgroundTracker {
 
     func publish() {
         status.isTracking = machine != nil
+        status.authorization = location?.authorization ?? .notDetermined
+        status.canRequestAlways =
+            status.authorization == .whenInUse && state.askedAlways != true
+            && configuration.strategy.requirements.needsAlways
         status.pending = (try? withStore { try $0.pendingCount() }) ?? status.pending
         for continuation in observers.values { continuation.yield(status) }
     }

@@ -8,6 +8,9 @@ struct ShellState: Codable, Hashable {
     var activitySession = false
     var deadManDueMilliseconds: Int64?
     var device: String?
+    /// Whether the Always upgrade was asked for (iOS shows its prompt once per install). Optional
+    /// so a state file written before it existed still decodes.
+    var askedAlways: Bool?
 
     static func load(from url: URL) -> ShellState {
         guard let data = try? Data(contentsOf: url), let state = try? JSONDecoder().decode(ShellState.self, from: data)

@@ -48,6 +48,8 @@ public protocol HostedApp: AnyObject, Sendable {
     func uploadFinished(_ description: String, answer: HostedAnswer, system: HostedSystemState) -> HostedResult
     /// The user logged in again after the server refused the device: the app gets new credentials.
     func credentialsChanged(system: HostedSystemState) -> HostedResult
+    /// The open refresh or processing task's time is nearly up: iOS calls its expiration handler.
+    func backgroundTaskExpiring(_ identifier: String, system: HostedSystemState) -> HostedResult
     /// The tasks the app's ledger holds open, named by the identifiers the system handed out.
     var ledgerOpenTasks: [BackgroundTaskToken] { get }
     /// The process was killed: its memory is gone; what it wrote to disk stays.
@@ -73,11 +75,17 @@ public struct HostedResult: Sendable {
     public var recorded: [LocationFix]
     /// Uploads it handed to its background session.
     public var uploads: [HostedUpload]
+    /// What the runtime contract judges (a crash ends the effects: none after it were made).
+    public var runtime: [RuntimeCall]
 
-    public init(effects: [KeepAliveEffect] = [], recorded: [LocationFix] = [], uploads: [HostedUpload] = []) {
+    public init(
+        effects: [KeepAliveEffect] = [], recorded: [LocationFix] = [], uploads: [HostedUpload] = [],
+        runtime: [RuntimeCall] = []
+    ) {
         self.effects = effects
         self.recorded = recorded
         self.uploads = uploads
+        self.runtime = runtime
     }
 }
 

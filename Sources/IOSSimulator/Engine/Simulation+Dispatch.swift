@@ -5,6 +5,8 @@ extension Simulation {
     /// Runs the app's keep-alive machine on one event and carries out its effects, checking the
     /// invariants. Refuses (and counts a violation) if the app is not allowed to run code.
     mutating func deliver(_ event: KeepAliveEvent) {
+        // Provisional Always meets its confirmation prompt before the fix reaches the app.
+        if case .locationFix = event, isRunning { locationUsedInBackground() }
         guard var process, process.state != .suspended else {
             report.violation(now, "code would run while the app is suspended or terminated: \(event)")
             return
@@ -39,7 +41,10 @@ extension Simulation {
             guard generation == self.generation else { break }  // an effect ended the process
             apply(effect)
         }
-        if let result { absorb(result) }
+        if let result {
+            absorb(result)
+            applyRuntime(result.runtime)
+        }
         checkLedgerAgreement()
     }
 
@@ -48,7 +53,9 @@ extension Simulation {
         case .task(let taskEffect): applyTask(taskEffect)
         case .scheduleTimer(let id, let at): scheduleTimer(id, at: at)
         case .cancelTimer(let id): cancelTimer(id)
-        case .startLocationUpdates(let request): startUpdates(request)
+        case .startLocationUpdates(let request):
+            guard checkBackgroundLocation(request) else { return }
+            startUpdates(request)
         case .stopLocationUpdates:
             standardUpdates = nil
             updatesStartedInUse = false
@@ -90,12 +97,31 @@ extension Simulation {
             let allowed =
                 profile.flag(.activitySessionAvailable)
                 && (process?.state == .foreground || (activitySessionAtExit && configuration.ios >= 18))
-            if allowed { activitySession = true }
-        case .endActivitySession: activitySession = false
+            if allowed {
+                activitySession = true
+            } else if profile.flag(.activitySessionAvailable), profile.flag(.contractActivitySessionForeground),
+                backgroundSessionWarned != generation
+            {
+                // Apple documents no failure, only that it must be created in the foreground:
+                // counted once per process as a warning.
+                backgroundSessionWarned = generation
+                report.warning(
+                    now,
+                    "CLBackgroundActivitySession created in the background has no effect "
+                        + "(create it in the foreground, [AD-CLBAS])")
+            }
+            // The shell creates a CLServiceSession with it from iOS 18.
+            if hosted == nil, configuration.ios >= 18 { serviceSessionCreated() }
+        case .endActivitySession:
+            activitySession = false
+            if hosted == nil { serviceSessionHeld = false }
         case .playSilentAudio(let duration): playSilentAudio(duration)
         case .stopAudio: audioPlaying = false
-        case .scheduleRefresh(let earliest): scheduleRefresh(earliest: earliest)
+        case .scheduleRefresh(let earliest):
+            guard submitDirect(BackgroundTaskIdentifiers.refresh, kind: .refresh) else { return }
+            scheduleRefresh(earliest: earliest)
         case .scheduleProcessing(let earliest):
+            guard submitDirect(BackgroundTaskIdentifiers.processing, kind: .processing) else { return }
             // One pending request per identifier: a new submission replaces the old one.
             if profile[.processingRuntime] > 0 { processingEarliest = earliest }
         case .recordSample(let fix, let trigger, let state):

@@ -8,7 +8,7 @@ extension Simulation {
     /// foreground, for a short grace after leaving it, and while a background activity session
     /// (iOS 17+) holds them.
     var locationDeliverable: Bool {
-        guard environment.locationServicesEnabled, process != nil else { return false }
+        guard environment.locationServicesEnabled, process != nil, !locationAbandoned else { return false }
         switch environment.authorization {
         case .always: return true
         case .denied, .notDetermined: return false
@@ -169,7 +169,8 @@ extension Simulation {
 
     /// Delivers a location event that can wake a suspended app or relaunch a terminated one.
     mutating func locationEvent(_ reason: LaunchReason, source: FixSource, accuracy radius: Double) {
-        guard environment.locationServicesEnabled else { return }
+        // iOS 18: an app that missed recreating its CLServiceSession gets no location events.
+        guard environment.locationServicesEnabled, !locationAbandoned else { return }
         if environment.authorization != .always {
             // When-In-Use: only an app in use gets these, and they never relaunch it.
             guard isRunning, locationDeliverable else { return }

@@ -5,6 +5,8 @@ extension Simulation {
     mutating func launch(_ reason: LaunchReason) {
         generation += 1
         if reason != .user { report.relaunches += 1 }
+        // The app asks for location permission at its foreground launch (the user answers at once).
+        if reason == .user { promptLikeTheShell(inForeground: true) }
         var machine = KeepAliveMachine(
             strategy: configuration.strategy, environment: environment,
             sampling: .init(interval: configuration.samplingInterval), at: now)
@@ -15,6 +17,7 @@ extension Simulation {
             machine: machine, heartbeat: heartbeat, state: reason == .user ? .foreground : .background,
             generation: generation)
         report.note(now, "launched (\(reason.rawValue))")
+        guard registerTasksWhileLaunching() else { return }
         if reason == .user {
             forceQuitFlag = false
             sessionResumes = 0
@@ -22,8 +25,14 @@ extension Simulation {
         } else {
             beginStint(runtime: wakeRuntime(for: reason))
             startRunning()
+            openGrant(reason)
+            startServiceSessionDeadline()
         }
+        let launched = generation
         deliver(.launched(reason))
+        guard generation == launched, process != nil else { return }  // it crashed while launching
+        scheduler.launchFinished()
+        completeGrantDirectly()
         if sessionRejectedByApp {
             deliver(.stop)
         } else if configuration.scenario.loggedIn {
@@ -57,6 +66,9 @@ extension Simulation {
         oneShotPending = false
         activitySessionAtExit = activitySession
         activitySession = false
+        serviceSessionAtExit = serviceSessionHeld
+        serviceSessionHeld = false
+        grant = nil
         audioPlaying = false
         leftForegroundAt = nil
         endOneTimePermissionIfUnused()
@@ -133,15 +145,19 @@ extension Simulation {
             report.note(now, "woke (\(reason.rawValue))")
             beginStint(runtime: wakeRuntime(for: reason))
             startRunning()
+            openGrant(reason)
             resumeTimers()
             hearEnvironment()
             deliver(.woke(reason))
+            completeGrantDirectly()
         case .background:
             if let runtime = wakeRuntime(for: reason) {
                 wakeEnd = max(wakeEnd ?? now, now + runtime)
                 queue.push(.settle, at: now + runtime)
             }
+            openGrant(reason)
             deliver(.woke(reason))
+            completeGrantDirectly()
         case .foreground:
             break
         }
@@ -151,8 +167,10 @@ extension Simulation {
         switch reason {
         case .user: return nil
         case .significantChange, .visit, .regionExit: return profile.duration(.locationWakeRuntime)
-        case .backgroundRefresh: return profile.duration(.refreshRuntime)
-        case .backgroundProcessing: return profile.duration(.processingRuntime)
+        case .backgroundRefresh, .backgroundProcessing:
+            // The BGTask's grant: until setTaskCompleted, at most its runtime (`openGrant`).
+            return profile.flag(.contractTaskCompletion)
+                ? nil : profile.duration(reason == .backgroundRefresh ? .refreshRuntime : .processingRuntime)
         case .silentPush: return profile.duration(.silentPushRuntime)
         case .backgroundURLSession: return profile.duration(.urlSessionRelaunchRuntime)
         }
@@ -173,6 +191,7 @@ extension Simulation {
         static let locationRequest = Holders(rawValue: 1 << 3)
         static let audio = Holders(rawValue: 1 << 4)
         static let wake = Holders(rawValue: 1 << 5)
+        static let taskGrant = Holders(rawValue: 1 << 6)
         /// Background modes that keep the app running for as long as they last.
         static let backgroundModes: Holders = [.locationUpdates, .audio]
     }
@@ -186,8 +205,10 @@ extension Simulation {
             holders.insert(.locationUpdates)
         }
         if oneShotPending, locationDeliverable { holders.insert(.locationRequest) }
-        if audioPlaying { holders.insert(.audio) }
+        // Audio keeps an app running only with the `audio` mode ([APG-BG], policy §3).
+        if audioPlaying, plist.declares("audio") || !profile.flag(.contractModesGateWakes) { holders.insert(.audio) }
         if let wakeEnd, now < wakeEnd { holders.insert(.wake) }
+        if grant != nil { holders.insert(.taskGrant) }
         return holders
     }
 

@@ -32,7 +32,8 @@ extension Simulation {
             environmentChanged()
         case .authorization(let authorization):
             environment.authorization = authorization
-            authorizationIsOnce = false
+            permission.settingsChanged(to: authorization)
+            report.authorizationChanges.append("\(report.clock(now)) \(authorization.rawValue) (Settings)")
             environmentChanged()
         case .allowOnce:
             guard configuration.ios >= 13 else {
@@ -40,7 +41,8 @@ extension Simulation {
                 return
             }
             environment.authorization = .whenInUse
-            authorizationIsOnce = true
+            permission.settingsChanged(to: .whenInUse, once: true)
+            report.authorizationChanges.append("\(report.clock(now)) when-in-use (Allow Once)")
             environmentChanged()
             endOneTimePermissionIfUnused()
         case .preciseLocation(let on):
@@ -91,11 +93,11 @@ extension Simulation {
     /// running in the background with the background location usage indicator enabled", [AD-auth]);
     /// the reset to "not determined" is from developers' reports, not an Apple page (folklore).
     mutating func endOneTimePermissionIfUnused() {
-        guard authorizationIsOnce else { return }
+        guard permission.isOnce else { return }
         let inUseNow = isRunning && (inUse || locationDeliverable)
-        guard !inUseNow else { return }
-        authorizationIsOnce = false
-        environment.authorization = .notDetermined
+        guard !inUseNow, let change = permission.leftUse() else { return }
+        environment.authorization = change.authorization
+        report.authorizationChanges.append("\(report.clock(now)) \(change.authorization.rawValue) (\(change.reason))")
         report.note(now, "Allow Once ended: authorisation is not determined again")
         if process != nil { environmentUnheard = true }
     }
@@ -206,6 +208,7 @@ extension Simulation {
             return
         }
         refreshPending = false
+        scheduler.launched(BackgroundTaskIdentifiers.refresh)
         if process == nil { launch(.backgroundRefresh) } else { wake(.backgroundRefresh) }
         if isRunning { afterAppCode() }
     }
@@ -219,6 +222,7 @@ extension Simulation {
             lastProcessingRun.map({ now - $0 >= profile.duration(.processingMinInterval) }) ?? true
         else { return }
         processingEarliest = nil
+        scheduler.launched(BackgroundTaskIdentifiers.processing)
         lastProcessingRun = now
         report.processingRuns += 1
         report.note(now, "BGProcessingTask \(BackgroundTaskIdentifiers.processing) runs")
@@ -228,6 +232,11 @@ extension Simulation {
 
     mutating func silentPush() {
         guard profile[.silentPushRuntime] > 0, opportunisticLaunchesAllowed else { return }
+        // Only an app with the `remote-notification` mode is woken or launched ([AD-push], policy §3).
+        guard plist.declares("remote-notification") || !profile.flag(.contractModesGateWakes) else {
+            report.note(now, "silent push not delivered: the Info.plist has no remote-notification mode")
+            return
+        }
         let hourAgo = now - .seconds(3600)
         pushTimes.removeAll { $0 <= hourAgo }
         guard Double(pushTimes.count) < profile[.silentPushPerHour] else {

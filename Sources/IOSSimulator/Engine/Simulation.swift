@@ -32,6 +32,9 @@ public struct Simulation: Sendable {
         case refreshLaunch(request: Int)
         case silentPush
         case deadManNoticeDue(version: Int)
+        case grantExpiring(version: Int)
+        case grantDeadline(version: Int)
+        case serviceSessionDeadline(generation: Int)
         case end
     }
 
@@ -94,8 +97,20 @@ public struct Simulation: Sendable {
     var inCall = false
     /// The approximate position last handed out while Precise Location is off, and when.
     var approximatePlace: (at: Instant, place: Coordinate)?
-    /// The When-In-Use permission was granted "Allow Once": it ends when the app leaves use.
-    var authorizationIsOnce = false
+    /// Core Location's authorisation, prompted as iOS prompts (policy §13).
+    var permission: LocationPermission
+    /// What `BGTaskScheduler` allows (direct runs; a hosted shell's backend keeps its own).
+    var scheduler: TaskSchedulerModel
+    /// The open refresh or processing task: its grant of time lasts until `setTaskCompleted`.
+    var grant: (identifier: String, version: Int)?
+    var grantVersion = 0
+    /// iOS 18: a `CLServiceSession` is held now, was held when the process last died, and the
+    /// app missed recreating one after a relaunch (it gets no location until it creates one).
+    var serviceSessionHeld = false
+    var serviceSessionAtExit = false
+    var locationAbandoned = false
+    /// The process (generation) already warned about an activity session begun in the background.
+    var backgroundSessionWarned = 0
 
     // System-level state that survives the process.
     /// The notification centre's one pending dead-man notice: delivered when due whatever the
@@ -139,9 +154,12 @@ public struct Simulation: Sendable {
         self.now = configuration.scenario.start
         self.rng = SeededRandom(seed: configuration.seed)
         self.environment = KeepAliveEnvironment(
-            iosMajor: configuration.ios, authorization: configuration.authorization,
+            iosMajor: configuration.ios, authorization: .notDetermined,
             batteryLevel: configuration.scenario.battery.start,
             allowsSilentAudio: configuration.allowsSilentAudio)
+        self.permission = LocationPermission(
+            answers: configuration.answers, plist: configuration.effectivePlist, ios: configuration.ios)
+        self.scheduler = TaskSchedulerModel(plist: configuration.effectivePlist)
         self.energy = EnergyMeter(start: configuration.scenario.start)
         self.report = ReportBuilder(configuration: configuration)
         self.unlockedAt = configuration.scenario.start
@@ -163,6 +181,11 @@ public struct Simulation: Sendable {
         self.carriedOver = carried + ((try? store.quarantined().count) ?? 0)
         self.battery = configuration.scenario.battery.start
         self.hosted = configuration.app?.makeApp(for: configuration, store: self.store)
+        if !profile.flag(.contractPromptedAuthorization) {
+            // Without the prompt rule the user's answer holds from the start, as before issue 21.
+            environment.authorization = configuration.authorization
+            permission.settingsChanged(to: configuration.authorization)
+        }
     }
 
     var end: Instant { configuration.scenario.start + configuration.scenario.duration }
@@ -184,7 +207,7 @@ public struct Simulation: Sendable {
         closeRunningInterval()
         checkNothingLost()
         hosted?.simulationEnded()
-        return report.finish(energy: energy, end: end)
+        return report.finish(energy: energy, end: end, authorization: environment.authorization)
     }
 
     private mutating func schedule() {
@@ -236,6 +259,9 @@ public struct Simulation: Sendable {
         case .visit(let place): visited(place)
         case .refreshLaunch(let request): launchRefresh(request: request)
         case .silentPush: silentPush()
+        case .grantExpiring(let version): grantExpiring(version: version)
+        case .grantDeadline(let version): grantDeadline(version: version)
+        case .serviceSessionDeadline(let generation): serviceSessionDeadline(generation: generation)
         case .end: break
         }
     }

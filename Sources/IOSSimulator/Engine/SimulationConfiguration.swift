@@ -45,6 +45,12 @@ public struct SimulationConfiguration: Sendable {
     /// The app code the simulated process runs; `nil` runs the keep-alive machine directly
     /// (`--shell direct`), else a hosted shell (`--shell ios`: the iOS shell through AppleShadow).
     public var app: (any HostedAppFactory)? = nil
+    /// The app's Info.plist; `nil` is the minimal one `lint-plist` accepts for the strategy.
+    public var plist: InfoPlist? = nil
+    /// The user picks Allow Once at the first location prompt (with `authorization` when-in-use).
+    public var allowOnce = false
+    /// The user leaves Precise Location on at the first location prompt (iOS 14+).
+    public var precise = true
 
     public init(
         strategy: StrategyName, ios: Int, authorization: LocationAuthorization = .always,
@@ -67,4 +73,10 @@ public struct SimulationConfiguration: Sendable {
     }
 
     public var hours: Double { scenario.duration.seconds / 3600 }
+
+    /// The Info.plist the simulated app has.
+    public var effectivePlist: InfoPlist { plist ?? .minimal(for: strategy) }
+
+    /// How the simulated user answers the location prompts: `authorization` is the user's answers.
+    public var answers: LocationAnswers { LocationAnswers(authorization, allowOnce: allowOnce, precise: precise) }
 }

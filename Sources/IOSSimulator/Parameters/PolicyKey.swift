@@ -56,4 +56,12 @@ public enum PolicyKey: String, CaseIterable, Hashable, Sendable, Codable {
     case ltePromotionPower = "energy.lte-promotion-power"
     case lteTailTime = "energy.lte-tail-time"
     case lteTailPower = "energy.lte-tail-power"
+    case serviceSessionDeadline = "location.service-session-deadline"
+    case contractBackgroundLocationMode = "contract.background-location-needs-mode"
+    case contractTaskRegistration = "contract.bgtask-registration"
+    case contractModesGateWakes = "contract.modes-gate-wakes"
+    case contractTaskCompletion = "contract.bgtask-completion"
+    case contractPromptedAuthorization = "contract.prompted-authorization"
+    case contractActivitySessionForeground = "contract.activity-session-foreground"
+    case contractMainThread = "contract.main-thread"
 }

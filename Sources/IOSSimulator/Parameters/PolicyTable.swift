@@ -87,6 +87,35 @@ public enum PolicyTable {
         .init(.ltePromotionPower, 1210, "mW", ios: all4, .folklore, "[R-aro]"),
         .init(.lteTailTime, 10.1, "s", ios: all4, .folklore, "[R-aro] [P-huang]"),
         .init(.lteTailPower, 1060, "mW", ios: all4, .folklore, "[R-aro] [P-huang]"),
+        // The runtime contract (policy §13): 1 = the simulated iPhone enforces the rule.
+        .init(
+            .serviceSessionDeadline, 5, "s", ios: 18...99, .staff,
+            "DTS forums thread 797319: recreate CLServiceSession within \"a few seconds\" of a relaunch"),
+        .init(.serviceSessionDeadline, 0, "s", ios: 4...17, .documented, "CLServiceSession is iOS 18+ (0 = none)"),
+        .init(
+            .contractBackgroundLocationMode, 1, "bool", ios: 9...99, .documented,
+            "[AD-CLM] allowsBackgroundLocationUpdates without `location`: fatal (policy §3, §13)"),
+        .init(
+            .contractBackgroundLocationMode, 0, "bool", ios: 4...8, .documented,
+            "[AD-CLM] allowsBackgroundLocationUpdates is iOS 9+"),
+        .init(
+            .contractTaskRegistration, 1, "bool", ios: all4, .documented,
+            "[BGH] register before launch ends, permitted, once; DTS forums thread 728585 (policy §3, §7, §13)"),
+        .init(
+            .contractModesGateWakes, 1, "bool", ios: all4, .documented,
+            "[AD-modes] [AD-push] [BGH] [APG-BG]: remote-notification, fetch, processing, audio, location (§3, §13)"),
+        .init(
+            .contractTaskCompletion, 1, "bool", ios: all4, .documented,
+            "[AD-bgexp] setTaskCompleted ends the grant; not completing may kill the app (§7, §13)"),
+        .init(
+            .contractPromptedAuthorization, 1, "bool", ios: all4, .documented,
+            "[AD-locauth] requestAlwaysAuthorization(): prompts, provisional Always, keys (§3, §13)"),
+        .init(
+            .contractActivitySessionForeground, 1, "bool", ios: all4, .documented,
+            "[AD-CLBAS] create CLBackgroundActivitySession in the foreground (§4, §13)"),
+        .init(
+            .contractMainThread, 1, "bool", ios: all4, .documented,
+            "Xcode Main Thread Checker; locationServicesEnabled() runtime warning (§13)"),
     ]
 
     /// The parameter for `key` that applies to iOS `major`, or `nil` when the table has none.

@@ -26,6 +26,11 @@ struct ReportBuilder: Sendable {
     var processingRuns = 0
     var backgroundTransfers = 0
     var regionFailures = 0
+    var crashes: [CrashRecord] = []
+    var warnings = 0
+    var warningExamples: [String] = []
+    var authorizationChanges: [String] = []
+    var submitRefusals = 0
 
     init(configuration: SimulationConfiguration) {
         self.configuration = configuration
@@ -35,6 +40,13 @@ struct ReportBuilder: Sendable {
         violations += 1
         if violationExamples.count < 5 { violationExamples.append("\(clock(now)) \(description)") }
         note(now, "INVARIANT: \(description)")
+    }
+
+    /// A runtime issue Xcode would show (not a violation of iOS's rules).
+    mutating func warning(_ now: Instant, _ description: String) {
+        warnings += 1
+        if warningExamples.count < 5 { warningExamples.append("\(clock(now)) \(description)") }
+        note(now, "WARNING: \(description)")
     }
 
     mutating func note(_ now: Instant, _ text: String) {
@@ -88,7 +100,7 @@ struct ReportBuilder: Sendable {
         return (total / Double(minutes), worst, Double(close) / Double(minutes))
     }
 
-    func finish(energy: EnergyMeter, end: Instant) -> SimulationReport {
+    func finish(energy: EnergyMeter, end: Instant, authorization: LocationAuthorization) -> SimulationReport {
         let start = configuration.scenario.start
         let interval = configuration.samplingInterval.wholeMilliseconds
         let expected = Int((end.milliseconds - start.milliseconds) / interval)
@@ -140,6 +152,9 @@ struct ReportBuilder: Sendable {
             energyFloorMwh: floor.rounded(toPlaces: 2), samplesApproximate: approximateSamples,
             processingRuns: processingRuns, backgroundTransfers: backgroundTransfers,
             regionFailures: regionFailures, shell: configuration.app?.name ?? "direct",
+            crashes: crashes, warnings: warnings, warningExamples: warningExamples,
+            authorization: authorization.rawValue, authorizationChanges: authorizationChanges,
+            submitRefusals: submitRefusals, plist: configuration.effectivePlist.origin,
             timeline: configuration.recordsTimeline ? timeline : nil)
     }
 }

@@ -3,7 +3,8 @@ public enum ReportTable {
     public static func render(_ reports: [SimulationReport]) -> String {
         let header = [
             "strategy", "ios", "auth", "coverage", "captured", "max gap", "path err m", "≤100 m", "bg alive",
-            "after bg", "energy mWh", "× floor", "kills", "violations", "notices", "review risks",
+            "after bg", "energy mWh", "× floor", "kills", "crashes", "violations", "warnings", "notices",
+            "review risks",
         ]
         let rows = reports.map { report -> [String] in
             [
@@ -16,14 +17,15 @@ public enum ReportTable {
                     ? "-"
                     : report.kills.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                         .joined(separator: ","),
-                String(report.invariantViolations), String(report.notifications),
+                String(report.crashes.count), String(report.invariantViolations), String(report.warnings),
+                String(report.notifications),
                 report.reviewRisks.isEmpty
                     ? "-" : report.reviewRisks.map { String($0.prefix(5)) }.joined(separator: ","),
             ]
         }
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        let numeric: Set<Int> = [1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14]
+        let numeric: Set<Int> = [1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16]
         return all.map { row in
             row.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: widths[column] - cell.count)

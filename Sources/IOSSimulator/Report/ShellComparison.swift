@@ -16,6 +16,8 @@ public struct ShellComparison: Codable, Hashable, Sendable {
         public var violationsShell: Int
         public var relaunchesDirect: Int
         public var relaunchesShell: Int
+        public var crashesDirect: Int = 0
+        public var crashesShell: Int = 0
 
         /// Coverage, kills and violations equal, energy within 1 % (the shell's own sync timer
         /// adds a few handled events, each charged CPU time).
@@ -36,6 +38,8 @@ public struct ShellComparison: Codable, Hashable, Sendable {
             case violationsShell = "violations_shell"
             case relaunchesDirect = "relaunches_direct"
             case relaunchesShell = "relaunches_shell"
+            case crashesDirect = "crashes_direct"
+            case crashesShell = "crashes_shell"
         }
     }
 
@@ -55,7 +59,8 @@ public struct ShellComparison: Codable, Hashable, Sendable {
                 killsShell: other.kills.values.reduce(0, +), energyDirectMwh: report.energyMwh,
                 energyShellMwh: other.energyMwh, violationsDirect: report.invariantViolations,
                 violationsShell: other.invariantViolations, relaunchesDirect: report.relaunches,
-                relaunchesShell: other.relaunches)
+                relaunchesShell: other.relaunches, crashesDirect: report.crashes.count,
+                crashesShell: other.crashes.count)
         }
     }
 
@@ -72,7 +77,8 @@ public struct ShellComparison: Codable, Hashable, Sendable {
     public func table() -> String {
         let header = [
             "strategy", "ios", "auth", "coverage direct", "coverage \(shell)", "Δ coverage", "kills d/\(shell)",
-            "energy mWh direct", "energy mWh \(shell)", "violations d/\(shell)", "relaunches d/\(shell)",
+            "energy mWh direct", "energy mWh \(shell)", "crashes d/\(shell)", "violations d/\(shell)",
+            "relaunches d/\(shell)",
         ]
         let body = rows.map { row in
             [
@@ -80,7 +86,8 @@ public struct ShellComparison: Codable, Hashable, Sendable {
                 ReportTable.fixed(row.coverageShell, 3),
                 ReportTable.fixed(row.coverageShell - row.coverageDirect, 3),
                 "\(row.killsDirect)/\(row.killsShell)", ReportTable.fixed(row.energyDirectMwh, 1),
-                ReportTable.fixed(row.energyShellMwh, 1), "\(row.violationsDirect)/\(row.violationsShell)",
+                ReportTable.fixed(row.energyShellMwh, 1), "\(row.crashesDirect)/\(row.crashesShell)",
+                "\(row.violationsDirect)/\(row.violationsShell)",
                 "\(row.relaunchesDirect)/\(row.relaunchesShell)",
             ]
         }

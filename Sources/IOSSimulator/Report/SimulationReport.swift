@@ -63,6 +63,20 @@ public struct SimulationReport: Codable, Hashable, Sendable {
     public var regionFailures: Int = 0
     /// The app code the process ran: "direct" (the keep-alive machine) or a hosted shell ("ios").
     public var shell: String = "direct"
+    /// Crashes for breaking iOS's runtime contract (policy §13), each with its exception; also
+    /// counted under `kills["crash"]`.
+    public var crashes: [CrashRecord] = []
+    /// Runtime issues Xcode would flag (e.g. `locationServicesEnabled()` on the main thread).
+    public var warnings: Int = 0
+    public var warningExamples: [String] = []
+    /// The location authorisation the app reached by the end (`auth` is the user's answers).
+    public var authorization: String = ""
+    /// Every change of the authorisation, `HH:MM:SS status (why)`, from "not determined" at install.
+    public var authorizationChanges: [String] = []
+    /// `BGTaskScheduler.submit` calls iOS refused (not permitted, unavailable, too many pending).
+    public var submitRefusals: Int = 0
+    /// The Info.plist the app had: `minimal for STRATEGY` or the `--plist` path.
+    public var plist: String = ""
     public var timeline: [String]?
 
     enum CodingKeys: String, CodingKey {
@@ -97,7 +111,12 @@ public struct SimulationReport: Codable, Hashable, Sendable {
         case processingRuns = "processing_runs"
         case backgroundTransfers = "background_transfers"
         case regionFailures = "region_failures"
-        case shell, timeline
+        case shell, crashes, warnings
+        case warningExamples = "warning_examples"
+        case authorization
+        case authorizationChanges = "authorization_changes"
+        case submitRefusals = "submit_refusals"
+        case plist, timeline
     }
 }
 
@@ -116,4 +135,12 @@ public struct DeadManNotice: Codable, Hashable, Sendable {
         case lastSample = "last_sample"
         case appState = "app_state"
     }
+}
+
+/// One crash: when, and the uncaught exception iOS raised.
+public struct CrashRecord: Codable, Hashable, Sendable {
+    /// `HH:MM:SS` since the scenario's start.
+    public var at: String
+    public var exception: String
+    public var reason: String
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import BackgroundCore
-import Foundation
+import IOSSimulator
 
 /// `bgtrack lint-plist PATH [--strategy NAME]`: does the app's Info.plist declare what the strategy needs?
 struct LintPlistCommand: ParsableCommand {
@@ -17,21 +17,15 @@ struct LintPlistCommand: ParsableCommand {
     @Option(help: "The strategy the app uses.") var strategy: StrategyName = .adaptive
 
     func run() throws {
-        let data: Data
+        let plist: [String: Any]
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if let size = attributes[.size] as? Int, size > PlistLinter.maximumBytes {
-                print("error: (file): \(path) is \(size) bytes; an Info.plist is a few kilobytes, check the path")
-                throw ExitCode(1)
-            }
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let exit as ExitCode {
-            throw exit
+            plist = try InfoPlistFile.read(path: path)
         } catch {
-            print("error: (file): cannot read \(path): \((error as NSError).localizedDescription)")
+            print("error: \(error)")
+            print("\(path): 1 problem(s) for \(strategy.rawValue)")
             throw ExitCode(1)
         }
-        let findings = PlistLinter(strategy: strategy).lint(data)
+        let findings = PlistLinter(strategy: strategy).lint(plist)
         for finding in findings { print(finding) }
         let errors = findings.filter { $0.severity == .error }.count
         if errors > 0 {

@@ -15,7 +15,22 @@ final class FakeSystem: ShadowBackend {
     var batteryLevel: Float = 0.8
     var batteryState: UIDevice.BatteryState = .unplugged
     var lowPowerModeEnabled = false
-    var locationServicesEnabled = true
+    /// The Location Services switch. iOS reports an app's status as `.denied` while it is off.
+    var servicesSwitch = true
+    private let queries = NSLock()
+    private var servicesQueriesOnMain = 0
+    private var servicesQueriesElsewhere = 0
+    /// `CLLocationManager.locationServicesEnabled()` calls, by thread: Xcode flags those on the
+    /// main thread ("can cause UI unresponsiveness").
+    var servicesQueries: (onMain: Int, elsewhere: Int) {
+        queries.withLock { (servicesQueriesOnMain, servicesQueriesElsewhere) }
+    }
+    var locationServicesEnabled: Bool {
+        queries.withLock {
+            if Thread.isMainThread { servicesQueriesOnMain += 1 } else { servicesQueriesElsewhere += 1 }
+        }
+        return servicesSwitch
+    }
     var refuseTasks = false
     private var nextTask = 1
     var openTasks: [Int: String] = [:]
@@ -84,7 +99,9 @@ final class FakeSystem: ShadowBackend {
         }
     }
 
-    func authorizationStatus(of manager: CLLocationManager) -> CLAuthorizationStatus { authorization }
+    func authorizationStatus(of manager: CLLocationManager) -> CLAuthorizationStatus {
+        servicesSwitch ? authorization : .denied
+    }
     func accuracyAuthorization(of manager: CLLocationManager) -> CLAccuracyAuthorization { accuracy }
     var monitoredRegions: Set<CLRegion> { Set(regions.values) }
 

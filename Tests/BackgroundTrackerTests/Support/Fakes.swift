@@ -22,6 +22,11 @@ final class VirtualClock: ShellClock {
 
     func cancel(_ id: TimerID) { timers[id] = nil }
 
+    /// Off the main thread, answered at once: virtual time does not pass.
+    func offMain(_ work: @escaping @Sendable () -> Bool, then: @escaping @MainActor @Sendable (Bool) -> Void) {
+        then(onAnotherThread(work))
+    }
+
     var scheduled: Set<TimerID> { Set(timers.keys) }
 
     /// Moves time forward to `instant`, firing every timer due on the way, in order.
@@ -87,12 +92,17 @@ struct ShellHarness {
         ShadowSystemInstall.install(system)
     }
 
-    func tracker(_ strategy: StrategyName, ios: Int = 17, allowsSilentAudio: Bool = false) throws -> BackgroundTracker {
+    /// A tracker for `strategy`, in an app whose `Info.plist` is `appInfo` (by default the
+    /// minimal one the strategy needs).
+    func tracker(
+        _ strategy: StrategyName, ios: Int = 17, allowsSilentAudio: Bool = false, appInfo: AppInfo? = nil
+    ) throws -> BackgroundTracker {
         guard let server = URL(string: "https://tracks.example") else { throw CocoaError(.fileNoSuchFile) }
         return try BackgroundTracker(
             configuration: .init(
                 server: server, token: "secret-token", strategy: strategy, device: "test-phone",
                 allowsSilentAudio: allowsSilentAudio),
-            clock: clock, uploader: uploader, store: store, directory: directory.url, iosMajor: ios, seed: 7)
+            clock: clock, uploader: uploader, store: store, directory: directory.url, iosMajor: ios,
+            appInfo: appInfo ?? AppInfo(requirements: strategy.requirements), seed: 7)
     }
 }

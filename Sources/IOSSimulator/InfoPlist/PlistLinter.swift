@@ -1,54 +1,36 @@
-import BackgroundCore
-import Foundation
+public import BackgroundCore
+public import Foundation
 
 /// Checks an app's `Info.plist` (XML or binary) against what a strategy needs (``AppRequirements``).
 /// Every finding says what is wrong and how to fix it.
-struct PlistLinter {
-    struct Finding: Hashable, CustomStringConvertible {
-        enum Severity: String { case error, warning }
-        var severity: Severity
-        var key: String
-        var message: String
-        var description: String { "\(severity.rawValue): \(key): \(message)" }
+public struct PlistLinter: Sendable {
+    public struct Finding: Hashable, Sendable, CustomStringConvertible {
+        public enum Severity: String, Sendable { case error, warning }
+        public var severity: Severity
+        public var key: String
+        public var message: String
+        public var description: String { "\(severity.rawValue): \(key): \(message)" }
     }
 
     /// Larger files are not Info.plists; reading them would only cost memory.
-    static let maximumBytes = 4 << 20
+    public static let maximumBytes = InfoPlistFile.maximumBytes
 
-    let strategy: StrategyName
+    public let strategy: StrategyName
 
-    /// Lints the bytes of a plist file.
-    func lint(_ data: Data) -> [Finding] {
-        guard data.count <= Self.maximumBytes else {
-            return [
-                .init(
-                    severity: .error, key: "(file)",
-                    message: "the file is \(data.count) bytes; an Info.plist is a few kilobytes, check the path")
-            ]
-        }
-        let root: Any
-        do {
-            var format = PropertyListSerialization.PropertyListFormat.xml
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
-        } catch {
-            return [
-                .init(
-                    severity: .error, key: "(file)",
-                    message: "not a property list (XML or binary) that can be read: \(Self.reason(error)); "
-                        + "check it with `plutil -lint` and fix the syntax")
-            ]
-        }
-        guard let plist = root as? [String: Any] else {
-            return [
-                .init(
-                    severity: .error, key: "(root)",
-                    message: "the top level is not a dictionary; an Info.plist is a <dict> of keys")
-            ]
-        }
-        return lint(plist)
+    public init(strategy: StrategyName) {
+        self.strategy = strategy
     }
 
-    func lint(_ plist: [String: Any]) -> [Finding] {
+    /// Lints the bytes of a plist file.
+    public func lint(_ data: Data) -> [Finding] {
+        do {
+            return lint(try InfoPlistFile.parse(data))
+        } catch {
+            return [.init(severity: .error, key: error.key, message: error.message)]
+        }
+    }
+
+    public func lint(_ plist: [String: Any]) -> [Finding] {
         let needs = strategy.requirements
         var findings: [Finding] = []
         func error(_ key: String, _ message: String) {
@@ -145,10 +127,5 @@ struct PlistLinter {
         default:
             error(key, "must be a <string>; \(why)")
         }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-        return String(text.prefix(200))
     }
 }

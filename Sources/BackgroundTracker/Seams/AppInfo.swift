@@ -1,0 +1,42 @@
+package import BackgroundCore
+import Foundation
+
+/// What the app's `Info.plist` declares that decides what the shell may ask of iOS: the
+/// `UIBackgroundModes` and the `BGTaskSchedulerPermittedIdentifiers`.
+///
+/// iOS raises an exception (the app crashes) when an app sets `allowsBackgroundLocationUpdates`
+/// without the `location` mode, or registers a task identifier the plist does not permit, so the
+/// shell reads the plist first and asks only for what it declares (policy §3, §13). On a phone
+/// this is `Bundle.main`'s; the simulated iPhone and the tests hand in the plist of the app they
+/// simulate.
+package struct AppInfo: Hashable, Sendable {
+    /// `UIBackgroundModes`: `location`, `audio`, `fetch`, `processing`, `remote-notification`…
+    package var backgroundModes: Set<String>
+    /// `BGTaskSchedulerPermittedIdentifiers`.
+    package var permittedTaskIdentifiers: Set<String>
+
+    package init(backgroundModes: Set<String>, permittedTaskIdentifiers: Set<String>) {
+        self.backgroundModes = backgroundModes
+        self.permittedTaskIdentifiers = permittedTaskIdentifiers
+    }
+
+    /// The keys as a plist dictionary holds them; anything of another type counts as absent.
+    package init(infoDictionary: [String: Any]) {
+        self.init(
+            backgroundModes: Set(infoDictionary["UIBackgroundModes"] as? [String] ?? []),
+            permittedTaskIdentifiers: Set(infoDictionary["BGTaskSchedulerPermittedIdentifiers"] as? [String] ?? []))
+    }
+
+    /// The minimal plist a strategy needs (what `bgtrack lint-plist` accepts for it).
+    package init(requirements: AppRequirements) {
+        self.init(
+            backgroundModes: Set(requirements.backgroundModes),
+            permittedTaskIdentifiers: Set(requirements.taskIdentifiers))
+    }
+
+    /// The running app's own `Info.plist`.
+    package static var main: AppInfo { AppInfo(infoDictionary: Bundle.main.infoDictionary ?? [:]) }
+
+    /// Whether the app may keep receiving location updates in the background.
+    package var allowsBackgroundLocation: Bool { backgroundModes.contains("location") }
+}

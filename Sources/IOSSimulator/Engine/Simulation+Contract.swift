@@ -1,0 +1,208 @@
+import BackgroundCore
+
+/// The runtime contract (policy §13): what iOS enforces on the app at run time, with the
+/// consequence iOS gives it. A crash is a kill of its own kind with the exception's text.
+extension Simulation {
+    /// The app raised an uncaught exception: it dies now.
+    mutating func crash(_ crash: RuntimeCrash) {
+        guard process != nil else { return }
+        report.crashes.append(CrashRecord(at: report.clock(now), exception: crash.exception, reason: crash.reason))
+        report.note(now, "CRASH: \(crash)")
+        terminate("crash")
+    }
+
+    /// Takes in what hosted code did that the contract judges, in order; a crash ends the process.
+    mutating func applyRuntime(_ calls: [RuntimeCall]) {
+        let generation = self.generation
+        for call in calls {
+            guard generation == self.generation else { return }
+            switch call {
+            case .crash(let crash): self.crash(crash)
+            case .violation(let text): report.violation(now, "runtime contract: \(text)")
+            case .warning(let text): report.warning(now, text)
+            case .requestWhenInUseAuthorization: requestAuthorization(always: false)
+            case .requestAlwaysAuthorization: requestAuthorization(always: true)
+            case .backgroundTaskCompleted(let identifier, let success):
+                report.note(now, "BGTask \(identifier) completed (success: \(success))")
+                completeGrant(identifier)
+            case .submitRefused(let identifier, let error):
+                report.submitRefusals += 1
+                report.note(now, "BGTaskScheduler.submit(\(identifier)) threw \(error)")
+            case .serviceSessionCreated: serviceSessionCreated()
+            case .serviceSessionInvalidated: serviceSessionHeld = false
+            }
+        }
+    }
+
+    // MARK: Info.plist
+
+    var plist: InfoPlist { configuration.effectivePlist }
+
+    /// `startUpdatingLocation` with `allowsBackgroundLocationUpdates = true` and no `location`
+    /// mode: "a fatal error that terminates the app" ([AD-CLM]). Returns whether the app lives.
+    mutating func checkBackgroundLocation(_ request: LocationUpdatesRequest) -> Bool {
+        guard request.allowsBackgroundUpdates, !plist.declares("location"),
+            profile.flag(.contractBackgroundLocationMode)
+        else { return true }
+        crash(.backgroundLocationWithoutMode)
+        return false
+    }
+
+    /// Direct runs: the app registers its strategy's task identifiers while launching, as the shell
+    /// does in `didFinishLaunching`. Returns whether the app survived it.
+    mutating func registerTasksWhileLaunching() -> Bool {
+        scheduler.processStarted()
+        guard hosted == nil, profile.flag(.contractTaskRegistration) else { return true }
+        for identifier in configuration.strategy.requirements.taskIdentifiers {
+            if let crash = scheduler.register(identifier) {
+                self.crash(crash)
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Direct runs: `submit` as iOS answers it; `true` when the request is pending.
+    mutating func submitDirect(_ identifier: String, kind: TaskSchedulerModel.Kind) -> Bool {
+        // The hosted backend has asked already.
+        guard hosted == nil, profile.flag(.contractTaskRegistration) else { return true }
+        guard
+            let error = scheduler.submit(
+                identifier, kind: kind, backgroundRefreshAvailable: environment.backgroundRefreshAvailable)
+        else { return true }
+        report.submitRefusals += 1
+        report.note(now, "BGTaskScheduler.submit(\(identifier)) threw \(error)")
+        return false
+    }
+
+    // MARK: Authorization
+
+    /// Direct runs model the app asking as the shell does, at a moment in the foreground: When-In-Use
+    /// first, then the Always upgrade if the strategy needs Always (the simulated user answers at once).
+    mutating func promptLikeTheShell(inForeground: Bool) {
+        guard hosted == nil else { return }
+        if environment.authorization == .notDetermined {
+            requestAuthorization(always: false, inForeground: inForeground)
+        }
+        if configuration.strategy.requirements.needsAlways, environment.authorization == .whenInUse {
+            requestAuthorization(always: true, inForeground: inForeground)
+        }
+    }
+
+    mutating func requestAuthorization(always: Bool, inForeground: Bool? = nil) {
+        guard profile.flag(.contractPromptedAuthorization) else { return }
+        let inForeground = inForeground ?? (process?.state == .foreground)
+        let result =
+            always
+            ? permission.requestAlways(inForeground: inForeground)
+            : permission.requestWhenInUse(inForeground: inForeground)
+        let call = always ? "requestAlwaysAuthorization" : "requestWhenInUseAuthorization"
+        switch result {
+        case .success(let change?): applyPermission(change)
+        case .success(nil): break
+        case .failure(let refusal):
+            if case .missingKey = refusal { report.warning(now, "\(call): \(refusal)") }
+            report.note(now, "\(call): \(refusal)")
+        }
+    }
+
+    /// The authorisation (and Precise setting) changed: the app hears it as iOS tells it.
+    mutating func applyPermission(_ change: LocationPermission.Change) {
+        report.authorizationChanges.append(
+            "\(report.clock(now)) \(change.authorization.rawValue) (\(change.reason))")
+        report.note(now, "location authorisation: \(change.authorization.rawValue) (\(change.reason))")
+        var changed = environment.authorization != change.authorization
+        environment.authorization = change.authorization
+        if let precise = change.precise, configuration.ios >= 14, precise != environment.preciseLocation {
+            environment.preciseLocation = precise
+            approximatePlace = nil
+            changed = true
+        }
+        if changed { environmentChanged() }
+    }
+
+    /// The app is about to get location in the background: provisional Always meets its prompt.
+    mutating func locationUsedInBackground() {
+        guard process?.state != .foreground, let change = permission.usedInBackground() else { return }
+        applyPermission(change)
+    }
+
+    // MARK: BGTask grants
+
+    /// A refresh or processing task starts: its time lasts until the app completes it, at most the
+    /// runtime; shortly before, iOS calls the task's expiration handler.
+    mutating func openGrant(_ reason: LaunchReason) {
+        let identifier: String
+        let runtime: Duration
+        switch reason {
+        case .backgroundRefresh:
+            (identifier, runtime) = (BackgroundTaskIdentifiers.refresh, profile.duration(.refreshRuntime))
+        case .backgroundProcessing:
+            (identifier, runtime) = (BackgroundTaskIdentifiers.processing, profile.duration(.processingRuntime))
+        default: return
+        }
+        guard profile.flag(.contractTaskCompletion) else { return }
+        grantVersion += 1
+        grant = (identifier, grantVersion)
+        queue.push(.grantExpiring(version: grantVersion), at: now + max(.zero, runtime - profile.duration(.expiryLead)))
+        queue.push(.grantDeadline(version: grantVersion), at: now + runtime)
+    }
+
+    /// `setTaskCompleted(success:)`: the grant ends; the app suspends unless something else holds it.
+    mutating func completeGrant(_ identifier: String) {
+        guard let grant, grant.identifier == identifier else { return }
+        self.grant = nil
+        queue.push(.settle, at: now)
+    }
+
+    /// Direct runs: the app completes the task when its handling of the wake returns, as the
+    /// shell's launch handler does.
+    mutating func completeGrantDirectly() {
+        guard hosted == nil, let grant else { return }
+        report.note(now, "BGTask \(grant.identifier) completed (success: true)")
+        completeGrant(grant.identifier)
+    }
+
+    mutating func grantExpiring(version: Int) {
+        guard let grant, grant.version == version, isRunning else { return }
+        report.note(now, "BGTask \(grant.identifier) expiring: its expiration handler runs")
+        _ = runHosted("a BGTask expiration handler") { $0.backgroundTaskExpiring(grant.identifier, system: $1) }
+    }
+
+    /// Not completed before expiry "may result in the system killing your app" ([AD-bgexp]).
+    mutating func grantDeadline(version: Int) {
+        guard let grant, grant.version == version else { return }
+        self.grant = nil
+        guard process != nil else { return }
+        report.note(now, "BGTask \(grant.identifier) still open at its deadline: the system kills the app")
+        terminate("task-not-completed")
+    }
+
+    // MARK: Location sessions (iOS 18)
+
+    mutating func serviceSessionCreated() {
+        serviceSessionHeld = true
+        if locationAbandoned {
+            locationAbandoned = false
+            report.note(now, "CLServiceSession created: location resumes for the app")
+        }
+    }
+
+    /// iOS 18 invalidates the sessions at every relaunch: an app that held one must create it
+    /// again within a few seconds (DTS, forums thread 797319), or it is treated as no longer
+    /// wanting location.
+    mutating func startServiceSessionDeadline() {
+        guard configuration.ios >= 18, serviceSessionAtExit else { return }
+        queue.push(.serviceSessionDeadline(generation: generation), at: now + profile.duration(.serviceSessionDeadline))
+    }
+
+    mutating func serviceSessionDeadline(generation: Int) {
+        guard generation == self.generation, process != nil, !serviceSessionHeld else { return }
+        locationAbandoned = true
+        report.note(
+            now,
+            "no CLServiceSession recreated within \(Int(profile[.serviceSessionDeadline])) s of the relaunch: "
+                + "iOS treats the app as no longer wanting location")
+        settle()
+    }
+}

@@ -1,0 +1,75 @@
+public import BackgroundCore
+public import Foundation
+
+/// What the simulated iPhone reads from the app's `Info.plist` (policy §3, §13): the background
+/// modes that decide what may wake the app or keep it running, the `BGTaskScheduler` identifiers
+/// it may register and submit, and whether the location usage strings are there (authorisation
+/// requests fail at once without them).
+///
+/// ```swift
+/// let plist = InfoPlist.minimal(for: .adaptive)        // what `lint-plist` accepts, no more
+/// let mine = try InfoPlist(InfoPlistFile.read(path: "Info.plist"))
+/// ```
+public struct InfoPlist: Hashable, Sendable {
+    /// `UIBackgroundModes`: `location`, `audio`, `fetch`, `processing`, `remote-notification`, …
+    public var backgroundModes: Set<String>
+    /// `BGTaskSchedulerPermittedIdentifiers`.
+    public var permittedTaskIdentifiers: Set<String>
+    /// `NSLocationWhenInUseUsageDescription` is a non-empty string.
+    public var hasWhenInUseUsage: Bool
+    /// `NSLocationAlwaysAndWhenInUseUsageDescription` is a non-empty string.
+    public var hasAlwaysUsage: Bool
+    /// Where it came from, for the report: `minimal for adaptive` or the file's path.
+    public var origin: String
+
+    public init(
+        backgroundModes: Set<String>, permittedTaskIdentifiers: Set<String>, hasWhenInUseUsage: Bool,
+        hasAlwaysUsage: Bool, origin: String
+    ) {
+        self.backgroundModes = backgroundModes
+        self.permittedTaskIdentifiers = permittedTaskIdentifiers
+        self.hasWhenInUseUsage = hasWhenInUseUsage
+        self.hasAlwaysUsage = hasAlwaysUsage
+        self.origin = origin
+    }
+
+    /// The typed view of a plist's dictionary, as iOS reads it: entries of the wrong type count
+    /// as absent (`lint-plist` reports them).
+    public init(_ dictionary: [String: Any], origin: String = "Info.plist") {
+        func strings(_ key: String) -> Set<String> {
+            Set((dictionary[key] as? [Any])?.compactMap { $0 as? String } ?? [])
+        }
+        func usage(_ key: String) -> Bool {
+            guard let text = dictionary[key] as? String else { return false }
+            return !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        }
+        self.init(
+            backgroundModes: strings("UIBackgroundModes"),
+            permittedTaskIdentifiers: strings("BGTaskSchedulerPermittedIdentifiers"),
+            hasWhenInUseUsage: usage("NSLocationWhenInUseUsageDescription"),
+            hasAlwaysUsage: usage("NSLocationAlwaysAndWhenInUseUsageDescription"), origin: origin)
+    }
+
+    /// The smallest plist `bgtrack lint-plist` accepts for `strategy` (a test checks it): its
+    /// modes, its identifiers, the When-In-Use string, and the Always string if it asks for Always.
+    public static func minimal(for strategy: StrategyName) -> InfoPlist {
+        let needs = strategy.requirements
+        return InfoPlist(
+            backgroundModes: Set(needs.backgroundModes), permittedTaskIdentifiers: Set(needs.taskIdentifiers),
+            hasWhenInUseUsage: true, hasAlwaysUsage: needs.needsAlways, origin: "minimal for \(strategy.rawValue)")
+    }
+
+    /// The plist as a dictionary, with placeholder usage strings.
+    public var dictionary: [String: Any] {
+        var plist: [String: Any] = [:]
+        if !backgroundModes.isEmpty { plist["UIBackgroundModes"] = backgroundModes.sorted() }
+        if !permittedTaskIdentifiers.isEmpty {
+            plist["BGTaskSchedulerPermittedIdentifiers"] = permittedTaskIdentifiers.sorted()
+        }
+        if hasWhenInUseUsage { plist["NSLocationWhenInUseUsageDescription"] = "Records your route while you use it." }
+        if hasAlwaysUsage { plist["NSLocationAlwaysAndWhenInUseUsageDescription"] = "Records your route when closed." }
+        return plist
+    }
+
+    public func declares(_ mode: String) -> Bool { backgroundModes.contains(mode) }
+}

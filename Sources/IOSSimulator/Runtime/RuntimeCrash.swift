@@ -1,0 +1,76 @@
+/// An uncaught exception iOS raises in the app for breaking its runtime contract (policy §13):
+/// the process dies at once, with this text in the crash report.
+public struct RuntimeCrash: Codable, Hashable, Sendable, CustomStringConvertible {
+    /// `NSInternalInconsistencyException`.
+    public var exception: String
+    public var reason: String
+
+    public init(exception: String = "NSInternalInconsistencyException", reason: String) {
+        self.exception = exception
+        self.reason = reason
+    }
+
+    public var description: String { "\(exception): \(reason)" }
+
+    /// `allowsBackgroundLocationUpdates = true` without `location` in `UIBackgroundModes`: "a fatal
+    /// error that terminates the app" ([AD-CLM]), observed with this assertion text.
+    public static let backgroundLocationWithoutMode = RuntimeCrash(
+        reason: "Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable")
+
+    /// `BGTaskScheduler.register` after `application(_:didFinishLaunchingWithOptions:)` returned
+    /// (text as developers report it; the rule is [BGH]'s and DTS's, policy §3, §13).
+    public static func registeredAfterLaunch(_ identifier: String) -> RuntimeCrash {
+        RuntimeCrash(
+            reason: "All launch handlers must be registered before application finishes launching (\(identifier))")
+    }
+
+    /// The same identifier registered twice in one process ([BGH]: "registering an ID twice kills the app").
+    public static func registeredTwice(_ identifier: String) -> RuntimeCrash {
+        RuntimeCrash(reason: "Launch handler for task with identifier \(identifier) has already been registered")
+    }
+
+    /// An identifier missing from `BGTaskSchedulerPermittedIdentifiers` (the wording is the simulator's).
+    public static func registeredUnpermitted(_ identifier: String) -> RuntimeCrash {
+        RuntimeCrash(
+            reason: "No launch handler may be registered for \(identifier): it is not listed in the Info.plist's "
+                + "BGTaskSchedulerPermittedIdentifiers")
+    }
+}
+
+/// `BGTaskScheduler.Error.Code`, as `submit(_:)` throws it ([BGH]).
+public enum TaskSubmitError: Int, Codable, Hashable, Sendable, CustomStringConvertible {
+    /// Background App Refresh is off (or the app runs in Apple's Simulator).
+    case unavailable = 1
+    /// More than 1 refresh or 10 processing requests pending.
+    case tooManyPendingTaskRequests = 2
+    /// The identifier is not permitted, not registered, or its mode is missing.
+    case notPermitted = 3
+
+    public var description: String {
+        switch self {
+        case .unavailable: return "BGTaskScheduler.Error.unavailable"
+        case .tooManyPendingTaskRequests: return "BGTaskScheduler.Error.tooManyPendingTaskRequests"
+        case .notPermitted: return "BGTaskScheduler.Error.notPermitted"
+        }
+    }
+}
+
+/// What hosted app code did that the runtime contract judges, besides its effects: reported by
+/// the shadow's backend (`IOSShellHost`) with each event's result.
+public enum RuntimeCall: Hashable, Sendable {
+    /// The app broke a rule iOS enforces by raising an exception: the process dies now.
+    case crash(RuntimeCrash)
+    /// A counted violation (Main Thread Checker, a session created where it has no effect).
+    case violation(String)
+    /// A counted warning (Xcode's runtime issues).
+    case warning(String)
+    case requestWhenInUseAuthorization
+    case requestAlwaysAuthorization
+    /// `BGTask.setTaskCompleted(success:)`: the task's grant of background time ends.
+    case backgroundTaskCompleted(identifier: String, success: Bool)
+    /// `submit(_:)` threw.
+    case submitRefused(identifier: String, TaskSubmitError)
+    /// `CLServiceSession(authorization:)` (iOS 18) created or invalidated.
+    case serviceSessionCreated
+    case serviceSessionInvalidated
+}

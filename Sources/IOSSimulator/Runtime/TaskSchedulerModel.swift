@@ -1,0 +1,57 @@
+/// What `BGTaskScheduler` enforces for one app (policy §3, §7, §13): registration only while
+/// launching, once per identifier per process, only for permitted identifiers; submission only
+/// for registered, permitted identifiers whose mode (`fetch`, `processing`) the plist declares,
+/// with Background App Refresh on, within the pending limits (1 refresh, 10 processing).
+///
+/// The direct run and the hosted shell's backend both ask it, so the two enforce one rule.
+public struct TaskSchedulerModel: Sendable {
+    public enum Kind: String, Sendable { case refresh, processing }
+
+    private enum Launch: Sendable { case launching, finished }
+
+    private let plist: InfoPlist
+    private var launch = Launch.launching
+    private var registered: Set<String> = []
+    /// Pending requests by identifier (a new submission replaces the old one); the system keeps
+    /// them across the app's death.
+    private var pending: [String: Kind] = [:]
+
+    public init(plist: InfoPlist) {
+        self.plist = plist
+    }
+
+    /// A new process starts launching; its registrations died with the old one.
+    public mutating func processStarted() {
+        launch = .launching
+        registered.removeAll()
+    }
+
+    /// `application(_:didFinishLaunchingWithOptions:)` returned.
+    public mutating func launchFinished() { launch = .finished }
+
+    /// `register(forTaskWithIdentifier:using:launchHandler:)`: the crash iOS raises, if any.
+    public mutating func register(_ identifier: String) -> RuntimeCrash? {
+        if case .finished = launch { return .registeredAfterLaunch(identifier) }
+        guard plist.permittedTaskIdentifiers.contains(identifier) else { return .registeredUnpermitted(identifier) }
+        guard registered.insert(identifier).inserted else { return .registeredTwice(identifier) }
+        return nil
+    }
+
+    /// `submit(_:)`: the error iOS throws, or `nil` when the request is now pending.
+    public mutating func submit(
+        _ identifier: String, kind: Kind, backgroundRefreshAvailable: Bool
+    ) -> TaskSubmitError? {
+        let mode = kind == .refresh ? "fetch" : "processing"
+        guard plist.permittedTaskIdentifiers.contains(identifier), plist.declares(mode), registered.contains(identifier)
+        else { return .notPermitted }
+        guard backgroundRefreshAvailable else { return .unavailable }
+        let limit = kind == .refresh ? 1 : 10
+        let others = pending.filter { $0.key != identifier && $0.value == kind }.count
+        guard others < limit else { return .tooManyPendingTaskRequests }
+        pending[identifier] = kind
+        return nil
+    }
+
+    /// The system launched the task: its request is no longer pending.
+    public mutating func launched(_ identifier: String) { pending[identifier] = nil }
+}

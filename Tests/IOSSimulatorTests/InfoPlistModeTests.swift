@@ -1,0 +1,100 @@
+import BackgroundCore
+import IOSSimulator
+import Testing
+
+/// The Info.plist decides what iOS lets the app do (policy §3, §13): each rule with and without
+/// the key it needs, so removing the rule fails the test.
+@Suite struct InfoPlistModeTests {
+    @Test("allowsBackgroundLocationUpdates without the location mode crashes with iOS's exception text")
+    func backgroundLocationWithoutModeCrashes() {
+        let start = KeepAliveEffect.startLocationUpdates(.init(accuracy: .best, allowsBackgroundUpdates: true))
+        let app: @Sendable () -> ScriptedApp = {
+            ScriptedApp { event, _ in
+                if case .launched(.user) = event { return HostedResult(effects: [start]) }
+                return HostedResult()
+            }
+        }
+        let without = SimulationConfiguration.scripted(
+            app, strategy: .continuousLocation, plist: .minimal(for: .continuousLocation).without("location")
+        ).run()
+        #expect(without.kills["crash"] == 1)
+        #expect(without.crashes.first?.exception == "NSInternalInconsistencyException")
+        #expect(
+            without.crashes.first?.reason == "Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable")
+        #expect(without.timeline?.contains { $0.contains("CRASH: NSInternalInconsistencyException") } == true)
+        #expect(without.samplesCaptured == 0)
+
+        let with = SimulationConfiguration.scripted(app, strategy: .continuousLocation).run()
+        #expect(with.crashes.isEmpty)
+        #expect(with.kills["crash"] == nil)
+    }
+
+    @Test("direct runs: continuous-location without the location mode crashes at its first start, with it runs")
+    func directRunCrashesWithoutLocationMode() {
+        var configuration = SimulationConfiguration(
+            strategy: .continuousLocation, ios: 17, hours: 2, memoryKillFactor: 0)
+        configuration.plist = InfoPlist.minimal(for: .continuousLocation).without("location")
+        var crashed = Simulation(configuration)
+        let report = crashed.run()
+        #expect(report.crashes.first?.reason.contains("CLClientIsBackgroundable") == true)
+        configuration.plist = nil
+        var fine = Simulation(configuration)
+        #expect(fine.run().crashes.isEmpty)
+    }
+
+    @Test("silent pushes wake or launch only an app with remote-notification")
+    func silentPushesNeedTheMode() {
+        var configuration = SimulationConfiguration(strategy: .adaptive, ios: 17, hours: 6, memoryKillFactor: 0)
+        configuration.scenario.silentPushesPerHour = 2
+        var with = Simulation(configuration)
+        #expect(with.run().silentPushesDelivered > 0)
+        configuration.plist = InfoPlist.minimal(for: .adaptive).without("remote-notification")
+        var without = Simulation(configuration)
+        #expect(without.run().silentPushesDelivered == 0)
+    }
+
+    @Test("a refresh task is submitted and runs only with the fetch mode")
+    func refreshNeedsFetch() {
+        var direct = SimulationConfiguration(strategy: .adaptive, ios: 17, hours: 6, memoryKillFactor: 0)
+        direct.recordsTimeline = true
+        direct.scenario.silentPushesPerHour = 0
+        let with = direct.run()
+        #expect(with.submitRefusals == 0)
+        let ran = "BGTask \(BackgroundTaskIdentifiers.refresh) completed"
+        #expect(with.timeline?.contains { $0.contains(ran) } == true)
+        direct.plist = InfoPlist.minimal(for: .adaptive).without("fetch")
+        let without = direct.run()
+        #expect(without.submitRefusals > 0)
+        #expect(without.timeline?.contains { $0.contains(ran) } == false)
+        #expect(without.timeline?.contains { $0.contains("threw BGTaskScheduler.Error.notPermitted") } == true)
+    }
+
+    @Test("silent audio keeps a background app running only with the audio mode")
+    func audioNeedsTheMode() {
+        let app: @Sendable () -> ScriptedApp = {
+            ScriptedApp { event, _ in
+                if case .enteredBackground = event { return HostedResult(effects: [.playSilentAudio(nil)]) }
+                return HostedResult()
+            }
+        }
+        let with = SimulationConfiguration.scripted(app, strategy: .locationOrAudio, hours: 2).run()
+        let without = SimulationConfiguration.scripted(
+            app, strategy: .locationOrAudio, hours: 2, plist: .minimal(for: .locationOrAudio).without("audio")
+        ).run()
+        #expect(with.backgroundAliveS > 3000)
+        #expect(without.backgroundAliveS < 60)
+    }
+
+    @Test("direct runs register the strategy's task identifiers while launching: an unlisted one crashes")
+    func unpermittedIdentifierCrashesAtLaunch() {
+        var configuration = SimulationConfiguration(strategy: .adaptive, ios: 17, hours: 2, memoryKillFactor: 0)
+        var plist = InfoPlist.minimal(for: .adaptive)
+        plist.permittedTaskIdentifiers.remove(BackgroundTaskIdentifiers.processing)
+        configuration.plist = plist
+        let report = configuration.run()
+        #expect(report.crashes.first?.reason.contains(BackgroundTaskIdentifiers.processing) == true)
+        #expect(report.crashes.first?.reason.contains("BGTaskSchedulerPermittedIdentifiers") == true)
+        configuration.plist = nil
+        #expect(configuration.run().crashes.isEmpty)
+    }
+}

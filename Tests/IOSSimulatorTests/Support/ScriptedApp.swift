@@ -1,0 +1,66 @@
+import BackgroundCore
+import IOSSimulator
+import LocationLog
+
+/// A hosted app whose every answer is scripted: it drives the simulator directly, so the runtime
+/// contract's tests do not depend on the iOS shell (the lead's) obeying the rules.
+final class ScriptedApp: HostedApp, @unchecked Sendable {
+    // The simulator calls a hosted app on one thread only (`HostedApp`'s contract).
+    typealias Script = @Sendable (KeepAliveEvent, HostedSystemState) -> HostedResult
+    private let script: Script
+    private let onExpiry: @Sendable (String) -> HostedResult
+
+    init(_ script: @escaping Script, onExpiry: @escaping @Sendable (String) -> HostedResult = { _ in HostedResult() }) {
+        self.script = script
+        self.onExpiry = onExpiry
+    }
+
+    func handle(_ event: KeepAliveEvent, system: HostedSystemState) -> HostedResult { script(event, system) }
+    func uploadFinished(_ description: String, answer: HostedAnswer, system: HostedSystemState) -> HostedResult {
+        HostedResult()
+    }
+    func credentialsChanged(system: HostedSystemState) -> HostedResult { HostedResult() }
+    func backgroundTaskExpiring(_ identifier: String, system: HostedSystemState) -> HostedResult {
+        onExpiry(identifier)
+    }
+    var ledgerOpenTasks: [BackgroundTaskToken] { [] }
+    func processTerminated() {}
+    func simulationEnded() {}
+}
+
+struct ScriptedAppFactory: HostedAppFactory {
+    let make: @Sendable () -> ScriptedApp
+    var name: String { "scripted" }
+    func makeApp(for configuration: SimulationConfiguration, store: LocationStore) -> any HostedApp { make() }
+}
+
+extension SimulationConfiguration {
+    /// A quiet day (no pushes, no memory kills) for one scripted app.
+    static func scripted(
+        _ app: @escaping @Sendable () -> ScriptedApp, strategy: StrategyName = .adaptive, ios: Int = 17,
+        hours: Double = 3, plist: InfoPlist? = nil, scenario: Scenario = .commute()
+    ) -> SimulationConfiguration {
+        var scenario = scenario
+        scenario.silentPushesPerHour = 0
+        var configuration = SimulationConfiguration(
+            strategy: strategy, ios: ios, scenario: scenario, hours: hours, memoryKillFactor: 0, recordsTimeline: true)
+        configuration.app = ScriptedAppFactory(make: app)
+        configuration.plist = plist
+        return configuration
+    }
+
+    func run() -> SimulationReport {
+        var simulation = Simulation(self)
+        return simulation.run()
+    }
+}
+
+extension InfoPlist {
+    /// `plist` with `mode` taken out of `UIBackgroundModes`.
+    func without(_ mode: String) -> InfoPlist {
+        var copy = self
+        copy.backgroundModes.remove(mode)
+        copy.origin += " without \(mode)"
+        return copy
+    }
+}
