@@ -91,7 +91,7 @@
             public let code: Code
 
             /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/init(_:userinfo:)
-            public init(_ code: Code) { self.code = code }
+            public init(_ code: Code, userInfo: [String: Any] = [:]) { self.code = code }
 
             /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/unavailable
             public static var unavailable: Code { .unavailable }
