@@ -42,9 +42,19 @@ Limits (read the table with these in mind):
   - `optional` protocol requirements (Objective-C only) cannot be declared without the Objective-C
     runtime: a shadow requirement whose SDK counterpart is `optional` is reported as "not
     checkable" for that attribute only.
-  - Default argument values are compared for presence, not value; macros, @objc names, doc
-    comments, deprecations and conformances other than Sendable (NSCopying, NSSecureCoding...) are
-    not compared; nor are members the shadow does not declare.
+  - Members the shadow adds in an extension of a type it does not declare (the Foundation
+    additions) cannot be `open` in Swift without @objc: their open/public is "not checkable".
+  - What the interface implies without printing it is taken as the SDK's: `rawValue` of a
+    RawRepresentable or OptionSet struct has the type of its `init(rawValue:)` (its let/var is not
+    compared), an NSObject subclass inherits `init()`, and an imported NS_ERROR_ENUM struct has
+    `code` and `init(_:userInfo:)` from Foundation's _BridgedStoredNSError; conforming to `Error`
+    implies `Sendable`.
+  - Default argument values are compared for presence, not value; designated vs `convenience`
+    initializers, macros, @objc names, doc comments, deprecations and conformances other than
+    Sendable (NSCopying, NSSecureCoding...) are not compared; nor are members the shadow does not
+    declare.
+  - The folder /tmp/sdk/iPhoneOS16.5.sdk this project uses says iOS 16.4 in its SDKSettings.json;
+    the table states both.
   - The 16.5 SDK predates the Swift 6 annotations Apple added in later SDKs (for example
     `nonisolated` on some UIApplication members); the SDK given on the command line is the
     reference, as issue 21 asks. docs/shadow-vs-sdk.md notes where Apple's current pages differ.
@@ -515,6 +525,8 @@ def isolation(d, type_attrs, imported):
 def sendable(d, type_attrs, imported):
     if any(x.replace("@unchecked ", "") == "Sendable" for x in d.inherits):
         return True
+    if any(x in ("Error", "Swift.Error", "CustomNSError", "LocalizedError") for x in d.inherits):
+        return True  # `protocol Error: Sendable`
     if any(a.startswith("@MainActor") for a in d.attrs):
         return True
     if imported and d.kind == "struct" and not d.inherits:
@@ -638,6 +650,18 @@ def implied(s, idx):
             d = Decl("var", "rawValue", s.container, f"public var rawValue: {init.params[0]}", [], ["public"], "implied")
             d.type, d.settable, d.let, d.note = init.params[0], s.settable, False, "implied by RawRepresentable"
             return d
+    if "CustomNSError" in owner.inherits and idx.decls.get(f"{s.container}.Code") is not None:
+        # An imported NS_ERROR_ENUM: Foundation's _BridgedStoredNSError gives it these two.
+        if s.kind == "var" and s.name == "code":
+            d = Decl("var", "code", s.container, "public var code: Code { get }", [], ["public"], "implied")
+            d.type, d.settable, d.let, d.note = "Code", False, False, "from Foundation's _BridgedStoredNSError"
+            return d
+        if s.kind == "init" and s.labels[:1] == ["_"]:
+            d = Decl("init", "init", s.container, "public init(_ code: Code, userInfo: [String : Any] = [:])",
+                     [], ["public"], "implied")
+            fill_params(d, "_ code: Code, userInfo: [String : Any] = [:]")
+            d.note = "from Foundation's _BridgedStoredNSError"
+            return d
     if s.kind == "init" and not s.labels and owner.kind == "class":
         chain, cls = [], owner
         while cls is not None and superclass(cls):
@@ -720,7 +744,7 @@ def main(argv):
         m = re.search(r'"Version"\s*:\s*"([^"]+)"', open(settings).read())
         version = m.group(1) if m else "?"
 
-    rows, counts = [], {"matched": 0, "changed": 0, "not checkable": 0}
+    rows, counts = [], {"matched": 0, "changed": 0, "not checkable": 0, "partly": 0}
     for fw, s, s_types in shadow:
         a = page_index.decls.get(s.key) or indexes[fw].decls.get(s.key) or implied(s, indexes[fw])
         a_types = page_index.type_attrs if a is not None and a.source == "page" else indexes[fw].type_attrs
@@ -739,6 +763,7 @@ def main(argv):
             verdict = "matched"
         if unknown:
             verdict += " (not checkable: " + "; ".join(unknown) + ")"
+            counts["partly"] += 1
         rows.append((fw, s, verdict, f"{sdk_text(a)}  [{src}]"))
 
     if markdown:
@@ -751,8 +776,9 @@ def main(argv):
         for fw, s, verdict, text in rows:
             print(f"{s.key} | {verdict} | {text}")
     total = len(rows)
-    print(f"\nSDK {version} ({sdk}); {total} declarations checked: {counts['matched']} matched, "
-          f"{counts['changed']} differ, {counts['not checkable']} not checkable")
+    print(f"\nSDK {os.path.basename(sdk)} (SDKSettings.json: iOS {version}); {total} declarations checked: "
+          f"{counts['matched']} matched, {counts['changed']} differ, {counts['not checkable']} without an SDK "
+          f"counterpart; {counts['partly']} with an attribute that cannot be checked (see the rows)")
     return 1 if counts["changed"] else 0
 
 
