@@ -23,7 +23,11 @@ It prints one row per declaration (declaration | matched / changed: what | SDK t
 exits 1 when any declaration differs.
 
 Nothing is written into the repository: interfaces and the module cache go to a temporary folder
-(or --keep DIR). Only the SDK folder and the Swift toolchain are needed.
+(or --keep DIR, which later runs reuse). Needed: the SDK folder and the Swift toolchain, plus the
+Dispatch and os API notes an Apple toolchain carries and the Linux one lacks (without them the
+SDK's Foundation overlay does not load and `Date` prints as `NSDate`): $IOS_APINOTES, by default
+../shared/tools/ios-sdk/apinotes beside the repository, the folder typecheck.sh uses; read there,
+never copied. A first run builds the SDK's modules (minutes); later runs with --keep take seconds.
 
 Limits (read the table with these in mind):
   - API newer than the SDK (iOS 17: CLBackgroundActivitySession; iOS 18: CLServiceSession and its
@@ -473,16 +477,34 @@ def synthesize(sdk, module, work):
         info = subprocess.run(["swiftc", "-print-target-info"], capture_output=True, text=True, check=True).stdout
         runtime = re.search(r'"runtimeResourcePath"\s*:\s*"([^"]+)"', info).group(1)
         os.makedirs(res)
-        # The toolchain's clang headers and SwiftShims, without its Linux module maps.
+        # The toolchain's clang headers and SwiftShims, without its Linux module maps, and the
+        # Dispatch and os API notes an Apple toolchain carries (read where they are, not copied).
         os.symlink(os.path.join(runtime, "clang"), os.path.join(res, "clang"))
         os.symlink(os.path.join(runtime, "shims"), os.path.join(res, "shims"))
+        os.symlink(apinotes_dir(), os.path.join(res, "apinotes"))
     cmd = ["swift-synthesize-interface", "-module-name", module, "-include-submodules",
            "-target", "arm64-apple-ios17.0", "-sdk", sdk, "-resource-dir", res,
            "-module-cache-path", os.path.join(work, "cache"), "-language-mode", "6", "-o", out]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"swift-synthesize-interface failed for {module}:\n{r.stderr[-2000:]}")
+    text = open(out, encoding="utf-8").read()
+    if re.search(r":\s*NSDate\b|dispatch_queue_t", text):
+        os.remove(out)
+        sys.exit(f"{module}: the SDK's Swift overlays did not load (NSDate or dispatch_queue_t where Swift "
+                 "sees Date and DispatchQueue): are the Dispatch API notes there?")
     return out
+
+
+def apinotes_dir():
+    """An Apple toolchain's Dispatch and os API notes, which the Linux toolchain lacks: without them
+    the SDK's Dispatch overlay, hence Foundation's, does not load and the interfaces show NSDate."""
+    found = os.environ.get("IOS_APINOTES") or os.path.join(
+        os.path.dirname(REPO), "shared", "tools", "ios-sdk", "apinotes")
+    if not os.path.isfile(os.path.join(found, "Dispatch.apinotes")):
+        sys.exit(f"no Dispatch.apinotes in {found}: set IOS_APINOTES to the folder of an Apple toolchain's "
+                 "API notes (../shared/tools/ios-sdk/apinotes, README.md there)")
+    return os.path.abspath(found)
 
 
 def overlay(sdk, module):
