@@ -17,13 +17,13 @@ type, and their normalized signatures are compared:
   - `open` / `public` / `final`, `static` vs `class`, `weak`, `let` vs `var`, get-only vs settable;
   - isolation: `@MainActor` on the member or inherited from its type, `nonisolated`;
   - for types: superclass, raw type, `Sendable` conformance (explicit, `@unchecked`, or implied by a
-    global actor or, for imported C structs, by the importer);
+    global actor, by `Error`, or, for imported C structs, by the importer);
   - for enum cases: the raw value; `@available` introduced versions where the shadow states one.
 It prints one row per declaration (declaration | matched / changed: what | SDK text) and totals, and
 exits 1 when any declaration differs.
 
 Nothing is written into the repository: interfaces and the module cache go to a temporary folder
-(or --keep DIR, which later runs reuse). Needed: the SDK folder and the Swift toolchain, plus the
+(removed at the end) or --keep DIR (kept, and reused by later runs). Needed: the SDK folder and the Swift toolchain, plus the
 Dispatch and os API notes an Apple toolchain carries and the Linux one lacks (without them the
 SDK's Foundation overlay does not load and `Date` prints as `NSDate`): $IOS_APINOTES, by default
 ../shared/tools/ios-sdk/apinotes beside the repository, the folder typecheck.sh uses; read there,
@@ -64,8 +64,10 @@ Limits (read the table with these in mind):
     reference, as issue 21 asks. docs/shadow-vs-sdk.md notes where Apple's current pages differ.
 """
 
+import atexit
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -150,18 +152,14 @@ def top_level_split(text, sep):
 def top_level_index(text, target):
     depth = 0
     for i, ch in enumerate(text):
-        if depth == 0 and text.startswith(target, i) and not (target == "{" and False):
+        if depth == 0 and text.startswith(target, i):
             if target == "=" and (text[i + 1:i + 2] == "=" or text[i - 1:i] in "!<>=-"):
                 continue
             return i
         if ch in "([<":
             depth += 1
-        elif ch in ")]>" and not (ch == ">" and text[i - 1:i] == "-"):
+        elif ch in ")]>" and not (ch == ">" and text[i - 1:i] == "-"):  # `->` closes nothing
             depth -= 1
-        elif False:
-            if target == "=" and (text[i + 1:i + 2] == "=" or text[i - 1:i] in "!<>=-"):
-                continue
-            return i
     return -1
 
 
@@ -735,6 +733,8 @@ def main(argv):
         sys.exit("the SDK must live outside the repository")
     work = keep or tempfile.mkdtemp(prefix="shadow-vs-sdk-")
     os.makedirs(work, exist_ok=True)
+    if not keep:
+        atexit.register(shutil.rmtree, work, True)
 
     shadow = shadow_declarations()
     all_types = {}
