@@ -3,10 +3,10 @@
     public import Dispatch
 
     /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler
-    open class BGTaskScheduler: @unchecked Sendable {
-        private static let instance = BGTaskScheduler()
+    open class BGTaskScheduler: NSObject {
+        private nonisolated(unsafe) static let instance = BGTaskScheduler()
 
-        internal init() {}
+        override internal init() {}
 
         /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/shared
         open class var shared: BGTaskScheduler { instance }
@@ -26,12 +26,14 @@
     /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskrequest
     open class BGTaskRequest: NSObject {
         /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskrequest/identifier
-        public let identifier: String
+        open var identifier: String { storedIdentifier }
         /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskrequest/earliestbegindate
         open var earliestBeginDate: Date?
 
+        private let storedIdentifier: String
+
         internal init(taskIdentifier: String) {
-            self.identifier = taskIdentifier
+            self.storedIdentifier = taskIdentifier
         }
     }
 
@@ -54,12 +56,14 @@
     /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtask
     open class BGTask: NSObject {
         /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtask/identifier
-        public let identifier: String
+        open var identifier: String { storedIdentifier }
         /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtask/expirationhandler
         open var expirationHandler: (() -> Void)?
 
+        private let storedIdentifier: String
+
         internal init(taskIdentifier: String) {
-            self.identifier = taskIdentifier
+            self.storedIdentifier = taskIdentifier
         }
 
         /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtask/settaskcompleted(success:)
@@ -87,7 +91,7 @@
             public let code: Code
 
             /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/init(_:userinfo:)
-            public init(_ code: Code) { self.code = code }
+            public init(_ code: Code, userInfo: [String: Any] = [:]) { self.code = code }
 
             /// Apple: https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/error/unavailable
             public static var unavailable: Code { .unavailable }

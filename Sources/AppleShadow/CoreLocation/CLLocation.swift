@@ -39,21 +39,29 @@
     }
 
     /// Apple: https://developer.apple.com/documentation/corelocation/cllocation
-    open class CLLocation: NSObject, @unchecked Sendable {
+    open class CLLocation: NSObject {
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocation/coordinate
-        public let coordinate: CLLocationCoordinate2D
+        open var coordinate: CLLocationCoordinate2D { storedCoordinate }
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocation/altitude
-        public let altitude: CLLocationDistance
+        open var altitude: CLLocationDistance { storedAltitude }
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocation/horizontalaccuracy
-        public let horizontalAccuracy: CLLocationAccuracy
+        open var horizontalAccuracy: CLLocationAccuracy { storedHorizontalAccuracy }
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocation/verticalaccuracy
-        public let verticalAccuracy: CLLocationAccuracy
+        open var verticalAccuracy: CLLocationAccuracy { storedVerticalAccuracy }
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocation/course
-        public let course: CLLocationDirection
+        open var course: CLLocationDirection { storedCourse }
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocation/speed
-        public let speed: CLLocationSpeed
+        open var speed: CLLocationSpeed { storedSpeed }
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocation/timestamp
-        public let timestamp: Date
+        open var timestamp: Date { storedTimestamp }
+
+        private let storedCoordinate: CLLocationCoordinate2D
+        private let storedAltitude: CLLocationDistance
+        private let storedHorizontalAccuracy: CLLocationAccuracy
+        private let storedVerticalAccuracy: CLLocationAccuracy
+        private let storedCourse: CLLocationDirection
+        private let storedSpeed: CLLocationSpeed
+        private let storedTimestamp: Date
 
         /// Apple: https://developer.apple.com/documentation/corelocation/cllocation/init(coordinate:altitude:horizontalaccuracy:verticalaccuracy:course:speed:timestamp:)
         public init(
@@ -62,13 +70,13 @@
             verticalAccuracy vAccuracy: CLLocationAccuracy, course: CLLocationDirection, speed: CLLocationSpeed,
             timestamp: Date
         ) {
-            self.coordinate = coordinate
-            self.altitude = altitude
-            self.horizontalAccuracy = hAccuracy
-            self.verticalAccuracy = vAccuracy
-            self.course = course
-            self.speed = speed
-            self.timestamp = timestamp
+            self.storedCoordinate = coordinate
+            self.storedAltitude = altitude
+            self.storedHorizontalAccuracy = hAccuracy
+            self.storedVerticalAccuracy = vAccuracy
+            self.storedCourse = course
+            self.storedSpeed = speed
+            self.storedTimestamp = timestamp
         }
     }
 

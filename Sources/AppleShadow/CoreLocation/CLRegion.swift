@@ -4,42 +4,53 @@
     /// Apple: https://developer.apple.com/documentation/corelocation/clregion
     open class CLRegion: NSObject {
         /// Apple: https://developer.apple.com/documentation/corelocation/clregion/identifier
-        public let identifier: String
+        open var identifier: String { storedIdentifier }
         /// Apple: https://developer.apple.com/documentation/corelocation/clregion/notifyonentry
         open var notifyOnEntry = true
         /// Apple: https://developer.apple.com/documentation/corelocation/clregion/notifyonexit
         open var notifyOnExit = true
 
+        private let storedIdentifier: String
+
         internal init(identifier: String) {
-            self.identifier = identifier
+            self.storedIdentifier = identifier
         }
     }
 
     /// Apple: https://developer.apple.com/documentation/corelocation/clcircularregion
     open class CLCircularRegion: CLRegion {
         /// Apple: https://developer.apple.com/documentation/corelocation/clcircularregion/center
-        public let center: CLLocationCoordinate2D
+        open var center: CLLocationCoordinate2D { storedCenter }
         /// Apple: https://developer.apple.com/documentation/corelocation/clcircularregion/radius
-        public let radius: CLLocationDistance
+        open var radius: CLLocationDistance { storedRadius }
+
+        private let storedCenter: CLLocationCoordinate2D
+        private let storedRadius: CLLocationDistance
 
         /// Apple: https://developer.apple.com/documentation/corelocation/clcircularregion/init(center:radius:identifier:)
         public init(center: CLLocationCoordinate2D, radius: CLLocationDistance, identifier: String) {
-            self.center = center
-            self.radius = radius
+            self.storedCenter = center
+            self.storedRadius = radius
             super.init(identifier: identifier)
         }
     }
 
     /// Apple: https://developer.apple.com/documentation/corelocation/clvisit
-    open class CLVisit: NSObject, @unchecked Sendable {
+    open class CLVisit: NSObject {
         /// Apple: https://developer.apple.com/documentation/corelocation/clvisit/coordinate
-        public internal(set) var coordinate = CLLocationCoordinate2D(latitude: 0, longitude: 0)
+        open var coordinate: CLLocationCoordinate2D { storedCoordinate }
         /// Apple: https://developer.apple.com/documentation/corelocation/clvisit/horizontalaccuracy
-        public internal(set) var horizontalAccuracy: CLLocationAccuracy = 0
+        open var horizontalAccuracy: CLLocationAccuracy { storedHorizontalAccuracy }
         /// Apple: https://developer.apple.com/documentation/corelocation/clvisit/arrivaldate
-        public internal(set) var arrivalDate = Date.distantPast
+        open var arrivalDate: Date { storedArrivalDate }
         /// Apple: https://developer.apple.com/documentation/corelocation/clvisit/departuredate
-        public internal(set) var departureDate = Date.distantFuture
+        open var departureDate: Date { storedDepartureDate }
+
+        // Set by the backend's `init(shadowCoordinate:...)`.
+        internal var storedCoordinate = CLLocationCoordinate2D(latitude: 0, longitude: 0)
+        internal var storedHorizontalAccuracy: CLLocationAccuracy = 0
+        internal var storedArrivalDate = Date.distantPast
+        internal var storedDepartureDate = Date.distantFuture
 
         internal override init() {}
     }

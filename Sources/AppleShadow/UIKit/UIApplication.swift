@@ -1,37 +1,45 @@
 #if !canImport(UIKit)
     public import Foundation
 
+    /// Apple: https://developer.apple.com/documentation/uikit/uiresponder
+    @MainActor
+    open class UIResponder: NSObject {}
+
     /// Apple: https://developer.apple.com/documentation/uikit/uiapplication
     @MainActor
-    open class UIApplication {
+    open class UIApplication: UIResponder {
         private static let instance = UIApplication()
 
-        internal init() {}
+        override internal init() {}
 
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/shared
         open class var shared: UIApplication { instance }
 
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/beginbackgroundtask(withname:expirationhandler:)
-        nonisolated public func beginBackgroundTask(
-            withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
+        open func beginBackgroundTask(
+            withName taskName: String?, expirationHandler handler: (() -> Void)? = nil
         ) -> UIBackgroundTaskIdentifier {
-            UIBackgroundTaskIdentifier(
-                rawValue: UIKitShadow.backend.beginBackgroundTask(name: taskName, expirationHandler: handler))
+            // UIKit calls the handler on the main thread, where this method takes it: the handler
+            // never leaves the main actor, so the unchecked capture below is safe.
+            nonisolated(unsafe) let handler = handler
+            return UIBackgroundTaskIdentifier(
+                rawValue: UIKitShadow.backend.beginBackgroundTask(
+                    name: taskName, expirationHandler: handler.map { _ in { @MainActor in handler?() } }))
         }
 
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/endbackgroundtask(_:)
-        nonisolated public func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
+        open func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
             UIKitShadow.backend.endBackgroundTask(identifier.rawValue)
         }
 
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/backgroundtimeremaining
-        nonisolated public var backgroundTimeRemaining: TimeInterval { UIKitShadow.backend.backgroundTimeRemaining }
+        open var backgroundTimeRemaining: TimeInterval { UIKitShadow.backend.backgroundTimeRemaining }
 
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/applicationstate
-        public var applicationState: UIApplication.State { UIKitShadow.backend.applicationState }
+        open var applicationState: UIApplication.State { UIKitShadow.backend.applicationState }
 
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/backgroundrefreshstatus
-        public var backgroundRefreshStatus: UIBackgroundRefreshStatus { UIKitShadow.backend.backgroundRefreshStatus }
+        open var backgroundRefreshStatus: UIBackgroundRefreshStatus { UIKitShadow.backend.backgroundRefreshStatus }
 
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/backgroundrefreshstatusdidchangenotification
         nonisolated public static let backgroundRefreshStatusDidChangeNotification = NSNotification.Name(

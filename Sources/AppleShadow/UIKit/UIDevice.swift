@@ -3,10 +3,10 @@
 
     /// Apple: https://developer.apple.com/documentation/uikit/uidevice
     @MainActor
-    open class UIDevice {
+    open class UIDevice: NSObject {
         private static let instance = UIDevice()
 
-        internal init() {}
+        override internal init() {}
 
         /// Apple: https://developer.apple.com/documentation/uikit/uidevice/current
         open class var current: UIDevice { instance }

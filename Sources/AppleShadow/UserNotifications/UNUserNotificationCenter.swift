@@ -2,10 +2,10 @@
     public import Foundation
 
     /// Apple: https://developer.apple.com/documentation/usernotifications/unusernotificationcenter
-    open class UNUserNotificationCenter: @unchecked Sendable {
-        private static let instance = UNUserNotificationCenter()
+    open class UNUserNotificationCenter: NSObject {
+        private nonisolated(unsafe) static let instance = UNUserNotificationCenter()
 
-        internal init() {}
+        override internal init() {}
 
         /// Apple: https://developer.apple.com/documentation/usernotifications/unusernotificationcenter/current()
         open class func current() -> UNUserNotificationCenter { instance }
@@ -26,7 +26,7 @@
     }
 
     /// Apple: https://developer.apple.com/documentation/usernotifications/unnotificationcontent
-    open class UNNotificationContent: NSObject, @unchecked Sendable {
+    open class UNNotificationContent: NSObject {
         internal var storedTitle = ""
         internal var storedBody = ""
 
@@ -37,7 +37,7 @@
     }
 
     /// Apple: https://developer.apple.com/documentation/usernotifications/unmutablenotificationcontent
-    open class UNMutableNotificationContent: UNNotificationContent, @unchecked Sendable {
+    open class UNMutableNotificationContent: UNNotificationContent {
         /// Apple: https://developer.apple.com/documentation/usernotifications/unmutablenotificationcontent/title
         open override var title: String {
             get { storedTitle }
@@ -51,41 +51,49 @@
     }
 
     /// Apple: https://developer.apple.com/documentation/usernotifications/unnotificationtrigger
-    open class UNNotificationTrigger: NSObject, @unchecked Sendable {
+    open class UNNotificationTrigger: NSObject {
         /// Apple: https://developer.apple.com/documentation/usernotifications/unnotificationtrigger/repeats
-        public let repeats: Bool
+        open var repeats: Bool { storedRepeats }
+
+        private let storedRepeats: Bool
 
         internal init(repeating: Bool) {
-            self.repeats = repeating
+            self.storedRepeats = repeating
         }
     }
 
     /// Apple: https://developer.apple.com/documentation/usernotifications/untimeintervalnotificationtrigger
-    open class UNTimeIntervalNotificationTrigger: UNNotificationTrigger, @unchecked Sendable {
+    open class UNTimeIntervalNotificationTrigger: UNNotificationTrigger {
         /// Apple: https://developer.apple.com/documentation/usernotifications/untimeintervalnotificationtrigger/timeinterval
-        public let timeInterval: TimeInterval
+        open var timeInterval: TimeInterval { storedTimeInterval }
+
+        private let storedTimeInterval: TimeInterval
 
         /// Apple: https://developer.apple.com/documentation/usernotifications/untimeintervalnotificationtrigger/init(timeinterval:repeats:)
         public init(timeInterval: TimeInterval, repeats: Bool) {
-            self.timeInterval = timeInterval
+            self.storedTimeInterval = timeInterval
             super.init(repeating: repeats)
         }
     }
 
     /// Apple: https://developer.apple.com/documentation/usernotifications/unnotificationrequest
-    open class UNNotificationRequest: NSObject, @unchecked Sendable {
+    open class UNNotificationRequest: NSObject {
         /// Apple: https://developer.apple.com/documentation/usernotifications/unnotificationrequest/identifier
-        public let identifier: String
+        open var identifier: String { storedIdentifier }
         /// Apple: https://developer.apple.com/documentation/usernotifications/unnotificationrequest/content
-        public let content: UNNotificationContent
+        open var content: UNNotificationContent { storedContent }
         /// Apple: https://developer.apple.com/documentation/usernotifications/unnotificationrequest/trigger
-        public let trigger: UNNotificationTrigger?
+        open var trigger: UNNotificationTrigger? { storedTrigger }
+
+        private let storedIdentifier: String
+        private let storedContent: UNNotificationContent
+        private let storedTrigger: UNNotificationTrigger?
 
         /// Apple: https://developer.apple.com/documentation/usernotifications/unnotificationrequest/init(identifier:content:trigger:)
         public init(identifier: String, content: UNNotificationContent, trigger: UNNotificationTrigger?) {
-            self.identifier = identifier
-            self.content = content
-            self.trigger = trigger
+            self.storedIdentifier = identifier
+            self.storedContent = content
+            self.storedTrigger = trigger
         }
     }
 #endif

@@ -1,5 +1,5 @@
 #if !canImport(UIKit)
-    public import Foundation
+    import Foundation
 
     /// Shadow only, not Apple API: the system behind `AVAudioSession` and `AVAudioPlayer`.
     public protocol AVFAudioBackend: AnyObject {

@@ -11,10 +11,10 @@
             departure: Date
         ) {
             self.init()
-            self.coordinate = coordinate
-            self.horizontalAccuracy = horizontalAccuracy
-            self.arrivalDate = arrival
-            self.departureDate = departure
+            self.storedCoordinate = coordinate
+            self.storedHorizontalAccuracy = horizontalAccuracy
+            self.storedArrivalDate = arrival
+            self.storedDepartureDate = departure
         }
     }
 
