@@ -35,9 +35,9 @@ extension TrackServerEnvironment {
             }()
             for skip in parsed.skipped {
                 let raw = features.indices.contains(skip.index) ? features[skip.index] : JSONValue.null
-                try await store.quarantine(
+                try await quarantine(
                     device: device, source: .overland, reason: skip.reason,
-                    raw: String(decoding: try JSONEncoder().encode(raw), as: UTF8.self), at: clock.now)
+                    raw: String(decoding: try JSONEncoder().encode(raw), as: UTF8.self), logger: context.logger)
             }
             await record(.overland, outcome: outcome, rejected: parsed.skipped.count)
             context.logger.info(
