@@ -56,7 +56,8 @@ struct OwnTracksParser: Sendable {
         let course = try fields.number("cog")
         let sample = IngestSample(
             key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
-            latitude: lat, longitude: lon, accuracy: try fields.number("acc"), altitude: try fields.number("alt"),
+            latitude: lat, longitude: lon, accuracy: try fields.number("acc").knownAccuracy,
+            altitude: try fields.number("alt"),
             speed: velocity.unlessUnknown.map { $0 / 3.6 }, course: course.unlessUnknown,
             battery: battery.unlessUnknown.map { $0 / 100 },
             charging: batteryStatus.flatMap(Int.init(exactly:)).flatMap { [1: false, 2: true, 3: true][$0] },
