@@ -44,20 +44,20 @@ import TrackServer
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otkey-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("t.sqlite").path
-        var add = try #require(
+        let add = try #require(
             try BGTrack.parseAsRoot(["device", "add", "p", "--db", db, "--owntracks-key", "first"]) as? DeviceAdd)
         try await add.run()
         let store = { try SQLiteTrackStore(path: db) }
         #expect(try await store().ownTracksKey(device: "p") == OwnTracksKey(secret: "first"))
-        var set = try #require(
+        let set = try #require(
             try BGTrack.parseAsRoot(["device", "set", "p", "--db", db, "--owntracks-key", "second"]) as? DeviceSet)
         try await set.run()
         #expect(try await store().ownTracksKey(device: "p") == OwnTracksKey(secret: "second"))
-        var clear = try #require(
+        let clear = try #require(
             try BGTrack.parseAsRoot(["device", "set", "p", "--db", db, "--clear-owntracks-key"]) as? DeviceSet)
         try await clear.run()
         #expect(try await store().ownTracksKey(device: "p") == nil)
-        var unknown = try #require(
+        let unknown = try #require(
             try BGTrack.parseAsRoot(["device", "set", "nobody", "--db", db, "--owntracks-key", "k"]) as? DeviceSet)
         await #expect(throws: ValidationError.self) { try await unknown.run() }
     }
