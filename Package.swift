@@ -56,6 +56,9 @@ let package = Package(
         .target(name: "IOSSimulator", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
         // zlib from the system (libz is in every Linux base image and in the Apple SDKs): gzip payloads.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // libsodium from the system (Debian's libsodium-dev): OwnTracks' encrypted payloads are
+        // secretbox (XSalsa20-Poly1305), opened here by the library OwnTracks itself uses.
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium", providers: [.apt(["libsodium-dev"])]),
         .target(
             name: "LocationLog",
             dependencies: ["BackgroundCore", "CZlib", .product(name: "GRDB", package: "GRDB.swift")],
@@ -65,6 +68,7 @@ let package = Package(
             name: "TrackServer",
             dependencies: [
                 "BackgroundCore",
+                "CSodium",
                 "LocationLog",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Starts `bgtrack serve` with a 1,024 soft open-file limit (serve raises it) and short timeouts,
-# then runs scripts/connection-check.py against it. Usage: scripts/connection-check.sh [BGTRACK]
-# [extra connection-check.py flags]. The default binary is the debug build (`swift build`).
+# then runs scripts/connection-check.py against it: silent and slowloris sockets, a keep-alive
+# burst, and oversized uploads of 10, 20 and 100 MiB with and without `Connection: close` (each
+# must get its 413 and a closed socket). Usage: scripts/connection-check.sh [BGTRACK]
+# [extra connection-check.py flags, e.g. --only-oversized]. The default binary is the debug build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bgtrack=${1:-.build/debug/bgtrack}

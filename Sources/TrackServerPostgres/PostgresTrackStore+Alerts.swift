@@ -14,7 +14,9 @@ extension PostgresTrackStore {
                 VALUES (\(id), \(source.rawValue), \(String(reason.prefix(500))), \(Self.text(raw, max: 4096)), \(now.ms))
                 """,
                 logger: logger)
-            try await connection.query("UPDATE device SET lastseenat = \(now.ms) WHERE id = \(id)", logger: logger)
+            try await connection.query(
+                "UPDATE device SET lastseenat = \(now.ms), rejectedcount = rejectedcount + 1 WHERE id = \(id)",
+                logger: logger)
         }
     }
 
@@ -106,5 +108,18 @@ extension PostgresTrackStore {
             UPDATE alert_outbox SET attempts = attempts + 1, nextattemptat = \(retryAt.ms),
                 lasterror = \(Self.text(error, max: 500)) WHERE id = \(id)
             """)
+    }
+}
+
+extension PostgresTrackStore {
+    public func setOwnTracksKey(device: String, _ key: OwnTracksKey?) async throws -> Bool {
+        let bytes = key.map { ByteBuffer(bytes: $0.bytes) }
+        return try await !rows("UPDATE device SET owntrackskey = \(bytes) WHERE name = \(device) RETURNING id").isEmpty
+    }
+
+    public func ownTracksKey(device: String) async throws -> OwnTracksKey? {
+        let found = try await rows("SELECT owntrackskey FROM device WHERE name = \(device)")
+        guard let stored = try found.first?.decode(ByteBuffer?.self) else { return nil }
+        return OwnTracksKey(bytes: Array(stored.readableBytesView))
     }
 }

@@ -107,7 +107,23 @@ extension PostgresTrackStore {
                 )
                 """,
                 "CREATE INDEX rejected_point_device ON rejected_point (deviceid, id)",
-            ])
+            ]),
+        // The device list's counts kept in the device row by the transactions that add rows, not
+        // counted from every sample on each /healthz, /metrics and page (issue 23).
+        Migration(
+            version: 2, name: "v2-device-tallies",
+            statements: [
+                "ALTER TABLE device ADD COLUMN samplecount BIGINT NOT NULL DEFAULT 0",
+                "ALTER TABLE device ADD COLUMN rejectedcount BIGINT NOT NULL DEFAULT 0",
+                """
+                UPDATE device SET
+                    samplecount = (SELECT COUNT(*) FROM sample s WHERE s.deviceid = device.id),
+                    rejectedcount = (SELECT COUNT(*) FROM rejected_point r WHERE r.deviceid = device.id)
+                """,
+            ]),
+        // The OwnTracks payload key (`device add|set --owntracks-key`), 32 bytes.
+        Migration(
+            version: 3, name: "v3-owntracks-key", statements: ["ALTER TABLE device ADD COLUMN owntrackskey BYTEA"]),
     ]
 
     /// Brings the schema up to date on one connection of its own, in one transaction under an

@@ -5,10 +5,8 @@ import TrackServer
 
 extension PostgresTrackStore {
     static let deviceQuery = """
-        SELECT d.name, d.createdat, d.revokedat, d.lastseenat, d.silentafterms,
-            (SELECT COUNT(*) FROM sample s WHERE s.deviceid = d.id) AS samplecount,
-            (SELECT a.silentsince FROM alert_state a WHERE a.deviceid = d.id) AS silentsince,
-            (SELECT COUNT(*) FROM rejected_point r WHERE r.deviceid = d.id) AS rejectedcount
+        SELECT d.name, d.createdat, d.revokedat, d.lastseenat, d.silentafterms, d.samplecount,
+            (SELECT a.silentsince FROM alert_state a WHERE a.deviceid = d.id) AS silentsince, d.rejectedcount
         FROM device d
         """
 

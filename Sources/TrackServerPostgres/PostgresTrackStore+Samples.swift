@@ -10,8 +10,8 @@ extension PostgresTrackStore {
                 let deviceID = try await Self.deviceID(connection, device, logger: logger)
                 let outcome = try await Self.insertRows(
                     connection, samples, deviceID: deviceID, now: now, logger: logger)
-                try await connection.query(
-                    "UPDATE device SET lastseenat = \(now.ms) WHERE id = \(deviceID)", logger: logger)
+                try await Self.seen(
+                    connection, deviceID: deviceID, at: now.ms, added: outcome.accepted.count, logger: logger)
                 return outcome
             }
         }
@@ -45,7 +45,7 @@ extension PostgresTrackStore {
         return try await retryingDeadlocks {
             try await transaction { connection in
                 var deviceIDs: [String: Int64] = [:]
-                var lastSeen: [Int64: Int64] = [:]
+                var lastSeen: [Int64: (milliseconds: Int64, added: Int)] = [:]
                 var results: [Result<InsertOutcome, any Error>] = []
                 results.reserveCapacity(requests.count)
                 for request in requests {
@@ -61,7 +61,10 @@ extension PostgresTrackStore {
                         let outcome = try await Self.insertRows(
                             connection, request.samples, deviceID: found, now: request.now, logger: logger)
                         try await connection.query("RELEASE SAVEPOINT request", logger: logger)
-                        lastSeen[found] = max(lastSeen[found] ?? .min, request.now.ms)
+                        let before = lastSeen[found] ?? (.min, 0)
+                        lastSeen[found] = (
+                            max(before.milliseconds, request.now.ms), before.added + outcome.accepted.count
+                        )
                         results.append(.success(outcome))
                     } catch {
                         // Undoes this request's rows and frees their locks; if even that fails, the
@@ -75,13 +78,26 @@ extension PostgresTrackStore {
                     }
                 }
                 // In id order: two servers' groups touching the same devices lock them in one order.
-                for (deviceID, milliseconds) in lastSeen.sorted(by: { $0.key < $1.key }) {
-                    try await connection.query(
-                        "UPDATE device SET lastseenat = \(milliseconds) WHERE id = \(deviceID)", logger: logger)
+                for (deviceID, seen) in lastSeen.sorted(by: { $0.key < $1.key }) {
+                    try await Self.seen(
+                        connection, deviceID: deviceID, at: seen.milliseconds, added: seen.added, logger: logger)
                 }
                 return results
             }
         }
+    }
+
+    /// After a request's rows: the device was heard from and holds `added` samples more, in the
+    /// same transaction as the rows (the kept count `/healthz`, `/metrics` and the pages read).
+    static func seen(
+        _ connection: PostgresConnection, deviceID: Int64, at milliseconds: Int64, added: Int, logger: Logger
+    ) async throws {
+        try await connection.query(
+            """
+            UPDATE device SET lastseenat = \(milliseconds), samplecount = samplecount + \(Int64(added))
+            WHERE id = \(deviceID)
+            """,
+            logger: logger)
     }
 
     /// Tries a transaction again when PostgreSQL picked it as a deadlock victim (it was rolled back,

@@ -30,6 +30,7 @@ public func buildRouter(_ environment: TrackServerEnvironment) -> Router<BasicRe
     router.get("/v1/devices/{id}/rejected", use: environment.rejected)
     router.get("/devices/{id}", use: environment.mapPage)
     router.get("/static/leaflet/**", use: environment.leafletAsset)
+    router.get("/static/bgtrack/{name}", use: environment.pageScript)
     router.get("/", use: environment.indexPage)
     return router
 }

@@ -106,6 +106,7 @@ enum OpenAPIDocument {
                 lat: {type: number}
                 lon: {type: number}
                 tst: {type: integer}
+                data: {type: string, description: "_type encrypted: base64 of a libsodium secretbox (nonce, MAC, ciphertext)"}
             OsmAndJSON:
               type: object
               required: [device_id, location]
@@ -268,7 +269,16 @@ enum OpenAPIDocument {
                 "403": {$ref: '#/components/responses/Forbidden'}
                 "413": {$ref: '#/components/responses/TooLarge'}
                 "415": {$ref: '#/components/responses/UnsupportedEncoding'}
-                "503": {$ref: '#/components/responses/QueueFull'}
+                "503":
+                  description: >-
+                    The write queue is full, or an encrypted message (_type encrypted) for which the
+                    device has no OwnTracks key, or one that does not open it: kept in the quarantine,
+                    nothing stored; OwnTracks keeps the message and sends it again.
+                  headers:
+                    Retry-After: {schema: {type: integer}}
+                  content:
+                    application/json:
+                      schema: {$ref: '#/components/schemas/Error'}
           /ingest/osmand:
             parameters:
               - {name: id, in: query, schema: {type: string}, description: Device name (or deviceid).}

@@ -26,8 +26,10 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var maxConnections: Int = 16_384
     /// Body bytes still read after the answer went out (a 413, a 401 before the body was read),
     /// so a client that writes its whole body before reading sees the answer; beyond it the
-    /// connection is closed (and that client sees a reset). Four times the default body limit.
-    public var drainBytes: Int = 16 << 20
+    /// connection is closed (and that client sees a reset). 128 MiB: an upload of 100 MB still
+    /// sees its 413 (issue 23), and reading and dropping costs no memory, only the bytes' transfer,
+    /// which the request timeout bounds.
+    public var drainBytes: Int = 128 << 20
 
     public init() {}
 }
@@ -112,8 +114,17 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var requestEnded = true
     /// The answer to it has been written in full.
     private var responseEnded = false
+    /// The request or its answer says `Connection: close`.
     private var closeAfterResponse = false
+    private var requestSaysClose = false
     private var drained = 0
+
+    /// The answer is out, the connection closes after this request, and its body is still
+    /// arriving: nothing above this handler reads it any more (Hummingbird stops reading a
+    /// `Connection: close` request once it answered), so this handler reads it and drops it. A
+    /// client that writes its whole body before reading then sees the answer, not a stalled
+    /// socket (issue 23, item 3).
+    private var discarding: Bool { responseEnded && !requestEnded && closeAfterResponse }
 
     init(limits: ConnectionLimits, counters: ConnectionCounters) {
         self.limits = limits
@@ -141,9 +152,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if refusing { return }
         switch unwrapInboundIn(data) {
-        case .head:
+        case .head(let request):
             requestEnded = false
             responseEnded = false
+            requestSaysClose = request.headerFields[.connection]?.lowercased().contains("close") ?? false
             drained = 0
             arm(context, after: limits.requestTimeout, counting: \.requestTimeouts)
         case .body(let buffer):
@@ -154,6 +166,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                     context.close(promise: nil)
                     return
                 }
+                if closeAfterResponse { return }
             }
         case .end:
             requestEnded = true
@@ -166,10 +179,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // Above, the application asks for no more of a body it answered: keep reading it here.
+        if discarding { context.read() }
+        context.fireChannelReadComplete()
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head(let response):
-            closeAfterResponse = response.headerFields[.connection]?.lowercased() == "close"
+            closeAfterResponse = requestSaysClose || response.headerFields[.connection]?.lowercased() == "close"
             context.write(data, promise: promise)
         case .body:
             context.write(data, promise: promise)
@@ -177,6 +196,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             responseEnded = true
             guard closeAfterResponse && requestEnded else {
                 context.write(data, promise: promise)
+                if discarding {
+                    context.flush()
+                    context.read()
+                }
                 return
             }
             let written = context.eventLoop.makePromise(of: Void.self)

@@ -177,7 +177,8 @@ package struct NativeBatchParser: Sendable {
         }
         let sample = IngestSample(
             key: wire.id, id: wire.id, seq: wire.seq, time: Instant(milliseconds: wire.t), latitude: wire.lat,
-            longitude: wire.lon, accuracy: wire.acc, altitude: wire.alt, speed: wire.speed, course: wire.course,
+            longitude: wire.lon, accuracy: wire.acc.knownAccuracy, altitude: wire.alt, speed: wire.speed,
+            course: wire.course,
             battery: wire.battery, charging: wire.charging, trigger: wire.trigger, state: wire.state, source: .native
         )
         try rules.check(sample, label: "sample \(index)", now: now)

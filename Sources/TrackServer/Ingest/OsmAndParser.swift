@@ -93,7 +93,7 @@ struct OsmAndParser: Sendable {
         let sample = IngestSample(
             key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
             // Traccar Client sends accuracy=0 when the fix has none: unknown, not 0 m.
-            latitude: lat, longitude: lon, accuracy: try number("accuracy").flatMap { $0 > 0 ? $0 : nil },
+            latitude: lat, longitude: lon, accuracy: try number("accuracy").unlessUnknown.knownAccuracy,
             altitude: try number("altitude"),
             speed: speed.unlessUnknown.map { $0 * Self.metresPerSecondPerKnot },
             course: bearing ?? heading, battery: battery.map { $0 / 100 },
@@ -122,7 +122,7 @@ struct OsmAndParser: Sendable {
         let level = try battery?.number("level")
         let sample = IngestSample(
             key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
-            latitude: lat, longitude: lon, accuracy: try coords.number("accuracy").flatMap { $0 > 0 ? $0 : nil },
+            latitude: lat, longitude: lon, accuracy: try coords.number("accuracy").unlessUnknown.knownAccuracy,
             altitude: try coords.number("altitude"), speed: speed.unlessUnknown,
             course: heading.unlessUnknown, battery: level.unlessUnknown,
             charging: try battery?.bool("is_charging"), source: .osmand

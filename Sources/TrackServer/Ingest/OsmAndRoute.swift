@@ -24,11 +24,9 @@ extension TrackServerEnvironment {
                 let raw =
                     (request.uri.query ?? "")
                     + (bytes.isEmpty ? "" : "\n" + String(decoding: bytes.prefix(4096), as: UTF8.self))
-                try await store.quarantine(
-                    device: device, source: .osmand, reason: error.message, raw: raw, at: clock.now)
-                context.logger.notice(
-                    "osmand point quarantined",
-                    metadata: ["device": "\(device)", "reason": "\(LogText.bounded(error.message))"])
+                try await quarantine(
+                    device: device, source: .osmand, reason: error.message, raw: raw, logger: context.logger)
+                await recordQuarantinedSample(.osmand)
                 return Response(status: .ok)
             }
             // The common case first: a token of the named device proves it is registered and not

@@ -75,7 +75,7 @@ struct OverlandParser: Sendable {
         let altitude = try properties.number("altitude")
         let sample = IngestSample(
             key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
-            latitude: lat, longitude: lon, accuracy: accuracy.unlessUnknown,
+            latitude: lat, longitude: lon, accuracy: accuracy.unlessUnknown.knownAccuracy,
             altitude: (verticalAccuracy ?? 0) < 0 ? nil : altitude, speed: speed.unlessUnknown,
             course: course.unlessUnknown, battery: battery.unlessUnknown,
             charging: batteryState.flatMap { ["charging": true, "full": true, "unplugged": false][$0] },

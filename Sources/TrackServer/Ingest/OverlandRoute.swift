@@ -24,7 +24,10 @@ extension TrackServerEnvironment {
             let parser = OverlandParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
             let parsed = try parser.parse(json, now: clock.now)
             let outcome = try await committer.insert(parsed.samples, device: device, at: clock.now, bytes: bytes.count)
-            if let trip = parsed.trip {
+            // Overland resends a batch it did not see answered "ok" as it is, with the trip of the
+            // moment: a batch whose every location is already stored is a resend, and its trip is
+            // not stored again (issue 23). A batch with nothing but a trip stores it.
+            if let trip = parsed.trip, !outcome.accepted.isEmpty || parsed.samples.isEmpty {
                 let text = String(decoding: try JSONEncoder().encode(trip), as: UTF8.self)
                 try await store.recordEvent(device: device, type: "overland.trip", json: text, at: clock.now)
             }
@@ -35,9 +38,9 @@ extension TrackServerEnvironment {
             }()
             for skip in parsed.skipped {
                 let raw = features.indices.contains(skip.index) ? features[skip.index] : JSONValue.null
-                try await store.quarantine(
+                try await quarantine(
                     device: device, source: .overland, reason: skip.reason,
-                    raw: String(decoding: try JSONEncoder().encode(raw), as: UTF8.self), at: clock.now)
+                    raw: String(decoding: try JSONEncoder().encode(raw), as: UTF8.self), logger: context.logger)
             }
             await record(.overland, outcome: outcome, rejected: parsed.skipped.count)
             context.logger.info(

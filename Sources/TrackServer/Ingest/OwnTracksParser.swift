@@ -12,6 +12,9 @@ struct OwnTracksParser: Sendable {
     enum Parsed {
         case location(IngestSample)
         case event(type: String)
+        /// `_type: "encrypted"`: `data` is a secretbox payload (``OwnTracksEncryption``) holding
+        /// one of the other messages.
+        case encrypted(data: String)
     }
 
     /// OwnTracks `t` (trigger) letters mapped to our trigger names.
@@ -25,6 +28,12 @@ struct OwnTracksParser: Sendable {
         }
         guard case .string(let type) = body["_type"] else {
             throw APIError(.badRequest, "field \"_type\" must be a string such as \"location\"")
+        }
+        if type == "encrypted" {
+            guard case .string(let data) = body["data"] else {
+                throw APIError(.badRequest, "an encrypted message needs its payload as a base64 string in \"data\"")
+            }
+            return .encrypted(data: data)
         }
         guard type == "location" else { return .event(type: type) }
         do {
@@ -47,7 +56,8 @@ struct OwnTracksParser: Sendable {
         let course = try fields.number("cog")
         let sample = IngestSample(
             key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
-            latitude: lat, longitude: lon, accuracy: try fields.number("acc"), altitude: try fields.number("alt"),
+            latitude: lat, longitude: lon, accuracy: try fields.number("acc").knownAccuracy,
+            altitude: try fields.number("alt"),
             speed: velocity.unlessUnknown.map { $0 / 3.6 }, course: course.unlessUnknown,
             battery: battery.unlessUnknown.map { $0 / 100 },
             charging: batteryStatus.flatMap(Int.init(exactly:)).flatMap { [1: false, 2: true, 3: true][$0] },

@@ -1,3 +1,4 @@
+import BackgroundCore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -26,19 +27,27 @@ extension TrackServerEnvironment {
                     "x_limit_d": "\(LogText.bounded(request.headers[.init("X-Limit-D") ?? .accept] ?? ""))",
                 ])
             let bytes = try await bodyReader.read(request)
-            let body: JSONValue
-            let message: OwnTracksParser.Parsed
+            let parser = OwnTracksParser(rules: rules)
+            var plaintext = bytes
+            var body: JSONValue
+            var message: OwnTracksParser.Parsed
             do {
                 body = try JSONBody.parse(bytes)
-                message = try OwnTracksParser(rules: rules).parse(body, now: clock.now)
+                message = try parser.parse(body, now: clock.now)
+                if case .encrypted(let data) = message {
+                    plaintext = try await decryptOwnTracks(data, device: device, raw: bytes, context: context)
+                    body = try JSONBody.parse(plaintext)
+                    message = try parser.parse(body, now: clock.now)
+                    if case .encrypted = message {
+                        throw APIError(.badRequest, "an encrypted message holds another encrypted message")
+                    }
+                }
             } catch let error as APIError where error.status == .badRequest {
                 // OwnTracks deletes a message on any 4xx: answered 200 and kept aside instead.
-                try await store.quarantine(
+                try await quarantine(
                     device: device, source: .owntracks, reason: error.message,
-                    raw: String(decoding: bytes.prefix(4096), as: UTF8.self), at: clock.now)
-                context.logger.notice(
-                    "owntracks message quarantined",
-                    metadata: ["device": "\(device)", "reason": "\(LogText.bounded(error.message))"])
+                    raw: String(decoding: plaintext.prefix(4096), as: UTF8.self), logger: context.logger)
+                await recordQuarantinedSample(.owntracks)
                 return Response.text("[]", contentType: "application/json")
             }
             switch message {
@@ -54,8 +63,53 @@ extension TrackServerEnvironment {
                     device: device, type: "owntracks.\(type.prefix(40))", json: text, at: clock.now)
                 context.logger.info(
                     "owntracks message stored", metadata: ["device": "\(device)", "type": "\(LogText.bounded(type))"])
+            case .encrypted:
+                break  // opened above: an encrypted message inside one was refused there
             }
             return Response.text("[]", contentType: "application/json")
         }
+    }
+
+    /// The plaintext of an encrypted OwnTracks message, with the device's key.
+    ///
+    /// Without a key, or with one that does not open it, the message is kept aside for the
+    /// operator (once an hour per device and reason, as the phone sends it again) and refused
+    /// with a 503: OwnTracks iOS deletes a message on 2xx and 4xx but keeps it queued on 5xx
+    /// (owntracks/ios `Connection.m` `sendHTTP:data:`), and Android re-queues a location on any
+    /// non-2xx for 100,000 attempts (owntracks/android `HttpMessageProcessorEndpoint.kt`,
+    /// `MessageLocation.numberOfRetries`), so the point reaches the map once the key is set.
+    /// Payloads that no key could open (not base64, too short) are unreadable: a 400, kept aside
+    /// and answered 200 by the caller.
+    private func decryptOwnTracks(
+        _ data: String, device: String, raw: [UInt8], context: some RequestContext
+    ) async throws -> [UInt8] {
+        let reason: String
+        if let key = try await store.ownTracksKey(device: device) {
+            do throws(OwnTracksDecryptionError) {
+                return try OwnTracksEncryption.open(data, key: key)
+            } catch {
+                switch error {
+                case .notBase64, .tooShort:
+                    throw APIError(.badRequest, error.description)
+                case .wrongKey, .unavailable:
+                    reason = error.description + "; answered 503 so the phone keeps it and sends it again"
+                }
+            }
+        } else {
+            reason =
+                "an encrypted OwnTracks message, but no OwnTracks key is set for device \(device): give the app's "
+                + "Encryption key to `bgtrack device set \(device) --owntracks-key -`; answered 503 so the phone "
+                + "keeps it and sends it again"
+        }
+        let now = clock.now.milliseconds
+        let keptLately = try await store.rejectedPoints(device: device, limit: 1).first.map {
+            $0.reason == reason && now - $0.receivedAt < 3_600_000
+        }
+        if keptLately != true {
+            try await quarantine(
+                device: device, source: .owntracks, reason: reason,
+                raw: String(decoding: raw.prefix(4096), as: UTF8.self), logger: context.logger)
+        }
+        throw APIError(.serviceUnavailable, reason, headers: [.retryAfter: "300"])
     }
 }

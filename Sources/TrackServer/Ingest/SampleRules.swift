@@ -55,3 +55,9 @@ extension Optional<Double> {
     /// unknown rather than rejected, because OwnTracks and Overland delete what they sent anyway.
     var unlessUnknown: Double? { flatMap { $0 < 0 ? nil : $0 } }
 }
+
+extension Optional<Double> {
+    /// A horizontal accuracy as stored: 0 m is no real fix's accuracy but what clients send when
+    /// they have none (Traccar Client, OwnTracks), so it is unknown (`nil`) in every protocol.
+    var knownAccuracy: Double? { flatMap { $0 == 0 ? nil : $0 } }
+}

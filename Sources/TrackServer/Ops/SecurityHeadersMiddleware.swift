@@ -4,9 +4,10 @@ import Hummingbird
 
 /// Headers on every answer, errors included, that keep the pages' operator token (it can travel in
 /// the URL) from leaking and the pages from being framed or sniffed:
-/// `Referrer-Policy: no-referrer`, `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY` and a
-/// Content-Security-Policy that allows scripts, styles and images from this server only (plus the
-/// operator's tile server for images).
+/// `Referrer-Policy: no-referrer`, `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`, a
+/// Content-Security-Policy that allows scripts (never inline ones), styles and images from this
+/// server only (plus the operator's tile server for images), and `Cache-Control: no-store` on
+/// every page and every answer to a URL with a token.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     let contentSecurityPolicy: String
 
@@ -19,9 +20,10 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         {
             images += " \(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")"
         }
-        // The pages carry their data and small scripts inline; nothing is loaded from elsewhere.
+        // Scripts only from this server's files (``PageScripts``), never inline: an injected
+        // `<script>` or event attribute does not run. The pages' small styles stay inline.
         contentSecurityPolicy =
-            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+            "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
             + "img-src \(images); connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
     }
 
@@ -38,6 +40,13 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xFrameOptions] = "DENY"
         response.headers[.contentSecurityPolicy] = contentSecurityPolicy
+        // A page links with the operator token it was opened with, and a `?token=` URL is the
+        // token: neither may stay in a browser's or a proxy's cache.
+        if request.uri.query?.contains("token=") == true
+            || response.headers[.contentType]?.hasPrefix("text/html") == true
+        {
+            response.headers[.cacheControl] = "no-store"
+        }
         return response
     }
 }

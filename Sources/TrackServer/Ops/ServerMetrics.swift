@@ -18,8 +18,11 @@ public actor ServerMetrics {
 
     static let help: [String: String] = [
         "bgtrack_http_requests_total": "HTTP requests answered, by method and status.",
-        "bgtrack_samples_total": "Samples received, by protocol and outcome (accepted, duplicate, rejected).",
+        "bgtrack_samples_total":
+            "Samples received, by protocol and outcome (accepted, duplicate, rejected: quarantined or refused).",
         "bgtrack_batches_refused_total": "Ingest requests refused as a whole (nothing written), by protocol.",
+        "bgtrack_quarantined_total":
+            "Points kept aside in the quarantine (GET /v1/devices/{id}/rejected), by protocol.",
         "bgtrack_alerts_sent_total": "Silence alerts delivered (webhook or command).",
         "bgtrack_group_commits_total": "Ingest commits of the write pipeline (one transaction and sync each).",
         "bgtrack_group_commit_requests_total":
@@ -29,7 +32,12 @@ public actor ServerMetrics {
         "bgtrack_alerts_failed_total": "Silence alert deliveries that failed and will be retried.",
     ]
 
-    public init() {}
+    public init() {
+        // Present from the start, at 0, so an alert on quarantines needs no "absent" rule.
+        for source in IngestSource.allCases {
+            counters[Key(name: "bgtrack_quarantined_total", labels: ["protocol": source.rawValue])] = 0
+        }
+    }
 
     func add(_ name: String, _ labels: [String: String] = [:], _ amount: Int = 1) {
         guard amount != 0 else { return }

@@ -50,6 +50,10 @@ extension TrackServerEnvironment {
             var name, status, seen, href: String
             var lat, lon: Double
         }
+        struct DevicesData: Encodable {
+            var devices: [Marker]
+            var tiles: String?
+        }
         var markers: [Marker] = []
         for device in devices where device.revokedAt == nil {
             guard let seen = device.lastSeenAt, let last = try await lastPosition(device: device.name, seen: seen)
@@ -64,8 +68,7 @@ extension TrackServerEnvironment {
         }
         return """
             <div id="devices-map"></div>
-            <script>const DEVICES = \(try HTML.scriptJSON(markers)); const TILES = \(try HTML.scriptJSON(configuration.tileURL));</script>
-            <script>\(Self.devicesMapScript)</script>
+            \(PageScripts.tags(data: try HTML.scriptJSON(DevicesData(devices: markers, tiles: configuration.tileURL)), id: "devices-data", script: "devices.js"))
             """
     }
 

@@ -115,14 +115,13 @@ struct MapPageHTML {
             <header><a href="\(HTML.escape(indexLink))">devices</a> / <strong>\(name)</strong>
             <form method="get" action="/devices/\(HTML.escape(HTML.percentEncoded(data.device)))">
             <a href="\(HTML.escape(link(day: dayNumber - 1)))">◀</a>
-            <input type="date" name="day" value="\(data.day)" onchange="this.form.submit()">\(tokenField)
+            <input type="date" name="day" value="\(data.day)">\(tokenField)
             <a href="\(HTML.escape(link(day: dayNumber + 1)))">▶</a>
             <noscript><button>show</button></noscript></form>
             <span id="summary">\(pointCount) points, \(data.segments.count) segments (\(data.zone) day)</span></header>
             \(banner)
             \(body)
-            <script>const MAP = \(try HTML.scriptJSON(data));</script>
-            <script>\(leaflet ? LeafletMapScript.javascript : MapScript.javascript)</script>
+            \(PageScripts.tags(data: try HTML.scriptJSON(data), id: "map-data", script: leaflet ? "leaflet-map.js" : "map.js"))
             </body></html>
             """
     }

@@ -1,4 +1,5 @@
 public import BackgroundCore
+import Foundation
 import GRDB
 
 extension SQLiteTrackStore {
@@ -12,7 +13,9 @@ extension SQLiteTrackStore {
                 arguments: [
                     id, source.rawValue, String(reason.prefix(500)), String(raw.prefix(4096)), now.milliseconds,
                 ])
-            try db.execute(sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [now.milliseconds, id])
+            try db.execute(
+                sql: "UPDATE device SET lastSeenAt = ?, rejectedCount = rejectedCount + 1 WHERE id = ?",
+                arguments: [now.milliseconds, id])
         }
     }
 
@@ -106,6 +109,25 @@ extension SQLiteTrackStore {
             try db.execute(
                 sql: "UPDATE alert_outbox SET attempts = attempts + 1, nextAttemptAt = ?, lastError = ? WHERE id = ?",
                 arguments: [retryAt.milliseconds, String(error.prefix(500)), id])
+        }
+    }
+}
+
+extension SQLiteTrackStore {
+    public func setOwnTracksKey(device: String, _ key: OwnTracksKey?) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE device SET owntracksKey = ? WHERE name = ?",
+                arguments: [key.map { Data($0.bytes) }, device])
+            return db.changesCount > 0
+        }
+    }
+
+    public func ownTracksKey(device: String) async throws -> OwnTracksKey? {
+        try await writer.read { db in
+            let stored = try Data.fetchOne(
+                db.cachedStatement(sql: "SELECT owntracksKey FROM device WHERE name = ?"), arguments: [device])
+            return stored.flatMap { OwnTracksKey(bytes: Array($0)) }
         }
     }
 }

@@ -38,7 +38,7 @@ extension SQLiteTrackStore {
                 }
             }
             try db.execute(
-                sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [request.now.milliseconds, deviceID])
+                sql: Self.seenSQL, arguments: [request.now.milliseconds, outcome.accepted.count, deviceID])
             return outcome
         }
     }
@@ -64,7 +64,7 @@ extension SQLiteTrackStore {
     ) throws -> [Result<InsertOutcome, any Error>] {
         let statement = try db.cachedStatement(sql: insertSQL)
         var deviceIDs: [String: Int64] = [:]
-        var lastSeen: [Int64: Int64] = [:]
+        var lastSeen: [Int64: (milliseconds: Int64, added: Int)] = [:]
         var results: [Result<InsertOutcome, any Error>] = []
         results.reserveCapacity(requests.count)
         for request in requests {
@@ -94,11 +94,16 @@ extension SQLiteTrackStore {
                 clearFailure(statement, request)
                 continue
             }
-            if let stored { lastSeen[stored] = max(lastSeen[stored] ?? .min, request.now.milliseconds) }
+            if let stored {
+                let before = lastSeen[stored] ?? (.min, 0)
+                lastSeen[stored] = (
+                    max(before.milliseconds, request.now.milliseconds), before.added + outcome.accepted.count
+                )
+            }
             results.append(.success(outcome))
         }
-        for (deviceID, milliseconds) in lastSeen {
-            try db.execute(sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [milliseconds, deviceID])
+        for (deviceID, seen) in lastSeen {
+            try db.execute(sql: seenSQL, arguments: [seen.milliseconds, seen.added, deviceID])
         }
         return results
     }

@@ -97,6 +97,24 @@ extension SQLiteTrackStore {
                     CREATE INDEX rejected_point_device ON rejected_point(deviceId, id);
                     """)
         }
+        // /healthz, /metrics, the index page and the alert loop list devices with their counts:
+        // kept in the device row, in the transaction that adds the rows, instead of counted from
+        // every sample each time (issue 23: 141 ms at 3.9 M samples).
+        migrator.registerMigration("v5-device-tallies") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE device ADD COLUMN sampleCount INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE device ADD COLUMN rejectedCount INTEGER NOT NULL DEFAULT 0;
+                    UPDATE device SET
+                        sampleCount = (SELECT COUNT(*) FROM sample s WHERE s.deviceId = device.id),
+                        rejectedCount = (SELECT COUNT(*) FROM rejected_point r WHERE r.deviceId = device.id);
+                    """)
+        }
+        // The OwnTracks payload key (`device add|set --owntracks-key`): the 32-byte secretbox key
+        // the server decrypts `_type: encrypted` messages with.
+        migrator.registerMigration("v6-owntracks-key") { db in
+            try db.execute(sql: "ALTER TABLE device ADD COLUMN owntracksKey BLOB")
+        }
         return migrator
     }
 }

@@ -3,12 +3,14 @@ import GRDB
 
 extension SQLiteTrackStore {
     static let deviceQuery = """
-        SELECT d.name, d.createdAt, d.revokedAt, d.lastSeenAt, d.silentAfterMs,
-            (SELECT COUNT(*) FROM sample s WHERE s.deviceId = d.id) AS sampleCount,
-            (SELECT a.silentSince FROM alert_state a WHERE a.deviceId = d.id) AS silentSince,
-            (SELECT COUNT(*) FROM rejected_point r WHERE r.deviceId = d.id) AS rejectedCount
+        SELECT d.name, d.createdAt, d.revokedAt, d.lastSeenAt, d.silentAfterMs, d.sampleCount,
+            (SELECT a.silentSince FROM alert_state a WHERE a.deviceId = d.id) AS silentSince, d.rejectedCount
         FROM device d
         """
+
+    /// After a request's rows: the device was heard from, and holds `added` samples more (kept in
+    /// the same transaction as the rows, so the count is never off).
+    static let seenSQL = "UPDATE device SET lastSeenAt = ?, sampleCount = sampleCount + ? WHERE id = ?"
 
     static let insertSQL = """
         INSERT OR IGNORE INTO sample (deviceId, key, sampleId, seq, t, lat, lon, acc, alt, speed, course,

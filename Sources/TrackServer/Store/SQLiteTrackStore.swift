@@ -206,8 +206,7 @@ public struct SQLiteTrackStore: TrackStore {
                     outcome.duplicates.append(sample.key)
                 }
             }
-            try db.execute(
-                sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [now.milliseconds, deviceID])
+            try db.execute(sql: Self.seenSQL, arguments: [now.milliseconds, outcome.accepted.count, deviceID])
             return outcome
         }
     }

@@ -56,6 +56,11 @@ public protocol TrackStore: Sendable {
     /// them, without reading the rows: `bgtrack load` checks every acknowledged sample is stored
     /// once (a time stored twice is a duplicate, a missing one a loss). Unknown device: zeros.
     func sampleTally(device: String, from: Instant, to: Instant) async throws -> SampleTally
+    /// Sets the device's OwnTracks payload key (`nil` removes it): its `_type: "encrypted"`
+    /// messages are decrypted with it. False if no device has that name.
+    func setOwnTracksKey(device: String, _ key: OwnTracksKey?) async throws -> Bool
+    /// The device's OwnTracks payload key, `nil` when none was set (or no such device).
+    func ownTracksKey(device: String) async throws -> OwnTracksKey?
     /// Stores a non-location message (OwnTracks `_type` other than location, Overland `trip`).
     func recordEvent(device: String, type: String, json: String, at now: Instant) async throws
     func eventCount(device: String) async throws -> Int

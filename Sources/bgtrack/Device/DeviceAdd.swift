@@ -12,6 +12,7 @@ struct DeviceAdd: AsyncParsableCommand {
     @Option(
         help: "Alert when nothing was heard for this long, e.g. 35m, 2h or 90s (default: serve's --offline-minutes).")
     var silentAfter: String?
+    @OptionGroup var ownTracksKey: OwnTracksKeyOption
 
     func validate() throws {
         guard !name.isEmpty, name.count <= 64,
@@ -41,10 +42,12 @@ struct DeviceAdd: AsyncParsableCommand {
     func run() async throws {
         let token = Tokens.mint(prefix: "bgd")
         let threshold = try silentAfterDuration()
+        let key = try ownTracksKey.key()
         do {
             try await database.withStore { store in
                 _ = try await store.addDevice(name: name, tokenHash: Tokens.hash(token), at: ServerClock.system.now)
                 if let threshold { _ = try await store.setSilentAfter(device: name, threshold) }
+                if let key { _ = try await store.setOwnTracksKey(device: name, key) }
             }
         } catch let error as TrackStoreError {
             throw ValidationError(error.description)

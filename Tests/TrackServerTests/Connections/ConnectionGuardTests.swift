@@ -120,6 +120,79 @@ struct ConnectionGuardTests {
         #expect(counters.snapshot.drainCuts == 0)
     }
 
+    /// Counts the reads asked of the socket, below the guard.
+    final class ReadCounter: ChannelOutboundHandler {
+        typealias OutboundIn = Never
+        var reads = 0
+        func read(context: ChannelHandlerContext) {
+            reads += 1
+            context.read()
+        }
+    }
+
+    /// Above the guard, the application (Hummingbird's async channel) asks for nothing more once it
+    /// has answered a `Connection: close` request: it swallows the channel's own reads.
+    final class AnsweredApplication: ChannelDuplexHandler {
+        typealias InboundIn = HTTPRequestPart
+        typealias OutboundIn = HTTPResponsePart
+        var parts: [HTTPRequestPart] = []
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) { parts.append(unwrapInboundIn(data)) }
+        func read(context: ChannelHandlerContext) {}
+    }
+
+    static func closingRequest(_ close: Bool) -> HTTPRequestPart {
+        var request = HTTPRequest(method: .post, scheme: nil, authority: "bgtrack", path: "/v1/batches")
+        if close { request.headerFields[.connection] = "close" }
+        return .head(request)
+    }
+
+    /// Issue 23, item 3: with `Connection: close` Hummingbird reads nothing after its answer, so a
+    /// client writing a large body blocked until the idle timeout and never saw its 413. The guard
+    /// now reads the rest itself, drops it, and closes at its end, with either side saying close.
+    @Test(arguments: [(true, false), (false, true), (true, true)])
+    func theBodyOfAnAnsweredClosingRequestIsReadAndDroppedHere(requestCloses: Bool, answerCloses: Bool) throws {
+        let counters = ConnectionCounters()
+        let reads = ReadCounter()
+        let application = AnsweredApplication()
+        let channel = EmbeddedChannel(handlers: [
+            reads, ConnectionGuard(limits: Self.limits(), counters: counters), application,
+        ])
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
+        try channel.writeInbound(Self.closingRequest(requestCloses))
+        try channel.writeInbound(Self.body(4 << 20))
+        let answer = HTTPResponse(
+            status: .contentTooLarge, headerFields: answerCloses ? [.connection: "close"] : [:])
+        try channel.writeOutbound(HTTPResponsePart.head(answer))
+        let before = reads.reads
+        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        #expect(reads.reads > before, "the guard asks for the rest of the body after answering")
+        for _ in 0..<25 {
+            let asked = reads.reads
+            try channel.writeInbound(Self.body(1 << 20))
+            channel.pipeline.fireChannelReadComplete()
+            #expect(reads.reads > asked)
+            #expect(channel.isActive)
+        }
+        // Only the parts before the answer reached the application.
+        #expect(application.parts.count == 2)
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        #expect(!channel.isActive)
+        #expect(counters.snapshot.drainCuts == 0)
+    }
+
+    @Test func aKeptAliveConnectionsBodyStillGoesToTheApplicationWhichReadsIt() throws {
+        let counters = ConnectionCounters()
+        let channel = try Self.connect(Self.limits(), counters)
+        try channel.writeInbound(Self.closingRequest(false))
+        _ = try channel.readInbound(as: HTTPRequestPart.self)
+        try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .unauthorized)))
+        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        try channel.writeInbound(Self.body(100))
+        #expect(try channel.readInbound(as: HTTPRequestPart.self) == Self.body(100))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        #expect(channel.isActive)
+    }
+
     @Test func drainingStopsAtTheBound() throws {
         let counters = ConnectionCounters()
         let channel = try Self.connect(Self.limits { $0.drainBytes = 64 << 10 }, counters)

@@ -39,7 +39,9 @@ import Testing
         let page = try await get(server, "/devices/iphone-42?day=2024-11-22&token=\(server.operatorToken)")
         #expect(page.status == .ok)
         #expect(page.text.contains("<script src=\"/static/leaflet/leaflet.js\"></script>"))
-        #expect(page.text.contains("L.map('map'"))
+        // The drawing script is a file of this server (no inline script: issue 23's CSP).
+        #expect(page.text.contains("<script src=\"/static/bgtrack/leaflet-map.js\"></script>"))
+        #expect(try await get(server, "/static/bgtrack/leaflet-map.js").text.contains("L.map('map'"))
         #expect(!page.text.contains("libjs-leaflet"))  // no "install Leaflet" hint
         #expect(!page.text.contains("src=\"http") && !page.text.contains("href=\"http"))  // no CDN
         // Popups need each point's battery, trigger and app state.

@@ -47,7 +47,11 @@ struct ReadingRouteTests {
         #expect(response.status == .ok)
         let page = response.text
         #expect(page.contains("\"segments\":[[[31.2304,121.4737"))
-        #expect(page.contains("scalebar") && page.contains("type=\"date\""))
+        #expect(page.contains("src=\"/static/bgtrack/map.js\"") && page.contains("type=\"date\""))
+        let script = try await server.test { client in
+            try await client.executeRequest(uri: "/static/bgtrack/map.js", method: .get, headers: [:], body: nil)
+        }
+        #expect(script.text.contains("scalebar"))
         #expect(page.contains("id=\"offline\""))  // an hour of silence
         #expect(!page.contains("https://") && !page.contains("src=\"http"))
     }

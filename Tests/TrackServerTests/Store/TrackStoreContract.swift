@@ -235,6 +235,47 @@ enum StoreContract {
                 == SampleTally(rows: 0, distinctTimes: 0))
     }
 
+    /// The device list's counts are kept by the writes (issue 23: `/healthz`, `/metrics` and the
+    /// pages must not count every sample), so every write path must keep them right.
+    static func deviceCountsAreKeptByEveryWritePath(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
+        _ = try await store.insert([sample("k1", at: 0), sample("k2", at: 60)], device: "a", at: now)
+        _ = try await store.insert([sample("k2", at: 60), sample("k3", at: 120)], device: "a", at: now)
+        let group = try await store.insertGroup([
+            GroupInsert(samples: [sample("k4", at: 180), sample("k1", at: 0)], device: "a", now: now),
+            GroupInsert(samples: [sample("x", at: 0)], device: "nobody", now: now),
+            GroupInsert(samples: [sample("m1", at: 0), sample("m1", at: 0)], device: "b", now: now),
+        ])
+        #expect(group.count == 3)
+        _ = try await store.insertGroup([GroupInsert(samples: [sample("k5", at: 240)], device: "a", now: now)])
+        try await store.quarantine(device: "a", source: .owntracks, reason: "r1", raw: "{}", at: now)
+        try await store.quarantine(device: "a", source: .osmand, reason: "r2", raw: "", at: now)
+        let start = Instant(milliseconds: 0)
+        let end = Instant(milliseconds: Int64.max / 2)
+        for (name, samples, rejected) in [("a", 5, 2), ("b", 1, 0)] {
+            let device = try #require(try await store.device(named: name))
+            #expect(device.sampleCount == samples, "\(name)")
+            #expect(device.rejectedCount == rejected, "\(name)")
+            #expect(try await store.sampleTally(device: name, from: start, to: end).rows == samples)
+        }
+        #expect(try await store.devices().map(\.sampleCount) == [5, 1])
+    }
+
+    static func anOwnTracksKeyIsKeptPerDevice(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
+        #expect(try await store.ownTracksKey(device: "a") == nil)
+        let key = try OwnTracksKey(secret: "s3cret")
+        #expect(try await store.setOwnTracksKey(device: "a", key))
+        #expect(try await store.ownTracksKey(device: "a") == key)
+        #expect(try await store.ownTracksKey(device: "b") == nil)
+        #expect(try await store.setOwnTracksKey(device: "nobody", key) == false)
+        #expect(try await store.ownTracksKey(device: "nobody") == nil)
+        #expect(try await store.setOwnTracksKey(device: "a", nil))
+        #expect(try await store.ownTracksKey(device: "a") == nil)
+    }
+
     static func largeBatchesKeepEverySample(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         // More rows than one statement holds in the PostgreSQL store (1,000).
@@ -338,6 +379,16 @@ struct TrackStoreContract {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func deviceCountsAreKeptByEveryWritePath(kind: StoreKind) async throws {
+        try await StoreContract.deviceCountsAreKeptByEveryWritePath(kind.make())
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anOwnTracksKeyIsKeptPerDevice(kind: StoreKind) async throws {
+        try await StoreContract.anOwnTracksKeyIsKeptPerDevice(kind.make())
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func largeBatchesKeepEverySample(kind: StoreKind) async throws {
         try await StoreContract.largeBatchesKeepEverySample(kind.make())
     }
@@ -407,6 +458,14 @@ struct PostgresStoreContract {
         try await PostgresTestDatabase.withStore {
             try await StoreContract.aTallyCountsRowsAndDistinctTimesInTheRange($0)
         }
+    }
+
+    @Test(.postgres) func deviceCountsAreKeptByEveryWritePath() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.deviceCountsAreKeptByEveryWritePath($0) }
+    }
+
+    @Test(.postgres) func anOwnTracksKeyIsKeptPerDevice() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.anOwnTracksKeyIsKeptPerDevice($0) }
     }
 
     @Test(.postgres) func largeBatchesKeepEverySample() async throws {

@@ -125,6 +125,10 @@ struct GatedStore: TrackStore {
         try await base.recordEvent(device: device, type: type, json: json, at: now)
     }
     func eventCount(device: String) async throws -> Int { try await base.eventCount(device: device) }
+    func setOwnTracksKey(device: String, _ key: OwnTracksKey?) async throws -> Bool {
+        try await base.setOwnTracksKey(device: device, key)
+    }
+    func ownTracksKey(device: String) async throws -> OwnTracksKey? { try await base.ownTracksKey(device: device) }
     func setSilentAfter(device: String, _ threshold: Duration?) async throws -> Bool {
         try await base.setSilentAfter(device: device, threshold)
     }
