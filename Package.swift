@@ -153,6 +153,7 @@ let package = Package(
             name: "bgtrack-bench",
             dependencies: [
                 "BackgroundCore",
+                "IOSShellHost",
                 "IOSSimulator",
                 "LoadGenerator",
                 "LocationLog",

@@ -1,5 +1,5 @@
 public import BackgroundCore
-public import Foundation
+import Foundation
 
 /// What the simulated iPhone reads from the app's `Info.plist` (policy §3, §13): the background
 /// modes that decide what may wake the app or keep it running, the `BGTaskScheduler` identifiers
