@@ -3,7 +3,6 @@ import BackgroundCore
 import LocationLog
 import MapKit
 import SwiftUI
-import TrackerAppModel
 
 struct ContentView: View {
     @Bindable var model: TrackerModel

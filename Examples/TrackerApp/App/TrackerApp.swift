@@ -1,7 +1,6 @@
 // Builds in Xcode only (SwiftUI, MapKit): see ../README.md. The model it drives,
 // ../Model/TrackerModel.swift, is compiled and checked on Linux by `swift build`.
 import SwiftUI
-import TrackerAppModel
 import UIKit
 import UserNotifications
 

@@ -15,11 +15,37 @@ public enum InfoPlistFile {
     /// Larger files are not Info.plists; reading them would only cost memory.
     public static let maximumBytes = 4 << 20
 
-    /// Reads the file at `path`.
+    /// Reads the file at `path`: an Info.plist, or a project.yml whose application target's
+    /// `info.properties` are read as the Info.plist XcodeGen writes (``XcodeGenSpec``).
     ///
+    /// - Parameters:
+    ///   - target: the project.yml's target to read; `nil` picks its only application target.
     /// - Throws: ``InfoPlistError`` when the file is missing, unreadable, too large or not a
-    ///   property list with a dictionary at the top.
-    public static func read(path: String) throws(InfoPlistError) -> [String: Any] {
+    ///   property list with a dictionary at the top, or a project.yml that cannot be read.
+    public static func read(path: String, target: String? = nil) throws(InfoPlistError) -> [String: Any] {
+        try load(path: path, target: target).plist
+    }
+
+    /// ``read(path:target:)`` with where the keys came from, for a report: the path, or the
+    /// project.yml's target and the path XcodeGen writes its Info.plist to.
+    public static func load(
+        path: String, target: String? = nil
+    ) throws(InfoPlistError) -> (plist: [String: Any], origin: String) {
+        let data = try contents(path)
+        guard XcodeGenSpec.isSpec(path: path, data: data) else {
+            if let target {
+                throw InfoPlistError(
+                    key: "(file)",
+                    message: "--target \(target.prefix(60)) names a target of a project.yml, but \(path) is an "
+                        + "Info.plist; drop --target")
+            }
+            return (try parse(data), path)
+        }
+        let info = try XcodeGenSpec.info(from: data, target: target)
+        return (info.plist, "\(path), target \(info.target): the Info.plist XcodeGen writes to \(info.path)")
+    }
+
+    private static func contents(_ path: String) throws(InfoPlistError) -> Data {
         let data: Data
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -35,9 +61,9 @@ public enum InfoPlistFile {
             throw InfoPlistError(
                 key: "(file)",
                 message: "cannot read \(path): \((error as NSError).localizedDescription); give the path of the "
-                    + "app's Info.plist")
+                    + "app's Info.plist or project.yml")
         }
-        return try parse(data)
+        return data
     }
 
     /// Parses the bytes of a plist file.
