@@ -104,6 +104,7 @@ let package = Package(
         .target(
             name: "BackgroundTracker",
             dependencies: ["BackgroundCore", "LocationLog"] + shadowDependencies,
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         // `bgtrack simulate --shell ios`: the simulated iPhone hosts the iOS shell through AppleShadow.

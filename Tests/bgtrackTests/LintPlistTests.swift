@@ -7,16 +7,21 @@ import Testing
 @testable import bgtrack
 
 /// `bgtrack lint-plist` (issue 10, item 7): the example app's Info.plist passes; each broken
-/// variant fails with a message naming the key and the fix.
+/// variant fails with a message naming the key and the fix. The example's Info.plist is the one
+/// XcodeGen writes from its project.yml (issue 22), here as XML.
 @Suite struct LintPlistTests {
     static let examplePath: String = {
         // Tests/bgtrackTests/LintPlistTests.swift → the package root.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        return root.appendingPathComponent("Examples/TrackerApp/Info.plist").path
+        return root.appendingPathComponent("Examples/TrackerApp/project.yml").path
     }()
 
-    static func example() throws -> String { try String(contentsOfFile: examplePath, encoding: .utf8) }
+    static func example() throws -> String {
+        let plist = try InfoPlistFile.read(path: examplePath)
+        let xml = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+        return String(decoding: xml, as: UTF8.self)
+    }
 
     static func lint(_ text: String, _ strategy: StrategyName = .adaptive) -> [PlistLinter.Finding] {
         PlistLinter(strategy: strategy).lint(Data(text.utf8))
@@ -173,6 +178,11 @@ import Testing
     @Test func theCommandExitsZeroOnTheExampleAndOneOnAMissingFile() throws {
         let good = try #require(try BGTrack.parseAsRoot(["lint-plist", Self.examplePath]) as? LintPlistCommand)
         try good.run()
+        let plistPath = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID()).plist")
+        defer { try? FileManager.default.removeItem(at: plistPath) }
+        try Data(try Self.example().utf8).write(to: plistPath)
+        let plain = try #require(try BGTrack.parseAsRoot(["lint-plist", plistPath.path]) as? LintPlistCommand)
+        try plain.run()
         let missing = try #require(
             try BGTrack.parseAsRoot(["lint-plist", "/nonexistent/Info.plist"]) as? LintPlistCommand)
         #expect(throws: ExitCode(1)) { try missing.run() }

@@ -70,9 +70,7 @@ extension SpecYAML {
         var items: [SpecNode] = []
         while true {
             rest = rest.drop { $0 == " " }
-            guard let first = rest.first else {
-                throw fail(line, "a `[` list does not end on its line; close it with `]` or write one `- item` a line")
-            }
+            guard let first = rest.first else { throw unclosed(line) }
             if first == "]", items.isEmpty { break }
             if first == "[" || first == "{" {
                 throw fail(line, "nested flow collections are not read; write the list with `- item` lines")
@@ -84,7 +82,8 @@ extension SpecYAML {
                 value = .scalar(text, quoted: true, line: line)
                 rest = after.drop { $0 == " " }
             } else {
-                let end = rest.firstIndex { $0 == "," || $0 == "]" || $0 == "[" || $0 == "{" || $0 == "}" } ?? rest.endIndex
+                let end =
+                    rest.firstIndex { $0 == "," || $0 == "]" || $0 == "[" || $0 == "{" || $0 == "}" } ?? rest.endIndex
                 var item = rest[..<end]
                 while item.last == " " { item.removeLast() }
                 guard !item.isEmpty, !item.contains("#"), !item.contains(": ") else {
@@ -94,12 +93,22 @@ extension SpecYAML {
                 rest = rest[end...]
             }
             items.append(value)
-            if rest.first == "," { rest = rest.dropFirst() } else if rest.first == "]" { break } else {
+            if rest.first == "," {
+                rest = rest.dropFirst()
+            } else if rest.first == "]" {
+                break
+            } else if rest.isEmpty {
+                throw unclosed(line)
+            } else {
                 throw fail(line, "expected `,` or `]` in the `[` list; quote items that contain them")
             }
         }
         try expectEnd(rest.dropFirst(), line, "after `]`")
         return .sequence(items, line: line)
+    }
+
+    private static func unclosed(_ line: Int) -> InfoPlistError {
+        fail(line, "a `[` list does not end on its line; close it with `]` or write one `- item` a line")
     }
 
     /// A single- or double-quoted scalar that ends on its line; returns it and the text after it.

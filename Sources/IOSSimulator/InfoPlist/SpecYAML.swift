@@ -62,7 +62,8 @@ struct SpecYAML {
             throw fail(reader.lines[reader.index].number, "is indented less than the first key; align it with column 1")
         }
         guard case .mapping = root, first.indent == 0 else {
-            throw fail(first.number, "the top level is not a mapping of keys (`name:`, `targets:`); is this a project.yml?")
+            throw fail(
+                first.number, "the top level is not a mapping of keys (`name:`, `targets:`); is this a project.yml?")
         }
         return root
     }
@@ -100,7 +101,8 @@ struct SpecYAML {
         guard depth <= Self.maximumDepth else {
             throw Self.fail(line.number, "nested deeper than \(Self.maximumDepth) levels; a project.yml is not")
         }
-        return Self.isItem(line.text) ? try sequence(indent: line.indent, depth) : try mapping(indent: line.indent, depth)
+        return Self.isItem(line.text)
+            ? try sequence(indent: line.indent, depth) : try mapping(indent: line.indent, depth)
     }
 
     private mutating func mapping(indent: Int, _ depth: Int) throws(InfoPlistError) -> SpecNode {

@@ -31,8 +31,9 @@ extension XcodeGenSpec {
         let booleans: [String: Bool] = [
             "yes": true, "true": true, "on": true, "no": false, "false": false, "off": false,
         ]
-        if let value = booleans[text.lowercased()], text == text.lowercased() || text == text.uppercased()
-            || text == text.prefix(1).uppercased() + text.dropFirst()
+        if let value = booleans[text.lowercased()],
+            text == text.lowercased() || text == text.uppercased()
+                || text == text.prefix(1).uppercased() + text.dropFirst()
         {
             return value
         }

@@ -8,7 +8,8 @@ import IOSSimulator
 struct LintPlistCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint-plist",
-        abstract: "Check an app's Info.plist (XML, binary, or from a project.yml) for what a keep-alive strategy needs.",
+        abstract:
+            "Check an app's Info.plist (XML, binary, or from a project.yml) for what a keep-alive strategy needs.",
         discussion: """
             Checks UIBackgroundModes, the location usage strings and BGTaskSchedulerPermittedIdentifiers.
             Given an XcodeGen project.yml, checks the Info.plist XcodeGen writes: the application target's
