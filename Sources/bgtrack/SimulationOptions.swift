@@ -104,7 +104,7 @@ struct ScenarioOptions: ParsableArguments {
 
     @Option(
         help: """
-            The app's Info.plist (XML or binary): its background modes, BGTaskScheduler identifiers and \
+            The app's Info.plist (XML or binary, or an XcodeGen project.yml's application target): its background modes, BGTaskScheduler identifiers and \
             location usage strings decide what iOS lets the app do. Default: the minimal one \
             `lint-plist` accepts for the strategy.
             """)
