@@ -80,9 +80,12 @@ package final class LoadConnection {
     deinit { if socket >= 0 { close(socket) } }
 
     /// Sends `request` and reads one response.
+    /// - Parameters:
+    ///   - keepBody: false reads the body and counts it without keeping it (a long export measured
+    ///     without the client's memory in the server's process figures): `body` stays empty.
     /// - Throws: ``Failure`` on a socket error, a timeout, a closed connection or a response that is
     ///   not HTTP/1.x. The connection is unusable afterwards.
-    package func roundTrip(_ request: [UInt8]) throws -> LoadResponse {
+    package func roundTrip(_ request: [UInt8], keepBody: Bool = true) throws -> LoadResponse {
         var sent = 0
         #if canImport(Glibc)
             let flags = Int32(MSG_NOSIGNAL)
@@ -121,10 +124,11 @@ package final class LoadConnection {
             }
         }
         if chunked {
-            response.body = try readChunked()
+            response.body = try readChunked(keep: keepBody, length: &response.bodyLength)
         } else if let length {
             while buffer.count - start < length { try fill() }
-            response.body = Array(buffer[start..<start + length])
+            if keepBody { response.body = Array(buffer[start..<start + length]) }
+            response.bodyLength = length
             start += length
         } else if status == 204 || status == 304 || (100..<200).contains(status) {
             response.body = []
@@ -132,6 +136,7 @@ package final class LoadConnection {
             // No framing: the body runs to the end of the connection.
             while (try? fill()) != nil {}
             response.body = Array(buffer[start...])
+            response.bodyLength = response.body.count
             start = buffer.count
             response.closes = true
         }
@@ -140,10 +145,14 @@ package final class LoadConnection {
     }
 
     private static let headTerminator: [UInt8] = [13, 10, 13, 10]
+    private static let httpPrefix = Array("HTTP/1.".utf8)
+    private static let framingHeaders: Set<String> = [
+        "content-length", "transfer-encoding", "retry-after", "connection",
+    ]
     private static let lineTerminator: [UInt8] = [13, 10]
 
     /// Chunked transfer coding (RFC 9112 §7.1): hex size lines, data, a zero chunk, trailers.
-    private func readChunked() throws -> [UInt8] {
+    private func readChunked(keep: Bool, length: inout Int) throws -> [UInt8] {
         var body: [UInt8] = []
         while true {
             let lineEnd = try readUntil(Self.lineTerminator, from: start)
@@ -163,8 +172,10 @@ package final class LoadConnection {
                 }
             }
             while buffer.count - start < size + 2 { try fill() }
-            body.append(contentsOf: buffer[start..<start + size])
+            if keep { body.append(contentsOf: buffer[start..<start + size]) }
+            length += size
             start += size + 2
+            if !keep { compact() }
         }
     }
 
@@ -219,6 +230,8 @@ package final class LoadConnection {
 package struct LoadResponse: Sendable, Hashable {
     package var status: Int
     package var body: [UInt8] = []
+    /// The body's length, also when it was not kept.
+    package var bodyLength = 0
     /// `Retry-After` in seconds, when given as a number.
     package var retryAfter: Int?
     /// The server closes the connection after this response.
