@@ -98,19 +98,26 @@ package final class LoadConnection {
             sent += written
         }
         let headEnd = try readUntil(Self.headTerminator, from: start)
-        let head = String(decoding: buffer[start..<headEnd], as: UTF8.self)
+        // The head is read as bytes, without Foundation's string trimming: on two shared cores the
+        // load generator's own work is taken from the server it measures.
+        let head = buffer[start..<headEnd]
         start = headEnd + 4
-        let lines = head.split(separator: "\r\n")
-        guard let statusLine = lines.first, statusLine.hasPrefix("HTTP/1."), statusLine.count >= 12,
-            let status = Int(statusLine.dropFirst(9).prefix(3))
-        else { throw Failure(description: "not an HTTP response: \(head.prefix(80))") }
+        let lines = head.split(separator: 13, omittingEmptySubsequences: true).map { $0.drop { $0 == 10 } }
+        guard let statusLine = lines.first, statusLine.starts(with: Self.httpPrefix), statusLine.count >= 12,
+            let status = Int(String(decoding: statusLine.dropFirst(9).prefix(3), as: UTF8.self))
+        else {
+            throw Failure(description: "not an HTTP response: \(String(decoding: head.prefix(80), as: UTF8.self))")
+        }
         var response = LoadResponse(status: status)
         var length: Int?
         var chunked = false
         for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+            guard Self.framingHeaders.contains(name) else { continue }
+            let value = String(
+                decoding: line[(colon + 1)...].drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 }
+                    .reversed(), as: UTF8.self)
             switch name {
             case "content-length":
                 guard let parsed = Int(value), parsed >= 0 else {

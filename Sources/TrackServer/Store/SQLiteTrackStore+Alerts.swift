@@ -12,7 +12,7 @@ extension SQLiteTrackStore {
                 arguments: [
                     id, source.rawValue, String(reason.prefix(500)), String(raw.prefix(4096)), now.milliseconds,
                 ])
-            try db.execute(sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [now.milliseconds, id])
+            try Self.markSeen(db, deviceID: id, at: now.milliseconds)
         }
     }
 

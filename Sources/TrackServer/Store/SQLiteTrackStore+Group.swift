@@ -37,8 +37,7 @@ extension SQLiteTrackStore {
                     outcome.duplicates.append(sample.key)
                 }
             }
-            try db.execute(
-                sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [request.now.milliseconds, deviceID])
+            try Self.markSeen(db, deviceID: deviceID, at: request.now.milliseconds)
             return outcome
         }
     }
@@ -70,6 +69,29 @@ extension SQLiteTrackStore {
         for request in requests {
             var outcome = InsertOutcome(accepted: [], duplicates: [])
             var stored: Int64?
+            // A request of one sample (OwnTracks, OsmAnd) writes one row in one statement, and
+            // SQLite undoes a failed statement by itself: the transaction goes on without it. So
+            // it needs no savepoint, which would cost two more statements per request.
+            if request.samples.count == 1, let sample = request.samples.first {
+                do {
+                    let found = try deviceIDs[request.device] ?? Self.deviceID(db, request.device)
+                    guard let found else { throw TrackStoreError.unknownDevice(request.device) }
+                    deviceIDs[request.device] = found
+                    try statement.execute(arguments: arguments(sample, deviceID: found, now: request.now))
+                    if db.changesCount > 0 {
+                        outcome.accepted.append(sample.key)
+                    } else {
+                        outcome.duplicates.append(sample.key)
+                    }
+                    lastSeen[found] = max(lastSeen[found] ?? .min, request.now.milliseconds)
+                    results.append(.success(outcome))
+                } catch {
+                    guard db.isInsideTransaction else { throw error }
+                    results.append(.failure(error))
+                    clearFailure(statement, request)
+                }
+                continue
+            }
             do {
                 try db.inSavepoint {
                     let found = try deviceIDs[request.device] ?? Self.deviceID(db, request.device)
@@ -98,7 +120,7 @@ extension SQLiteTrackStore {
             results.append(.success(outcome))
         }
         for (deviceID, milliseconds) in lastSeen {
-            try db.execute(sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?", arguments: [milliseconds, deviceID])
+            try markSeen(db, deviceID: deviceID, at: milliseconds)
         }
         return results
     }

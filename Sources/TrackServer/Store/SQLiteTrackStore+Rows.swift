@@ -16,8 +16,17 @@ extension SQLiteTrackStore {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
+    // Every ingest commit runs these: cached statements, compiled once per connection (compiling
+    // one costs more than running it, GRDB's authorizer included).
+
     static func deviceID(_ db: Database, _ name: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ? AND revokedAt IS NULL", arguments: [name])
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM device WHERE name = ? AND revokedAt IS NULL"), arguments: [name])
+    }
+
+    static func markSeen(_ db: Database, deviceID: Int64, at milliseconds: Int64) throws {
+        try db.cachedStatement(sql: "UPDATE device SET lastSeenAt = ? WHERE id = ?").execute(
+            arguments: [milliseconds, deviceID])
     }
 
     static func device(from row: Row) -> DeviceRecord {
