@@ -40,6 +40,8 @@ function init(args)
     -- Two days ago, a separate second per thread and request: every point has its own time.
     start = os.time() - 2 * 86400 - (id or 1) * 1000000
     latitude = 10 + (id or 1) / 100
+    -- A longitude per run (and protocol), so no run repeats an earlier run's points.
+    longitude = 20 + (os.time() % 100000) / 100000 + (mode == "osmand" and 1 or 0)
     if mode == "owntracks" then
         path = "/ingest/owntracks"
         headers = {
@@ -57,11 +59,11 @@ function request()
     local tst = start + index
     if mode == "osmand" then
         return wrk.format("GET", string.format(
-            "/ingest/osmand?id=%s&token=%s&timestamp=%d&lat=%.5f&lon=20.5&speed=2&bearing=90&altitude=30"
-                .. "&accuracy=8&batt=80", first, second, tst, latitude))
+            "/ingest/osmand?id=%s&token=%s&timestamp=%d&lat=%.5f&lon=%.5f&speed=2&bearing=90&altitude=30"
+                .. "&accuracy=8&batt=80", first, second, tst, latitude, longitude))
     end
     local body = string.format(
-        '{"_type":"location","lat":%.5f,"lon":20.5,"tst":%d,"acc":8,"alt":30,"vel":5,"batt":80,"bs":1,'
-            .. '"tid":"ld","t":"p","conn":"w"}', latitude, tst)
+        '{"_type":"location","lat":%.5f,"lon":%.5f,"tst":%d,"acc":8,"alt":30,"vel":5,"batt":80,"bs":1,'
+            .. '"tid":"ld","t":"p","conn":"w"}', latitude, longitude, tst)
     return wrk.format("POST", path, headers, body)
 end
