@@ -21,6 +21,13 @@ let shadowDependencies: [Target.Dependency] = shadowModules.map {
     .target(name: $0.name, condition: .when(platforms: [.linux, .macOS]))
 }
 
+/// A dependency of the server, the command-line tools, the simulator's CLI and the benchmarks:
+/// resolved only with the `Tools` trait (on by default, so `swift run bgtrack demo` works in a
+/// checkout). An app adds the package with `traits: []` and fetches GRDB alone.
+func tool(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["Tools"]))
+}
+
 let package = Package(
     name: "BackgroundTracker",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -35,9 +42,17 @@ let package = Package(
         .library(name: "BackgroundTracker", targets: ["BackgroundTracker"]),
         .executable(name: "bgtrack", targets: ["bgtrack"]),
     ],
+    traits: [
+        .trait(
+            name: "Tools",
+            description: "The server, the bgtrack and bgtrack-bench tools and their dependencies (Hummingbird, "
+                + "PostgresNIO, swift-argument-parser, swift-log, swift-service-lifecycle). Apps need none of it."),
+        .default(enabledTraits: ["Tools"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // The one package an app links through the library: a range, so it resolves beside an app's own GRDB 7.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // TrackServer (issue 5). Hummingbird without the swift-configuration trait: it is not used
         // and costs build time on these machines.
         .package(
@@ -70,9 +85,9 @@ let package = Package(
                 "BackgroundCore",
                 "CSodium",
                 "LocationLog",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                tool("Hummingbird", "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
+                tool("Logging", "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -82,8 +97,8 @@ let package = Package(
             dependencies: [
                 "BackgroundCore",
                 "TrackServer",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                tool("PostgresNIO", "postgres-nio"),
+                tool("Logging", "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -143,10 +158,10 @@ let package = Package(
                 "LoadGenerator",
                 "TrackServer",
                 "TrackServerPostgres",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                tool("ArgumentParser", "swift-argument-parser"),
+                tool("Logging", "swift-log"),
+                tool("Hummingbird", "hummingbird"),
+                tool("ServiceLifecycle", "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),
@@ -160,11 +175,11 @@ let package = Package(
                 "LocationLog",
                 "TrackServer",
                 "TrackServerPostgres",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                tool("ArgumentParser", "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                tool("Logging", "swift-log"),
+                tool("HummingbirdTesting", "hummingbird"),
+                tool("PostgresNIO", "postgres-nio"),
             ],
             swiftSettings: strictSettings
         ),

@@ -13,7 +13,7 @@ public import LocationLog
 /// links, instead of the keep-alive machine directly.
 ///
 /// Each event reaches the shell as the callback iOS would make: a launch is a new
-/// `BackgroundTracker` and `didFinishLaunching` (with the location key after a location
+/// `Tracker` and `didFinishLaunching` (with the location key after a location
 /// relaunch, and the `BGTaskScheduler` launch handler for a refresh or processing launch), a fix
 /// is the location manager delegate's call on the manager that asked, an expiry is the task's
 /// expiration handler, a timer is the shell clock's timer. Everything the shell then asks of
@@ -45,7 +45,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
     private let backend: SimulatedSystem
     private let uploader = SimulatedUploader()
     private let previousBackend: (any ShadowBackend)?
-    private var process: (tracker: BackgroundTracker, clock: HostClock)?
+    private var process: (tracker: Tracker, clock: HostClock)?
     private var started = false
     private var lastSeq: Int64 = 0
     private var lastEnvironment: KeepAliveEnvironment
@@ -189,15 +189,15 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         lastEnvironment = system.environment
         backend.processStarted()
         let clock = HostClock(now: system.now, system: backend)
-        let shellConfiguration = BackgroundTracker.Configuration(
+        let shellConfiguration = Tracker.Configuration(
             server: URL(string: "https://simulated.invalid") ?? URL(fileURLWithPath: "/"), token: "simulated",
             strategy: configuration.strategy, device: "simulated-phone",
             sampling: .init(interval: configuration.samplingInterval),
             sync: .init(uploadInterval: configuration.uploadInterval), directory: directory,
             allowsSilentAudio: configuration.allowsSilentAudio)
-        let tracker: BackgroundTracker
+        let tracker: Tracker
         do {
-            tracker = try BackgroundTracker(
+            tracker = try Tracker(
                 configuration: shellConfiguration, clock: clock, uploader: uploader, store: store,
                 directory: directory, iosMajor: configuration.ios,
                 appInfo: AppInfo(

@@ -3,7 +3,7 @@ import Foundation
 /// Runs `body(0)`, `body(1)`, … `body(count - 1)` each on a thread of its own (1 MiB stack) and
 /// returns their results in index order once all have ended: the load generators' connections,
 /// each blocking on its own socket so the server, not the generator, is what gets measured.
-func onThreads<Part: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> Part) async -> [Part] {
+package func onThreads<Part: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> Part) async -> [Part] {
     let collector = Collector<Part>()
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
         let group = DispatchGroup()

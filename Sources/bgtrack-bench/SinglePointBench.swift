@@ -21,6 +21,12 @@ struct SinglePointBench: AsyncParsableCommand {
     @Option(parsing: .upToNextOption, help: "Ingest workloads: owntracks, osmand (/healthz always runs).")
     var workloads: [Workload] = [.ownTracks, .osmAnd]
     @Option(help: "Group commit cells: both (on and off), on, off.") var modes = "both"
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Other OwnTracks HTTP servers measured in the same run, as LABEL=PORT on 127.0.0.1 (the OwnTracks "
+                + "Recorder: its /pub takes the same posts). Their stored rows are not checked."))
+    var peers: [String] = []
 
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0…600") }
@@ -28,6 +34,20 @@ struct SinglePointBench: AsyncParsableCommand {
         guard ["both", "on", "off"].contains(modes) else { throw ValidationError("--modes is both, on or off") }
         guard !connections.isEmpty, connections.allSatisfy({ (1...1024).contains($0) }) else {
             throw ValidationError("--connections must be between 1 and 1024")
+        }
+        _ = try peerPorts()
+    }
+
+    /// `--peers` as label → port.
+    func peerPorts() throws -> [(label: String, port: Int)] {
+        try peers.map { text in
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 40, let port = Int(parts[1]),
+                (1...65_535).contains(port)
+            else {
+                throw ValidationError("--peers takes LABEL=PORT (a TCP port on 127.0.0.1), got \"\(text.prefix(60))\"")
+            }
+            return (parts[0], port)
         }
     }
 
@@ -49,6 +69,9 @@ struct SinglePointBench: AsyncParsableCommand {
         var workload: Workload
         var groupCommit: Bool
         var connections: Int
+        /// Another server's label and port (OwnTracks posts to its `/pub`), instead of ours.
+        var peer: String? = nil
+        var peerPort = 0
     }
 
     func run() async throws {
@@ -59,6 +82,10 @@ struct SinglePointBench: AsyncParsableCommand {
                 if modes != "off" { cells.append(Cell(workload: workload, groupCommit: true, connections: count)) }
                 if modes != "on" { cells.append(Cell(workload: workload, groupCommit: false, connections: count)) }
             }
+            for (label, port) in try peerPorts() {
+                cells.append(
+                    Cell(workload: .ownTracks, groupCommit: false, connections: count, peer: label, peerPort: port))
+            }
         }
         var results: [Cell: [LoadRun]] = [:]
         var mismatches = 0
@@ -66,7 +93,7 @@ struct SinglePointBench: AsyncParsableCommand {
             for cell in cells {
                 let (run, rows) = try await Self.measure(cell, seconds: seconds)
                 results[cell, default: []].append(run)
-                if cell.workload != .healthz && rows != run.ok { mismatches += 1 }
+                if cell.workload != .healthz && cell.peer == nil && rows != run.ok { mismatches += 1 }
                 if !run.failures.isEmpty {
                     print("round \(round) \(Self.name(cell)) \(cell.connections) conns: failures \(run.failures)")
                 }
@@ -103,7 +130,8 @@ struct SinglePointBench: AsyncParsableCommand {
             let speedUp =
                 cell.workload == .healthz || !cell.groupCommit ? "" : String(format: "%.1f×", rate / baseline)
             let acks = runs.reduce(0) { $0 + $1.ok }
-            let check = cell.workload == .healthz ? "" : "\(acks) acks checked"
+            let check =
+                cell.workload == .healthz ? "" : cell.peer != nil ? "\(acks) acks, not checked" : "\(acks) acks checked"
             func padded(_ text: String, _ width: Int, left: Bool = false) -> String {
                 let pad = String(repeating: " ", count: max(0, width - text.count))
                 return left ? text + pad : pad + text
@@ -114,6 +142,21 @@ struct SinglePointBench: AsyncParsableCommand {
                     + padded(String(format: "%.2f", pooled.percentile(0.5) * 1000), 9)
                     + padded(String(format: "%.2f", pooled.percentile(0.99) * 1000), 9) + "   " + check)
         }
+        for peer in Set(cells.compactMap(\.peer)).sorted() {
+            for count in connections {
+                guard
+                    let theirs = cells.first(where: { $0.peer == peer && $0.connections == count }).map({
+                        median(results[$0] ?? [])
+                    })
+                else { continue }
+                let ours = workloads.filter { $0 != .healthz }.map { workload in
+                    let rate = median(
+                        results[Cell(workload: workload, groupCommit: true, connections: count)] ?? [])
+                    return "\(workload.label) " + String(format: "%.1f×", rate / theirs)
+                }
+                print("\(count) conns: ours (group commit) against \(peer): " + ours.joined(separator: ", "))
+            }
+        }
         print(
             mismatches == 0
                 ? "rows stored = requests acknowledged in every ingest cell"
@@ -121,7 +164,8 @@ struct SinglePointBench: AsyncParsableCommand {
     }
 
     static func name(_ cell: Cell) -> String {
-        switch cell.workload {
+        if let peer = cell.peer { return "\(peer) OwnTracks" }
+        return switch cell.workload {
         case .healthz: "/healthz"
         case .ownTracks, .osmAnd: "\(cell.workload.label) \(cell.groupCommit ? "group" : "off")"
         }
@@ -129,6 +173,17 @@ struct SinglePointBench: AsyncParsableCommand {
 
     /// One cell on a fresh server and database: the load, then the rows the device holds.
     static func measure(_ cell: Cell, seconds: Double) async throws -> (LoadRun, Int?) {
+        if cell.peer != nil {
+            let base = ServerClock.system.now.milliseconds / 1000 - 2 * 86_400
+            let port = cell.peerPort
+            let run = await LoadRun.run(port: port, connections: cell.connections, seconds: seconds) {
+                connection, index in
+                LoadProtocol.ownTracksRequest(
+                    user: "bench", token: "unused", latitude: 10 + Double(connection) / 100, longitude: 20.5,
+                    seconds: base + Int64(index), host: "127.0.0.1", path: "/pub")
+            }
+            return (run, nil)
+        }
         let path = try ServerBench.freshDatabase()
         defer { ServerBench.removeDatabase(path) }
         let store = try SQLiteTrackStore(path: path, durability: .powerLoss)

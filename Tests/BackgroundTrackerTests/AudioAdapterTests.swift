@@ -12,7 +12,7 @@ extension ShellSuite {
     @Suite("Silent audio, opt-in")
     @MainActor
     struct AudioAdapterTests {
-        func backgrounded(optIn: Bool, ios: Int = 16) throws -> (ShellHarness, BackgroundTracker) {
+        func backgrounded(optIn: Bool, ios: Int = 16) throws -> (ShellHarness, Tracker) {
             let harness = try ShellHarness()
             harness.system.authorization = .authorizedWhenInUse
             let tracker = try harness.tracker(.adaptive, ios: ios, allowsSilentAudio: optIn)

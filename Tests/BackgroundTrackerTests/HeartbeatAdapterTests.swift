@@ -29,10 +29,9 @@ extension ShellSuite {
     @Suite("Heartbeat adapter")
     @MainActor
     struct HeartbeatAdapterTests {
-        func tracker(_ harness: ShellHarness, _ transport: FakeHeartbeat, session: String?) throws -> BackgroundTracker
-        {
+        func tracker(_ harness: ShellHarness, _ transport: FakeHeartbeat, session: String?) throws -> Tracker {
             let server = try #require(URL(string: "https://tracks.example"))
-            return try BackgroundTracker(
+            return try Tracker(
                 configuration: .init(
                     server: server, token: "secret-token", strategy: .adaptive, device: "test-phone",
                     sessionToken: session, heartbeat: .init(interval: .seconds(1800))),

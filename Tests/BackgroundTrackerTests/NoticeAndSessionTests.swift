@@ -41,7 +41,7 @@ extension ShellSuite {
 
         /// Runs the activity-session strategy with When-In-Use in the foreground, then relaunches
         /// the app in the background (a location event) on `ios`, over the same files.
-        private func relaunchInBackground(ios: Int) throws -> (FakeSystem, BackgroundTracker, ShellHarness) {
+        private func relaunchInBackground(ios: Int) throws -> (FakeSystem, Tracker, ShellHarness) {
             let first = try ShellHarness()
             first.system.authorization = .authorizedWhenInUse
             let before = try first.tracker(.activitySession, ios: ios)

@@ -14,7 +14,7 @@ extension ShellSuite {
     @Suite("Background URLSession uploads")
     @MainActor
     struct UploadAdapterTests {
-        private func storeOneSample(_ harness: ShellHarness, _ tracker: BackgroundTracker) throws {
+        private func storeOneSample(_ harness: ShellHarness, _ tracker: Tracker) throws {
             let oneShot = try #require(tracker.location?.oneShot)
             harness.system.deliver(
                 CLLocation(
@@ -119,7 +119,7 @@ extension ShellSuite {
 
             #expect(try first.store.pendingCount() == 1, "the sample is kept")
             #expect(after.uploadsInFlight.isEmpty)
-            #expect(second.clock.scheduled.contains(BackgroundTracker.syncTimer), "a retry is timed")
+            #expect(second.clock.scheduled.contains(Tracker.syncTimer), "a retry is timed")
         }
     }
 }

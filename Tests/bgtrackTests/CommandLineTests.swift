@@ -212,6 +212,21 @@ import TrackServer
         #expect(text.count < 2_000)
     }
 
+    @Test(arguments: ["0", "-3", "1025", "99999999999999999999999", "four", "", String(repeating: "9", count: 5000)])
+    func badConcurrentReadsNameTheFlag(value: String) throws {
+        let text = try #require(message(["serve", "--max-concurrent-reads", value]))
+        #expect(text.contains("--max-concurrent-reads"), "\(text)")
+        // ArgumentParser quotes a value it cannot read as a number; ours adds only a line.
+        #expect(text.count < 2_000 + value.count)
+    }
+
+    @Test func concurrentReadsFlagParses() throws {
+        let serve = try #require(try BGTrack.parseAsRoot(["serve", "--max-concurrent-reads", "2"]) as? ServeCommand)
+        #expect(serve.maxConcurrentReads == 2)
+        let defaults = try #require(try BGTrack.parseAsRoot(["serve"]) as? ServeCommand)
+        #expect(defaults.maxConcurrentReads == ServerConfiguration().maxConcurrentReads)
+    }
+
     @Test func connectionFlagsReachTheLimits() throws {
         let serve = try #require(
             try BGTrack.parseAsRoot([

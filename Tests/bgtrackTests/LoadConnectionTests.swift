@@ -88,6 +88,23 @@ import Testing
         #expect(throws: LoadConnection.Failure.self) { _ = try connection.roundTrip(Self.request) }
     }
 
+    /// A body read without being kept is counted, and the next response on the connection is read
+    /// from where it ended.
+    @Test func aBodyNotKeptIsCountedAndTheConnectionReadsOn() throws {
+        let server = try ScriptedServer(replies: [
+            [
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\n{\"r", "e\r\n7\r\nsult\":\"\r\n",
+                "4\r\nok\"}\r\n0\r\n\r\n",
+            ],
+            ["HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhel", "lo"],
+        ])
+        let connection = try LoadConnection(LoadTarget(url: "http://127.0.0.1:\(server.port)"))
+        let chunked = try connection.roundTrip(Self.request, keepBody: false)
+        #expect(chunked.status == 200 && chunked.body.isEmpty && chunked.bodyLength == 15)
+        let framed = try connection.roundTrip(Self.request, keepBody: false)
+        #expect(framed.body.isEmpty && framed.bodyLength == 5)
+    }
+
     /// A 503 and a 500 count as errors and the same request is sent again on the same keep-alive
     /// connection (`Retry-After: 0`, so nothing waits); the device moves on only after the
     /// acknowledgement.

@@ -49,4 +49,12 @@ final class AppDelegate: NSObject, UIApplicationDelegate, UNUserNotificationCent
     ) async {
         await model.didReceiveNotification(response.notification.request.identifier)
     }
+
+    /// The tracker's notices (tracking stopped, permission narrowed, uploads held) show as banners
+    /// while the app is open too; without this iOS shows a notification only in the background.
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification
+    ) async -> UNNotificationPresentationOptions {
+        [.banner, .list, .sound]
+    }
 }

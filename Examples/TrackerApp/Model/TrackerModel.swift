@@ -25,8 +25,13 @@ public final class TrackerModel {
         public init() {}
     }
 
-    public private(set) var status = TrackerStatus()
-    public private(set) var recent: [Sample] = []
+    /// The tracker's state as SwiftUI reads it (the library's `ObservableTracker`): the views
+    /// read it and are redrawn when it changes, with no stream to iterate here.
+    public private(set) var live: ObservableTracker?
+    /// The status, or an idle one before the tracker exists.
+    public var status: TrackerStatus { live?.status ?? TrackerStatus() }
+    /// The newest samples on the phone, newest first.
+    public var recent: [Sample] { live?.recentSamples ?? [] }
     /// Why the tracker could not start (a bad server URL, a store that cannot be opened).
     public private(set) var problem: String?
     /// The settings in use since launch; edits apply at the next launch, because task
@@ -34,8 +39,7 @@ public final class TrackerModel {
     public private(set) var active: Settings
     public var edited: Settings
 
-    private var tracker: BackgroundTracker?
-    private var watching: Task<Void, Never>?
+    private var tracker: Tracker?
     private let defaults: UserDefaults
     private static let settingsKey = "TrackerApp.settings"
 
@@ -62,11 +66,11 @@ public final class TrackerModel {
         }
         let strategy = StrategyName(rawValue: active.strategy) ?? .adaptive
         do {
-            let tracker = try BackgroundTracker(
+            let tracker = try Tracker(
                 configuration: .init(server: server, token: active.token, strategy: strategy))
             tracker.didFinishLaunching(options)
             self.tracker = tracker
-            watch(tracker)
+            live = tracker.observable
         } catch {
             problem = "Tracking cannot start: \(error)"
         }
@@ -92,10 +96,7 @@ public final class TrackerModel {
     public var settingsChanged: Bool { edited != active }
 
     public func didEnterBackground() { tracker?.applicationDidEnterBackground() }
-    public func willEnterForeground() {
-        tracker?.applicationWillEnterForeground()
-        refresh()
-    }
+    public func willEnterForeground() { tracker?.applicationWillEnterForeground() }
 
     /// Forward from the app delegate; returns whether the session was the tracker's.
     @discardableResult
@@ -114,19 +115,5 @@ public final class TrackerModel {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-diagnostics.txt")
         try Data(report.utf8).write(to: url, options: .atomic)
         return url
-    }
-
-    private func refresh() {
-        recent = tracker?.recentSamples(limit: 200) ?? []
-    }
-
-    private func watch(_ tracker: BackgroundTracker) {
-        watching?.cancel()
-        watching = Task { [weak self] in
-            for await status in tracker.statusUpdates {
-                self?.status = status
-                self?.refresh()
-            }
-        }
     }
 }

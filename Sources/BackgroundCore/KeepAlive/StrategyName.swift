@@ -14,7 +14,7 @@ public enum StrategyName: String, CaseIterable, Hashable, Sendable, Codable {
     case continuousLocation = "continuous-location"
     /// Significant-change plus visits: Apple's low-power path.
     case significantChange = "significant-change"
-    /// iOS 17+ live updates held by a `CLBackgroundActivitySession`.
+    /// iOS 17+ standard location updates held by a `CLBackgroundActivitySession`.
     case activitySession = "activity-session"
     /// Ours: coarse updates to stay runnable, one precise fix per slot, relaunch nets.
     case adaptive
@@ -44,7 +44,7 @@ public enum StrategyName: String, CaseIterable, Hashable, Sendable, Codable {
         case .fixAndTaskChain: return "every 120 s one fix and a new master task (seed 003)"
         case .continuousLocation: return "best-accuracy updates all the time (baseline)"
         case .significantChange: return "significant-change + visits (low power)"
-        case .activitySession: return "live updates held by a background activity session (iOS 17+)"
+        case .activitySession: return "standard location updates held by a background activity session (iOS 17+)"
         case .adaptive: return "coarse updates + one GPS fix per slot + relaunch nets (ours)"
         }
     }

@@ -18,11 +18,11 @@ import LocationLog
 /// taking the audio session) to the keep-alive machine, which restarts it when they end.
 @MainActor
 final class AudioAdapter {
-    private weak var shell: BackgroundTracker?
+    private weak var shell: Tracker?
     private var player: AVAudioPlayer?
     private var observer: (any NSObjectProtocol)?
 
-    init(shell: BackgroundTracker) {
+    init(shell: Tracker) {
         self.shell = shell
         observer = NotificationCenter.default.addObserver(
             forName: AVAudioSession.interruptionNotification, object: nil, queue: .main

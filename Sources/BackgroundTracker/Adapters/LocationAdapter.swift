@@ -23,7 +23,7 @@ final class LocationAdapter {
     let oneShot: CLLocationManager
     let monitor: CLLocationManager
     private let delegate: LocationDelegate
-    private weak var shell: BackgroundTracker?
+    private weak var shell: Tracker?
     /// Where the next one-shot fixes come from, oldest first (a slot's fix, or a region exit).
     private var oneShotSources: [FixSource] = []
     /// A `requestLocation()` has not been answered yet (iOS answers each with one fix or one
@@ -32,7 +32,7 @@ final class LocationAdapter {
     /// Background updates were wanted without the `location` mode; said once per process.
     private var reportedMissingMode = false
 
-    init(shell: BackgroundTracker) {
+    init(shell: Tracker) {
         self.shell = shell
         self.updates = CLLocationManager()
         self.oneShot = CLLocationManager()

@@ -80,9 +80,12 @@ package final class LoadConnection {
     deinit { if socket >= 0 { close(socket) } }
 
     /// Sends `request` and reads one response.
+    /// - Parameters:
+    ///   - keepBody: false reads the body and counts it without keeping it (a long export measured
+    ///     without the client's memory in the server's process figures): `body` stays empty.
     /// - Throws: ``Failure`` on a socket error, a timeout, a closed connection or a response that is
     ///   not HTTP/1.x. The connection is unusable afterwards.
-    package func roundTrip(_ request: [UInt8]) throws -> LoadResponse {
+    package func roundTrip(_ request: [UInt8], keepBody: Bool = true) throws -> LoadResponse {
         var sent = 0
         #if canImport(Glibc)
             let flags = Int32(MSG_NOSIGNAL)
@@ -95,19 +98,26 @@ package final class LoadConnection {
             sent += written
         }
         let headEnd = try readUntil(Self.headTerminator, from: start)
-        let head = String(decoding: buffer[start..<headEnd], as: UTF8.self)
+        // The head is read as bytes, without Foundation's string trimming: on two shared cores the
+        // load generator's own work is taken from the server it measures.
+        let head = buffer[start..<headEnd]
         start = headEnd + 4
-        let lines = head.split(separator: "\r\n")
-        guard let statusLine = lines.first, statusLine.hasPrefix("HTTP/1."), statusLine.count >= 12,
-            let status = Int(statusLine.dropFirst(9).prefix(3))
-        else { throw Failure(description: "not an HTTP response: \(head.prefix(80))") }
+        let lines = head.split(separator: 13, omittingEmptySubsequences: true).map { $0.drop { $0 == 10 } }
+        guard let statusLine = lines.first, statusLine.starts(with: Self.httpPrefix), statusLine.count >= 12,
+            let status = Int(String(decoding: statusLine.dropFirst(9).prefix(3), as: UTF8.self))
+        else {
+            throw Failure(description: "not an HTTP response: \(String(decoding: head.prefix(80), as: UTF8.self))")
+        }
         var response = LoadResponse(status: status)
         var length: Int?
         var chunked = false
         for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+            guard Self.framingHeaders.contains(name) else { continue }
+            let value = String(
+                decoding: line[(colon + 1)...].drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 }
+                    .reversed(), as: UTF8.self)
             switch name {
             case "content-length":
                 guard let parsed = Int(value), parsed >= 0 else {
@@ -121,10 +131,11 @@ package final class LoadConnection {
             }
         }
         if chunked {
-            response.body = try readChunked()
+            response.body = try readChunked(keep: keepBody, length: &response.bodyLength)
         } else if let length {
             while buffer.count - start < length { try fill() }
-            response.body = Array(buffer[start..<start + length])
+            if keepBody { response.body = Array(buffer[start..<start + length]) }
+            response.bodyLength = length
             start += length
         } else if status == 204 || status == 304 || (100..<200).contains(status) {
             response.body = []
@@ -132,6 +143,7 @@ package final class LoadConnection {
             // No framing: the body runs to the end of the connection.
             while (try? fill()) != nil {}
             response.body = Array(buffer[start...])
+            response.bodyLength = response.body.count
             start = buffer.count
             response.closes = true
         }
@@ -140,10 +152,14 @@ package final class LoadConnection {
     }
 
     private static let headTerminator: [UInt8] = [13, 10, 13, 10]
+    private static let httpPrefix = Array("HTTP/1.".utf8)
+    private static let framingHeaders: Set<String> = [
+        "content-length", "transfer-encoding", "retry-after", "connection",
+    ]
     private static let lineTerminator: [UInt8] = [13, 10]
 
     /// Chunked transfer coding (RFC 9112 §7.1): hex size lines, data, a zero chunk, trailers.
-    private func readChunked() throws -> [UInt8] {
+    private func readChunked(keep: Bool, length: inout Int) throws -> [UInt8] {
         var body: [UInt8] = []
         while true {
             let lineEnd = try readUntil(Self.lineTerminator, from: start)
@@ -163,8 +179,10 @@ package final class LoadConnection {
                 }
             }
             while buffer.count - start < size + 2 { try fill() }
-            body.append(contentsOf: buffer[start..<start + size])
+            if keep { body.append(contentsOf: buffer[start..<start + size]) }
+            length += size
             start += size + 2
+            if !keep { compact() }
         }
     }
 
@@ -219,6 +237,8 @@ package final class LoadConnection {
 package struct LoadResponse: Sendable, Hashable {
     package var status: Int
     package var body: [UInt8] = []
+    /// The body's length, also when it was not kept.
+    package var bodyLength = 0
     /// `Retry-After` in seconds, when given as a number.
     package var retryAfter: Int?
     /// The server closes the connection after this response.

@@ -56,16 +56,18 @@ package enum LoadProtocol: String, CaseIterable, Sendable {
     }
 
     /// An OwnTracks HTTP-mode `location` post of one point (`tst` in seconds), as the app sends it:
-    /// Basic credentials and the `X-Limit-U`/`X-Limit-D` headers.
+    /// Basic credentials and the `X-Limit-U`/`X-Limit-D` headers; `path` is the OwnTracks
+    /// Recorder's `/pub` when it is the server measured.
     package static func ownTracksRequest(
-        user: String, token: String, latitude: Double, longitude: Double, seconds: Int64, host: String
+        user: String, token: String, latitude: Double, longitude: Double, seconds: Int64, host: String,
+        path: String = "/ingest/owntracks"
     ) -> [UInt8] {
         let basic = Data("\(user):\(token)".utf8).base64EncodedString()
         let body =
             "{\"_type\":\"location\",\"lat\":\(latitude),\"lon\":\(longitude),\"tst\":\(seconds),\"acc\":8,"
             + "\"alt\":30,\"vel\":5,\"batt\":80,\"bs\":1,\"tid\":\"ld\",\"t\":\"p\",\"conn\":\"w\"}"
         return post(
-            "/ingest/owntracks", host: host, auth: "Basic \(basic)", body: body,
+            path, host: host, auth: "Basic \(basic)", body: body,
             extra: "X-Limit-U: \(user)\r\nX-Limit-D: load\r\n")
     }
 

@@ -7,20 +7,33 @@
 public enum EncodedPolyline {
     /// Encodes latitude/longitude pairs in degrees.
     public static func encode(_ coordinates: [(latitude: Double, longitude: Double)], precision: Int = 5) -> String {
-        let factor = pow10(precision)
         var output = ""
         output.reserveCapacity(coordinates.count * 8)
-        var previousLatitude = 0
-        var previousLongitude = 0
+        var encoder = Encoder(precision: precision)
         for coordinate in coordinates {
-            let latitude = Int((coordinate.latitude * factor).rounded())
-            let longitude = Int((coordinate.longitude * factor).rounded())
-            append(latitude - previousLatitude, to: &output)
-            append(longitude - previousLongitude, to: &output)
-            previousLatitude = latitude
-            previousLongitude = longitude
+            encoder.append(latitude: coordinate.latitude, longitude: coordinate.longitude, to: &output)
         }
         return output
+    }
+
+    /// Encodes a line a point at a time (each point is a delta from the one before), so a long
+    /// line can be written out in pieces: the pieces joined are ``encode(_:precision:)``'s text.
+    public struct Encoder: Sendable {
+        private let factor: Double
+        private var previousLatitude = 0
+        private var previousLongitude = 0
+
+        public init(precision: Int = 5) { factor = EncodedPolyline.pow10(precision) }
+
+        /// Appends the next point of the line to `output`.
+        public mutating func append(latitude: Double, longitude: Double, to output: inout String) {
+            let latitudeValue = Int((latitude * factor).rounded())
+            let longitudeValue = Int((longitude * factor).rounded())
+            EncodedPolyline.append(latitudeValue - previousLatitude, to: &output)
+            EncodedPolyline.append(longitudeValue - previousLongitude, to: &output)
+            previousLatitude = latitudeValue
+            previousLongitude = longitudeValue
+        }
     }
 
     /// Encodes track points.
@@ -49,11 +62,11 @@ public enum EncodedPolyline {
         return result
     }
 
-    private static func pow10(_ exponent: Int) -> Double {
+    fileprivate static func pow10(_ exponent: Int) -> Double {
         (0..<exponent).reduce(1.0) { value, _ in value * 10 }
     }
 
-    private static func append(_ value: Int, to output: inout String) {
+    fileprivate static func append(_ value: Int, to output: inout String) {
         var rest = value < 0 ? ~(value << 1) : value << 1
         while rest >= 0x20 {
             output.unicodeScalars.append(Unicode.Scalar(UInt8((0x20 | (rest & 0x1f)) + 63)))

@@ -17,11 +17,9 @@ public enum TrackExport {
     /// LineString, so such a segment is a `Point` feature (`"segment"` its index) and never part
     /// of the `MultiLineString`.
     public static func geoJSON(_ segments: [[TrackPoint]], includePoints: Bool = true) -> String {
-        var out = #"{"type":"FeatureCollection","features":["#
-        out += #"{"type":"Feature","properties":{"segments":\#(segments.count)},"#
-        out += #""geometry":{"type":"MultiLineString","coordinates":["#
+        var out = geoJSONHead(segmentCount: segments.count)
         out += segments.filter { $0.count >= 2 }.map { segment in
-            "[" + segment.map { "[\(number($0.longitude)),\(number($0.latitude))]" }.joined(separator: ",") + "]"
+            "[" + segment.map(geoJSONPosition).joined(separator: ",") + "]"
         }.joined(separator: ",")
         out += "]}}"
         if !includePoints {
@@ -32,15 +30,7 @@ public enum TrackExport {
             }
         }
         if includePoints {
-            for point in segments.joined() {
-                out += #",{"type":"Feature","geometry":{"type":"Point","coordinates":["#
-                out += "\(number(point.longitude)),\(number(point.latitude))]},"
-                out += #""properties":{"time":"\#(point.time.iso8601)""#
-                if let accuracy = point.accuracy { out += #","accuracy":\#(number(accuracy))"# }
-                if let altitude = point.altitude { out += #","altitude":\#(number(altitude))"# }
-                if let speed = point.speed { out += #","speed":\#(number(speed))"# }
-                out += "}}"
-            }
+            for point in segments.joined() { appendGeoJSONPointFeature(point, to: &out) }
         }
         out += "]}"
         return out
@@ -48,20 +38,13 @@ public enum TrackExport {
 
     /// A GPX 1.1 document with one `trk` whose `trkseg`s are the segments.
     public static func gpx(_ segments: [[TrackPoint]], name: String) -> String {
-        var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        out += #"<gpx version="1.1" creator="BackgroundTracker" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
-        out += "<trk><name>\(xmlEscaped(name))</name>\n"
+        var out = gpxHead(name: name)
         for segment in segments {
             out += "<trkseg>\n"
-            for point in segment {
-                out += #"<trkpt lat="\#(number(point.latitude))" lon="\#(number(point.longitude))">"#
-                if let altitude = point.altitude { out += "<ele>\(number(altitude))</ele>" }
-                out += "<time>\(point.time.iso8601)</time>"
-                out += "</trkpt>\n"
-            }
+            for point in segment { appendGPXPoint(point, to: &out) }
             out += "</trkseg>\n"
         }
-        out += "</trk>\n</gpx>\n"
+        out += gpxTail
         return out
     }
 
@@ -71,16 +54,59 @@ public enum TrackExport {
     public static func csv(_ segments: [[TrackPoint]]) -> String {
         var out = csvHeader + "\n"
         for (index, segment) in segments.enumerated() {
-            for point in segment {
-                let optionals = [point.accuracy, point.altitude, point.speed, point.course].map {
-                    $0.map(number) ?? ""
-                }
-                out += "\(point.time.iso8601),\(point.time.milliseconds),\(index),"
-                out += "\(number(point.latitude)),\(number(point.longitude)),"
-                out += optionals.joined(separator: ",") + "\n"
-            }
+            for point in segment { appendCSVLine(point, segment: index, to: &out) }
         }
         return out
+    }
+
+    // The pieces of each format, one point at a time: the whole-track functions above and the
+    // server's streamed exports (which never hold a whole track) write the same bytes through them.
+
+    /// GeoJSON up to the first line of the `MultiLineString`'s coordinates.
+    package static func geoJSONHead(segmentCount: Int) -> String {
+        #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"segments":\#(segmentCount)},"#
+            + #""geometry":{"type":"MultiLineString","coordinates":["#
+    }
+
+    /// `[lon,lat]`, a position in a GeoJSON line.
+    package static func geoJSONPosition(_ point: TrackPoint) -> String {
+        "[\(number(point.longitude)),\(number(point.latitude))]"
+    }
+
+    /// `,` and one `Point` feature with the hover properties.
+    package static func appendGeoJSONPointFeature(_ point: TrackPoint, to out: inout String) {
+        out += #",{"type":"Feature","geometry":{"type":"Point","coordinates":["#
+        out += "\(number(point.longitude)),\(number(point.latitude))]},"
+        out += #""properties":{"time":"\#(point.time.iso8601)""#
+        if let accuracy = point.accuracy { out += #","accuracy":\#(number(accuracy))"# }
+        if let altitude = point.altitude { out += #","altitude":\#(number(altitude))"# }
+        if let speed = point.speed { out += #","speed":\#(number(speed))"# }
+        out += "}}"
+    }
+
+    /// The GPX document up to its first `trkseg`.
+    package static func gpxHead(name: String) -> String {
+        #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+            + #"<gpx version="1.1" creator="BackgroundTracker" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
+            + "<trk><name>\(xmlEscaped(name))</name>\n"
+    }
+
+    package static let gpxTail = "</trk>\n</gpx>\n"
+
+    /// One `trkpt` line.
+    package static func appendGPXPoint(_ point: TrackPoint, to out: inout String) {
+        out += #"<trkpt lat="\#(number(point.latitude))" lon="\#(number(point.longitude))">"#
+        if let altitude = point.altitude { out += "<ele>\(number(altitude))</ele>" }
+        out += "<time>\(point.time.iso8601)</time>"
+        out += "</trkpt>\n"
+    }
+
+    /// One CSV line of segment `segment`.
+    package static func appendCSVLine(_ point: TrackPoint, segment: Int, to out: inout String) {
+        let optionals = [point.accuracy, point.altitude, point.speed, point.course].map { $0.map(number) ?? "" }
+        out += "\(point.time.iso8601),\(point.time.milliseconds),\(segment),"
+        out += "\(number(point.latitude)),\(number(point.longitude)),"
+        out += optionals.joined(separator: ",") + "\n"
     }
 
     static func number(_ value: Double) -> String {

@@ -376,7 +376,7 @@ enum OpenAPIDocument {
                 "401": {$ref: '#/components/responses/Unauthorized'}
           /v1/devices/{id}/track:
             get:
-              summary: A device's track (protocols.md section 6), cut at gaps; 400 when the range holds more samples than the server returns at once.
+              summary: A device's track (protocols.md section 6), cut at gaps, streamed (chunked) a page of rows at a time; 400 when the range holds more samples than the server returns at once (counted before any row is read); 503 with Retry-After when the server already runs its most concurrent track reads.
               security: [{bearer: []}, {tokenQuery: []}]
               parameters:
                 - {name: id, in: path, required: true, schema: {type: string}, example: iphone-42}
@@ -405,6 +405,13 @@ enum OpenAPIDocument {
                 "401": {$ref: '#/components/responses/Unauthorized'}
                 "403": {$ref: '#/components/responses/Forbidden'}
                 "404": {$ref: '#/components/responses/NotFound'}
+                "503":
+                  description: The server runs its most track reads at once (serve --max-concurrent-reads); nothing was read. Retry after Retry-After seconds.
+                  headers:
+                    Retry-After: {schema: {type: integer}}
+                  content:
+                    application/json:
+                      schema: {$ref: '#/components/schemas/Error'}
           /v1/devices/{id}/rejected:
             get:
               summary: Points kept aside instead of stored (an authenticated client's unreadable point, answered 2xx so its queue moves on), newest first.
@@ -451,6 +458,13 @@ enum OpenAPIDocument {
                 "401": {$ref: '#/components/responses/Unauthorized'}
                 "403": {$ref: '#/components/responses/Forbidden'}
                 "404": {$ref: '#/components/responses/NotFound'}
+                "503":
+                  description: The server runs its most track reads at once (serve --max-concurrent-reads). Retry after Retry-After seconds.
+                  headers:
+                    Retry-After: {schema: {type: integer}}
+                  content:
+                    application/json:
+                      schema: {$ref: '#/components/schemas/Error'}
           /:
             get:
               summary: Index of devices with last-seen times.

@@ -11,6 +11,9 @@ public struct ServerConfiguration: Sendable {
     /// Samples one track read (API export or map page) may return; a wider range is a 400 asking
     /// for a shorter one, so a year-long `from`…`to` cannot make the server build gigabytes in memory.
     public var maxTrackPoints: Int = 200_000
+    /// Track reads (API exports, map pages) running at once; one more is a 503 with `Retry-After`.
+    /// Each streams its range a page at a time, so this times a few megabytes bounds their memory.
+    public var maxConcurrentReads: Int = 4
     /// Nothing heard for this long marks a device offline.
     public var offlineThreshold: Duration = .seconds(600)
     /// A heartbeat session lives this long after login or its last heartbeat.

@@ -12,6 +12,9 @@ public struct TrackServerEnvironment: Sendable {
     /// The ingest write pipeline every ingest route stores through, built on `store` at `init`
     /// (shared by every copy of the environment).
     public let committer: SampleCommitter
+    /// The bound on concurrent track reads (``ServerConfiguration/maxConcurrentReads``), shared by
+    /// every copy of the environment.
+    public let readLimiter: ReadLimiter
 
     public init(
         store: any TrackStore, clock: ServerClock = .system, configuration: ServerConfiguration = .init(),
@@ -25,6 +28,7 @@ public struct TrackServerEnvironment: Sendable {
         self.connectionCounters = connectionCounters
         self.logger = logger
         committer = SampleCommitter(store: store, limits: configuration.groupCommit)
+        readLimiter = ReadLimiter(limit: configuration.maxConcurrentReads)
     }
 
     var auth: Authenticator { Authenticator(store: store, clock: clock) }

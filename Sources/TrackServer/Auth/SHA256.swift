@@ -59,11 +59,18 @@ package enum SHA256 {
 
     /// The digest of the UTF-8 bytes of `text`, as lowercase hex.
     package static func hex(_ text: String) -> String {
-        digest(Array(text.utf8)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-        }.joined()
+        let digest = digest(Array(text.utf8))
+        // Every authenticated request hashes its token: 64 ASCII digits written in place.
+        return String(unsafeUninitializedCapacity: digest.count * 2) { buffer in
+            for (index, byte) in digest.enumerated() {
+                buffer[index * 2] = hexDigits[Int(byte >> 4)]
+                buffer[index * 2 + 1] = hexDigits[Int(byte & 0x0f)]
+            }
+            return digest.count * 2
+        }
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
         (value >> count) | (value << (32 - count))

@@ -6,7 +6,18 @@ import Logging
 
 /// The parameters of `GET /v1/devices/{id}/track` (protocols.md §6), checked.
 struct TrackQuery {
-    enum Format: String, CaseIterable { case geojson, gpx, csv, polyline }
+    enum Format: String, CaseIterable {
+        case geojson, gpx, csv, polyline
+
+        var contentType: String {
+            switch self {
+            case .geojson: "application/geo+json"
+            case .gpx: "application/gpx+xml"
+            case .csv: "text/csv; charset=utf-8"
+            case .polyline: "application/json; charset=utf-8"
+            }
+        }
+    }
 
     var from: Instant
     var to: Instant

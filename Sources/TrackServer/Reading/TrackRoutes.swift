@@ -56,52 +56,50 @@ extension TrackServerEnvironment {
             throw APIError(.notFound, "no device is registered as \"\(device)\"")
         }
         let query = try TrackQuery({ request.uri.queryParameters.get($0) }, now: clock.now)
-        let segments = try await segments(device: device, from: query.from, to: query.to, simplify: query.simplify)
-        switch query.format {
-        case .geojson:
-            return Response.text(TrackExport.geoJSON(segments), contentType: "application/geo+json")
-        case .gpx:
-            return Response.text(TrackExport.gpx(segments, name: device), contentType: "application/gpx+xml")
-        case .csv:
-            return Response.text(TrackExport.csv(segments), contentType: "text/csv; charset=utf-8")
-        case .polyline:
-            let lines = segments.map { EncodedPolyline.encode($0) }
-            return try Response.json(["segments": lines])
-        }
-    }
-
-    /// The stored points cut at gaps, each segment simplified when asked.
-    /// - Throws: a 400 ``APIError`` when the range holds more than `maxTrackPoints` samples.
-    func segments(device: String, from: Instant, to: Instant, simplify: Double?) async throws -> [[TrackPoint]] {
-        let stored = try await boundedSamples(device: device, from: from, to: to)
-        let points = stored.map {
-            TrackPoint(
-                time: $0.time, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy,
-                altitude: $0.altitude, speed: $0.speed, course: $0.course)
-        }
-        let segments = Gaps.segments(of: points, maximumGap: configuration.gapThreshold)
-        guard let simplify, simplify > 0 else { return segments }
-        return segments.map { Simplification.douglasPeucker($0, tolerance: simplify) }
+        // Held until the body is written (or dropped): the read's memory is one page, one
+        // simplification window and one written piece, and at most `maxConcurrentReads` run.
+        let permit = try readLimiter.acquire()
+        try await checkRangeSize(device: device, from: query.from, to: query.to)
+        let segmentCount =
+            query.format == .geojson
+            ? try await store.segmentCount(
+                device: device, from: query.from, to: query.to, maximumGap: configuration.gapThreshold) : 0
+        let body = TrackBody(
+            reader: TrackReader(
+                store: store, device: device, from: query.from, to: query.to,
+                maximumGap: configuration.gapThreshold, simplify: query.simplify),
+            format: query.format, name: device, segmentCount: segmentCount)
+        return Response(
+            status: .ok, headers: [.contentType: query.format.contentType],
+            body: ResponseBody { writer in
+                defer { permit.release() }
+                try await body.write(to: &writer)
+            })
     }
 
     /// The stored samples split where the gap threshold breaks the line, as the map page draws them.
+    /// - Throws: a 400 ``APIError`` when the range holds more than `maxTrackPoints` samples (counted
+    ///   before any row is read); a 503 when `maxConcurrentReads` reads are running.
     func sampleSegments(device: String, from: Instant, to: Instant) async throws -> [[IngestSample]] {
-        let stored = try await boundedSamples(device: device, from: from, to: to)
+        let permit = try readLimiter.acquire()
+        defer { permit.release() }
+        try await checkRangeSize(device: device, from: from, to: to)
+        let stored = try await store.samples(device: device, from: from, to: to, limit: configuration.maxTrackPoints)
         return Gaps.segments(of: stored, time: \.time, maximumGap: configuration.gapThreshold)
     }
 
-    /// The samples of a range, refused with a 400 when there are more than `maxTrackPoints`.
-    private func boundedSamples(device: String, from: Instant, to: Instant) async throws -> [IngestSample] {
+    /// Refuses a range of more than `maxTrackPoints` samples with a 400, from a bounded count of
+    /// the index (no row is read, and no more than the limit is counted).
+    private func checkRangeSize(device: String, from: Instant, to: Instant) async throws {
         let limit = configuration.maxTrackPoints
-        let stored = try await store.samples(
-            device: device, from: from, to: to, limit: limit < Int.max ? limit + 1 : limit)
-        guard stored.count <= limit else {
+        let counted = try await store.sampleCount(
+            device: device, from: from, to: to, atMost: limit < Int.max ? limit + 1 : limit)
+        guard counted <= limit else {
             throw APIError(
                 .badRequest,
                 "the range \(from.iso8601) … \(to.iso8601) holds more than \(limit) samples; "
                     + "ask for a shorter from…to and fetch the track in parts")
         }
-        return stored
     }
 }
 

@@ -13,8 +13,9 @@ extension SQLiteTrackStore {
                 arguments: [
                     id, source.rawValue, String(reason.prefix(500)), String(raw.prefix(4096)), now.milliseconds,
                 ])
-            try db.execute(
-                sql: "UPDATE device SET lastSeenAt = ?, rejectedCount = rejectedCount + 1 WHERE id = ?",
+            try db.cachedStatement(
+                sql: "UPDATE device SET lastSeenAt = ?, rejectedCount = rejectedCount + 1 WHERE id = ?"
+            ).execute(
                 arguments: [now.milliseconds, id])
         }
     }

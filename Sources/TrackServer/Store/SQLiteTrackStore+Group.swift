@@ -37,8 +37,8 @@ extension SQLiteTrackStore {
                     outcome.duplicates.append(sample.key)
                 }
             }
-            try db.execute(
-                sql: Self.seenSQL, arguments: [request.now.milliseconds, outcome.accepted.count, deviceID])
+            try Self.markSeen(
+                db, deviceID: deviceID, at: request.now.milliseconds, added: outcome.accepted.count)
             return outcome
         }
     }
@@ -67,9 +67,36 @@ extension SQLiteTrackStore {
         var lastSeen: [Int64: (milliseconds: Int64, added: Int)] = [:]
         var results: [Result<InsertOutcome, any Error>] = []
         results.reserveCapacity(requests.count)
+        func noteSeen(_ deviceID: Int64, _ request: GroupInsert, accepted: Int) {
+            let before = lastSeen[deviceID] ?? (.min, 0)
+            lastSeen[deviceID] = (max(before.milliseconds, request.now.milliseconds), before.added + accepted)
+        }
         for request in requests {
             var outcome = InsertOutcome(accepted: [], duplicates: [])
             var stored: Int64?
+            // A request of one sample (OwnTracks, OsmAnd) writes one row in one statement, and
+            // SQLite undoes a failed statement by itself: the transaction goes on without it. So
+            // it needs no savepoint, which would cost two more statements per request.
+            if request.samples.count == 1, let sample = request.samples.first {
+                do {
+                    let found = try deviceIDs[request.device] ?? Self.deviceID(db, request.device)
+                    guard let found else { throw TrackStoreError.unknownDevice(request.device) }
+                    deviceIDs[request.device] = found
+                    try statement.execute(arguments: arguments(sample, deviceID: found, now: request.now))
+                    if db.changesCount > 0 {
+                        outcome.accepted.append(sample.key)
+                    } else {
+                        outcome.duplicates.append(sample.key)
+                    }
+                    noteSeen(found, request, accepted: outcome.accepted.count)
+                    results.append(.success(outcome))
+                } catch {
+                    guard db.isInsideTransaction else { throw error }
+                    results.append(.failure(error))
+                    clearFailure(statement, request)
+                }
+                continue
+            }
             do {
                 try db.inSavepoint {
                     let found = try deviceIDs[request.device] ?? Self.deviceID(db, request.device)
@@ -94,16 +121,11 @@ extension SQLiteTrackStore {
                 clearFailure(statement, request)
                 continue
             }
-            if let stored {
-                let before = lastSeen[stored] ?? (.min, 0)
-                lastSeen[stored] = (
-                    max(before.milliseconds, request.now.milliseconds), before.added + outcome.accepted.count
-                )
-            }
+            if let stored { noteSeen(stored, request, accepted: outcome.accepted.count) }
             results.append(.success(outcome))
         }
         for (deviceID, seen) in lastSeen {
-            try db.execute(sql: seenSQL, arguments: [seen.milliseconds, seen.added, deviceID])
+            try markSeen(db, deviceID: deviceID, at: seen.milliseconds, added: seen.added)
         }
         return results
     }

@@ -18,8 +18,17 @@ extension SQLiteTrackStore {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
+    // Every ingest commit runs these: cached statements, compiled once per connection (compiling
+    // one costs more than running it, GRDB's authorizer included).
+
     static func deviceID(_ db: Database, _ name: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ? AND revokedAt IS NULL", arguments: [name])
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM device WHERE name = ? AND revokedAt IS NULL"), arguments: [name])
+    }
+
+    /// The device was heard from at `milliseconds`, and holds `added` samples more.
+    static func markSeen(_ db: Database, deviceID: Int64, at milliseconds: Int64, added: Int = 0) throws {
+        try db.cachedStatement(sql: seenSQL).execute(arguments: [milliseconds, added, deviceID])
     }
 
     static func device(from row: Row) -> DeviceRecord {

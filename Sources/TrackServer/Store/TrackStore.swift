@@ -52,6 +52,17 @@ public protocol TrackStore: Sendable {
     /// Samples of a device with `from <= time < to`, ordered by time; at most `limit` (the earliest)
     /// when a limit is given, so a reader can bound its memory.
     func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [IngestSample]
+    /// The next page of a track read: up to `limit` points of the device with `from <= time < to`
+    /// that come after `after` in (time, row) order, only the columns an export draws. A long range
+    /// is read page by page, so a reader holds one page at a time whatever the range.
+    func trackPage(device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int) async throws
+        -> TrackPage
+    /// How many samples the device holds with `from <= time < to`, counting no further than
+    /// `atMost` (the index alone, no row read): a read over the limit is refused before it starts.
+    func sampleCount(device: String, from: Instant, to: Instant, atMost: Int) async throws -> Int
+    /// How many segments ``Gaps/segments(of:maximumGap:)`` would cut the range into (a new one
+    /// wherever consecutive samples are more than `maximumGap` apart), without reading the rows.
+    func segmentCount(device: String, from: Instant, to: Instant, maximumGap: Duration) async throws -> Int
     /// How many rows the device holds with `from <= time < to`, and how many distinct times among
     /// them, without reading the rows: `bgtrack load` checks every acknowledged sample is stored
     /// once (a time stored twice is a duplicate, a missing one a loss). Unknown device: zeros.

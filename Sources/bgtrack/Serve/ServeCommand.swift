@@ -28,6 +28,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Largest samples per batch; more answers 413 so clients split.") var maxBatch = 1000
     @Option(help: "Most samples one track read (export or map page) returns; a wider range answers 400.")
     var maxTrackPoints = 200_000
+    @Option(help: "Track reads (exports, map pages) streamed at once; one more answers 503 with Retry-After.")
+    var maxConcurrentReads = 4
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
     @Option(
         help: ArgumentHelp(
@@ -60,6 +62,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxBodyBytes > 0, maxBatch > 0, maxTrackPoints > 0 else {
             throw ValidationError("--max-body-bytes, --max-batch and --max-track-points must be positive")
         }
+        guard (1...1_024).contains(maxConcurrentReads) else {
+            throw ValidationError("--max-concurrent-reads \(maxConcurrentReads) must be between 1 and 1024")
+        }
         guard (1...1_000_000).contains(maxPendingUploads) else {
             throw ValidationError("--max-pending-uploads \(maxPendingUploads) must be between 1 and 1000000")
         }
@@ -88,6 +93,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxBodyBytes = maxBodyBytes
         configuration.maxSamplesPerBatch = maxBatch
         configuration.maxTrackPoints = maxTrackPoints
+        configuration.maxConcurrentReads = maxConcurrentReads
         configuration.utcOffsetMinutes = try utcOffsetMinutes()
         configuration.connections = connections.limits(logger: logger)
         configuration.groupCommit.enabled = groupCommit == .on

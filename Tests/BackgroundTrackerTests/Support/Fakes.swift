@@ -96,9 +96,9 @@ struct ShellHarness {
     /// minimal one the strategy needs).
     func tracker(
         _ strategy: StrategyName, ios: Int = 17, allowsSilentAudio: Bool = false, appInfo: AppInfo? = nil
-    ) throws -> BackgroundTracker {
+    ) throws -> Tracker {
         guard let server = URL(string: "https://tracks.example") else { throw CocoaError(.fileNoSuchFile) }
-        return try BackgroundTracker(
+        return try Tracker(
             configuration: .init(
                 server: server, token: "secret-token", strategy: strategy, device: "test-phone",
                 allowsSilentAudio: allowsSilentAudio),

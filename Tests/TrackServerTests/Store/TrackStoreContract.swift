@@ -1,5 +1,6 @@
 import BackgroundCore
 import Foundation
+import LocationLog
 import Testing
 import TrackServer
 
@@ -212,6 +213,53 @@ enum StoreContract {
         #expect(stored.first == first, "the first of equal keys is the one kept")
     }
 
+    /// A range read page by page is the range read at once, in (time, row) order, however small
+    /// the pages (two samples of one time split across pages included); counts stop at their bound,
+    /// and the segment count is the number of ``Gaps`` segments.
+    static func pagesCountsAndSegmentsOfARange(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
+        let seconds: [Int64] = [0, 60, 120, 120, 120, 180, 2_000, 2_060, 5_000]
+        _ = try await store.insert(
+            seconds.enumerated().map { sample("s\($0.offset)", at: $0.element, lat: 31 + Double($0.offset) / 100) },
+            device: "a", at: now)
+        _ = try await store.insert([sample("other", at: 60)], device: "b", at: now)
+        let start = Instant(milliseconds: 1_732_240_000_000)
+        let end = start + .seconds(5_001)
+        let whole = try await store.samples(device: "a", from: start, to: end).map(\.trackPoint)
+        #expect(whole.count == seconds.count)
+        for size in [1, 2, 3, 4, 100] {
+            var after: TrackPageKey?
+            var read: [TrackPoint] = []
+            var pages = 0
+            repeat {
+                let page = try await store.trackPage(device: "a", from: start, to: end, after: after, limit: size)
+                #expect(page.points.count <= size)
+                read += page.points
+                after = page.next
+                pages += 1
+            } while after != nil && pages < 100
+            #expect(read == whole, "pages of \(size)")
+        }
+        let inner = try await store.trackPage(
+            device: "a", from: start + .seconds(60), to: start + .seconds(2_000), after: nil, limit: 100)
+        #expect(inner.points.map(\.time) == whole[1...5].map(\.time) && inner.next == nil)
+        #expect(try await store.trackPage(device: "nobody", from: start, to: end, after: nil, limit: 5).points.isEmpty)
+        #expect(try await store.sampleCount(device: "a", from: start, to: end, atMost: 100) == 9)
+        #expect(try await store.sampleCount(device: "a", from: start, to: end, atMost: 4) == 4)
+        #expect(try await store.sampleCount(device: "a", from: start, to: start + .seconds(121), atMost: 100) == 5)
+        #expect(try await store.sampleCount(device: "nobody", from: start, to: end, atMost: 100) == 0)
+        // Gaps over 600 s: 180 → 2,000 and 2,060 → 5,000, so three segments.
+        #expect(try await store.segmentCount(device: "a", from: start, to: end, maximumGap: .seconds(600)) == 3)
+        // Over 59 s: every step but the three 0 s ones.
+        #expect(try await store.segmentCount(device: "a", from: start, to: end, maximumGap: .seconds(59)) == 7)
+        #expect(
+            try await store.segmentCount(device: "a", from: end, to: end + .seconds(9), maximumGap: .seconds(60)) == 0)
+        #expect(
+            try await store.segmentCount(device: "a", from: start, to: end, maximumGap: .seconds(600))
+                == Gaps.segments(of: whole, maximumGap: .seconds(600)).count)
+    }
+
     static func aTallyCountsRowsAndDistinctTimesInTheRange(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
@@ -374,6 +422,11 @@ struct TrackStoreContract {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func pagesCountsAndSegmentsOfARange(kind: StoreKind) async throws {
+        try await StoreContract.pagesCountsAndSegmentsOfARange(kind.make())
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func aTallyCountsRowsAndDistinctTimesInTheRange(kind: StoreKind) async throws {
         try await StoreContract.aTallyCountsRowsAndDistinctTimesInTheRange(kind.make())
     }
@@ -452,6 +505,10 @@ struct PostgresStoreContract {
 
     @Test(.postgres) func aKeyRepeatedInOneBatchIsStoredOnce() async throws {
         try await PostgresTestDatabase.withStore { try await StoreContract.aKeyRepeatedInOneBatchIsStoredOnce($0) }
+    }
+
+    @Test(.postgres) func pagesCountsAndSegmentsOfARange() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.pagesCountsAndSegmentsOfARange($0) }
     }
 
     @Test(.postgres) func aTallyCountsRowsAndDistinctTimesInTheRange() async throws {

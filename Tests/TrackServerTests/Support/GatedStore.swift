@@ -32,6 +32,8 @@ actor EventLog {
         case answered(String)
         /// `insert` (one transaction for one request) was called with these sample keys.
         case singleInsert([String])
+        /// A read returned this many sample rows (a track page, or `samples`).
+        case rowsRead(Int)
     }
 
     private(set) var events: [Event] = []
@@ -57,16 +59,41 @@ actor EventLog {
 
     func answerIndex(of key: String) -> Int? { events.firstIndex(of: .answered(key)) }
 
+    /// Sample rows the store's reads returned, in all.
+    var rowsRead: Int {
+        events.reduce(0) { total, event in
+            if case .rowsRead(let count) = event { return total + count }
+            return total
+        }
+    }
+
     func enterGroup() { groupsEntered += 1 }
     var entered: Int { groupsEntered }
 }
 
 /// The SQLite store with a gate in front of its commits: `insertGroup` and `insert` wait at the
-/// gate, then commit, then log what they committed. Every other method forwards unchanged.
+/// gate, then commit, then log what they committed. With `readGate`, track pages wait at that
+/// gate; reads log how many rows they returned. Every other method forwards unchanged.
 struct GatedStore: TrackStore {
     let base: SQLiteTrackStore
     let gate: Gate
     let log: EventLog
+    var readGate: Gate?
+
+    func trackPage(
+        device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int
+    ) async throws -> TrackPage {
+        await readGate?.pass()
+        let page = try await base.trackPage(device: device, from: from, to: to, after: after, limit: limit)
+        await log.append(.rowsRead(page.points.count))
+        return page
+    }
+    func sampleCount(device: String, from: Instant, to: Instant, atMost: Int) async throws -> Int {
+        try await base.sampleCount(device: device, from: from, to: to, atMost: atMost)
+    }
+    func segmentCount(device: String, from: Instant, to: Instant, maximumGap: Duration) async throws -> Int {
+        try await base.segmentCount(device: device, from: from, to: to, maximumGap: maximumGap)
+    }
 
     func insertGroup(_ requests: [GroupInsert]) async throws -> [Result<InsertOutcome, any Error>] {
         await log.enterGroup()
@@ -119,7 +146,9 @@ struct GatedStore: TrackStore {
         try await base.revokeSession(tokenHash: tokenHash, at: now)
     }
     func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [IngestSample] {
-        try await base.samples(device: device, from: from, to: to, limit: limit)
+        let samples = try await base.samples(device: device, from: from, to: to, limit: limit)
+        await log.append(.rowsRead(samples.count))
+        return samples
     }
     func recordEvent(device: String, type: String, json: String, at now: Instant) async throws {
         try await base.recordEvent(device: device, type: type, json: json, at: now)

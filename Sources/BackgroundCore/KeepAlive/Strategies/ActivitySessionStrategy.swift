@@ -1,4 +1,5 @@
-/// `activity-session`: iOS 17+ live updates held by a `CLBackgroundActivitySession`, which keeps a
+/// `activity-session`: iOS 17+ standard location updates held by a `CLBackgroundActivitySession`
+/// (not `CLLocationUpdate.liveUpdates()`: the shell drives `CLLocationManager`), which keeps a
 /// When-In-Use app "in use" in the background. Before iOS 17 the session does not exist and the
 /// strategy runs plain standard updates.
 struct ActivitySessionStrategy: KeepAliveStrategy {

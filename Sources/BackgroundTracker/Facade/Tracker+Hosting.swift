@@ -8,7 +8,7 @@ import BackgroundCore
     import ShadowUIKit
 #endif
 
-extension BackgroundTracker {
+extension Tracker {
     /// For the simulated iPhone that hosts the shell (`bgtrack simulate --shell ios`): the system
     /// identifiers of the tasks the keep-alive ledger holds open, in the ledger's order; `nil` for
     /// a task the ledger holds but the shell never got an identifier for (a leak the simulator
@@ -18,7 +18,7 @@ extension BackgroundTracker {
     }
 }
 
-extension BackgroundTracker {
+extension Tracker {
     /// For the simulator: what the `AVAudioSession.interruptionNotification` observer calls.
     package func hostAudioInterruption(began: Bool) {
         audio?.interrupted(began ? .began : .ended)

@@ -2,7 +2,7 @@ import BackgroundCore
 import Foundation
 import LocationLog
 
-extension BackgroundTracker {
+extension Tracker {
     /// Runs the heartbeat machine on one event and carries out its effects. Without a session
     /// token (`Configuration.sessionToken`) there is no heartbeat: uploads carry the liveness.
     func deliverHeartbeat(_ event: HeartbeatMachine.Event) {

@@ -2,7 +2,7 @@ import BackgroundCore
 import Foundation
 public import LocationLog
 
-extension BackgroundTracker {
+extension Tracker {
     /// The newest samples still on the phone (not yet acknowledged by the server), newest first:
     /// what an app's map shows of the last hours. Empty when the store cannot be read.
     public func recentSamples(limit: Int = 100) -> [Sample] {

@@ -10,7 +10,7 @@ import LocationLog
     import ShadowCoreLocation
 #endif
 
-extension BackgroundTracker {
+extension Tracker {
     /// Carries out the keep-alive machine's effects, in order.
     func perform(_ effects: [KeepAliveEffect]) {
         for effect in effects {
@@ -41,6 +41,7 @@ extension BackgroundTracker {
             case .notify(let notice):
                 NoticeAdapter.post(notice)
                 status.notices.append(notice)
+                status.notices.removeFirst(max(0, status.notices.count - TrackerStatus.noticeLimit))
             case .scheduleDeadManNotice(let due, let lastSample):
                 NoticeAdapter.scheduleDeadMan(due: due, lastSample: lastSample, now: clock.now)
                 state.deadManDueMilliseconds = due.milliseconds
@@ -86,10 +87,27 @@ extension BackgroundTracker {
         if !isForeground, taskIDs.isEmpty { LocationStore.suspendAll() }
     }
 
+    /// The battery as iOS reports it now: unknown (-1, monitoring off) stays unknown.
+    private var power: PowerContext {
+        let device = UIDevice.current
+        let level = device.batteryLevel
+        let charging: Bool?
+        switch device.batteryState {
+        case .charging, .full: charging = true
+        case .unplugged: charging = false
+        default: charging = nil
+        }
+        return PowerContext(battery: level >= 0 ? Double(level) : nil, charging: charging)
+    }
+
     private func record(_ fix: LocationFix, trigger: SampleTrigger, state appState: SampleAppState) {
         do {
-            _ = try withStore { try $0.append(fix, trigger: trigger, state: appState) }
+            let sample = try withStore { try $0.append(fix, trigger: trigger, state: appState, power: power) }
             status.lastSample = Date(timeIntervalSince1970: fix.timestamp.seconds)
+            sampleBroadcast.send(sample)
+            #if canImport(Observation)
+                observableIfMade?.stored(sample)
+            #endif
             syncWake()
         } catch {
             status.lastProblem = "a sample could not be stored: \(error)"

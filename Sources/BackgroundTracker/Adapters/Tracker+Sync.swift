@@ -6,7 +6,7 @@ import LocationLog
     import FoundationNetworking
 #endif
 
-extension BackgroundTracker {
+extension Tracker {
     private var uploadsDirectory: URL { directory.appendingPathComponent("uploads", isDirectory: true) }
 
     /// Gives the sync machine its chance whenever the app runs, and times the next chance.
@@ -121,6 +121,12 @@ extension BackgroundTracker {
 
     private func finishUpload(sent: Set<UUID>, outcome: UploadOutcome, took: Duration) {
         apply(sync.handle(.uploaded(sent: sent, outcome: outcome, took: took), at: clock.now))
+        let result = UploadResult(
+            finishedAt: Date(timeIntervalSince1970: clock.now.seconds), sent: sent.count, outcome: outcome)
+        uploadBroadcast.send(result)
+        #if canImport(Observation)
+            observableIfMade?.uploaded(result)
+        #endif
         if case .acknowledged = outcome, !sent.isEmpty {
             status.lastUpload = Date(timeIntervalSince1970: clock.now.seconds)
             deliverHeartbeat(.serverContact)  // an answered upload proves the session alive

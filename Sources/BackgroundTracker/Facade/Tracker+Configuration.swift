@@ -2,11 +2,11 @@ public import BackgroundCore
 public import Foundation
 public import LocationLog
 
-extension BackgroundTracker {
+extension Tracker {
     /// What the app decides: where to upload, with which token, and how to keep alive.
     ///
     /// ```swift
-    /// let configuration = BackgroundTracker.Configuration(server: url, token: token, strategy: .adaptive)
+    /// let configuration = Tracker.Configuration(server: url, token: token, strategy: .adaptive)
     /// ```
     public struct Configuration: Sendable {
         /// The track server's base URL; batches go to `<server>/v1/batches`.
@@ -69,14 +69,16 @@ public struct TrackerStatus: Hashable, Sendable {
     public var pending = 0
     /// When the server last acknowledged an upload.
     public var lastUpload: Date?
-    /// Notices posted to the user since launch, oldest first.
+    /// Notices posted to the user since launch, oldest first; the newest `noticeLimit`.
     public var notices: [UserNotice] = []
+    /// How many notices `notices` keeps.
+    public static let noticeLimit = 20
     /// The last problem the tracker could not fix by itself (store or upload), if any.
     public var lastProblem: String?
     /// Where the user's location permission stands.
     public var authorization: LocationAuthorization = .notDetermined
     /// Whether the app can still show iOS's Always upgrade prompt
-    /// (``BackgroundTracker/requestAlwaysAuthorization()``): the user allowed When-In-Use, the
+    /// (``Tracker/requestAlwaysAuthorization()``): the user allowed When-In-Use, the
     /// strategy relaunches the app with Always, and the upgrade was never asked for.
     public var canRequestAlways = false
 

@@ -16,7 +16,7 @@ package import LocationLog
 /// the store until the server acknowledges it.
 ///
 /// ```swift
-/// let tracker = try BackgroundTracker(configuration: .init(server: url, token: token, strategy: .adaptive))
+/// let tracker = try Tracker(configuration: .init(server: url, token: token, strategy: .adaptive))
 /// // application(_:didFinishLaunchingWithOptions:), before it returns
 /// tracker.didFinishLaunching(launchOptions)
 /// tracker.start()  // asks for When-In-Use the first time
@@ -29,7 +29,7 @@ package import LocationLog
 /// `applicationWillEnterForeground()`, `handleEventsForBackgroundURLSession(identifier:completionHandler:)`
 /// and `didReceiveNotificationResponse(requestIdentifier:)`.
 @MainActor
-public final class BackgroundTracker {
+public final class Tracker {
     public private(set) var configuration: Configuration
     let clock: any ShellClock
     let uploader: any BackgroundUploader
@@ -66,7 +66,12 @@ public final class BackgroundTracker {
     var locationServicesEnabled = true
     /// What the app reads: the status now (also sent on `statusUpdates` at every change).
     public internal(set) var status = TrackerStatus()
-    var observers: [UUID: AsyncStream<TrackerStatus>.Continuation] = [:]
+    let statusBroadcast = Broadcast<TrackerStatus>(buffering: .bufferingNewest(1))
+    let sampleBroadcast = Broadcast<Sample>(buffering: .bufferingNewest(1000))
+    let uploadBroadcast = Broadcast<UploadResult>(buffering: .bufferingNewest(100))
+    /// The `ObservableTracker`, once asked for (typed loosely so the property needs no
+    /// Observation module where it is missing).
+    var observableStorage: AnyObject?
     var settingObservers: [any NSObjectProtocol] = []
     var lastEnvironment: KeepAliveEnvironment?
 
@@ -273,17 +278,7 @@ public final class BackgroundTracker {
     }
 
     /// The tracker's status now and after every change, for as long as the caller iterates.
-    public var statusUpdates: AsyncStream<TrackerStatus> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: TrackerStatus.self, bufferingPolicy: .bufferingNewest(1))
-        let id = UUID()
-        observers[id] = continuation
-        continuation.yield(status)
-        continuation.onTermination = { [weak self] _ in
-            Task { @MainActor in self?.observers[id] = nil }
-        }
-        return stream
-    }
+    public var statusUpdates: AsyncStream<TrackerStatus> { statusBroadcast.stream(initial: status) }
 
     // MARK: Internals shared by the adapters
 
@@ -385,6 +380,14 @@ public final class BackgroundTracker {
             status.authorization == .whenInUse && state.askedAlways != true
             && configuration.strategy.requirements.needsAlways
         status.pending = (try? withStore { try $0.pendingCount() }) ?? status.pending
-        for continuation in observers.values { continuation.yield(status) }
+        statusBroadcast.send(status)
+        #if canImport(Observation)
+            observableIfMade?.update(status: status)
+        #endif
     }
 }
+
+/// The façade's old name, which is also its module's: `BackgroundTracker.BackgroundTracker`
+/// breaks the module interface of an XCFramework. Use ``Tracker``.
+@available(*, deprecated, renamed: "Tracker")
+public typealias BackgroundTracker = Tracker

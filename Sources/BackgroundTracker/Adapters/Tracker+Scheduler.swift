@@ -8,7 +8,7 @@ import LocationLog
     import ShadowBackgroundTasks
 #endif
 
-extension BackgroundTracker {
+extension Tracker {
     /// Registers the refresh and processing identifiers the app's `Info.plist` permits
     /// (`BGTaskSchedulerPermittedIdentifiers`); iOS raises an exception for an identifier it does
     /// not list, and for any registration after `application(_:didFinishLaunchingWithOptions:)`

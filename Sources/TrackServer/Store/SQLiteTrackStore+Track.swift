@@ -1,0 +1,66 @@
+public import BackgroundCore
+import GRDB
+import LocationLog
+
+extension SQLiteTrackStore {
+    // Each read below walks the `sample_device_time (deviceId, t)` index, whose entries end in the
+    // rowid: (t, id) order comes from the index without a sort, and a page starts where the last
+    // one ended instead of skipping over the pages before it.
+
+    public func trackPage(
+        device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int
+    ) async throws -> TrackPage {
+        let lower = max(from.milliseconds, after?.time ?? from.milliseconds)
+        // Before the first page no row is excluded: (lower, -1) is below every (t, id) at `lower`.
+        let afterRow = after?.row ?? -1
+        let size = max(0, limit)
+        return try await writer.read { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT t, lat, lon, acc, alt, speed, course, id FROM sample
+                    WHERE deviceId = (SELECT id FROM device WHERE name = ?) AND t >= ? AND t < ?
+                        AND (t > ? OR id > ?)
+                    ORDER BY t, id LIMIT ?
+                    """)
+            let rows = try Row.fetchCursor(
+                statement, arguments: [device, lower, to.milliseconds, lower, afterRow, size])
+            var points: [TrackPoint] = []
+            points.reserveCapacity(min(size, 4096))
+            var last: TrackPageKey?
+            while let row = try rows.next() {
+                points.append(
+                    TrackPoint(
+                        time: Instant(milliseconds: row[0]), latitude: row[1], longitude: row[2], accuracy: row[3],
+                        altitude: row[4], speed: row[5], course: row[6]))
+                last = TrackPageKey(time: row[0], row: row[7])
+            }
+            return TrackPage(points: points, next: points.count == size && size > 0 ? last : nil)
+        }
+    }
+
+    public func sampleCount(device: String, from: Instant, to: Instant, atMost: Int) async throws -> Int {
+        try await writer.read { db in
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT COUNT(*) FROM (SELECT 1 FROM sample
+                            WHERE deviceId = (SELECT id FROM device WHERE name = ?) AND t >= ? AND t < ? LIMIT ?)
+                        """),
+                arguments: [device, from.milliseconds, to.milliseconds, max(0, atMost)]) ?? 0
+        }
+    }
+
+    public func segmentCount(device: String, from: Instant, to: Instant, maximumGap: Duration) async throws -> Int {
+        try await writer.read { db in
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT COUNT(*) FROM (
+                            SELECT t - LAG(t) OVER (ORDER BY t, id) AS step FROM sample
+                            WHERE deviceId = (SELECT id FROM device WHERE name = ?) AND t >= ? AND t < ?)
+                        WHERE step IS NULL OR step > ?
+                        """),
+                arguments: [device, from.milliseconds, to.milliseconds, maximumGap.wholeMilliseconds]) ?? 0
+        }
+    }
+}

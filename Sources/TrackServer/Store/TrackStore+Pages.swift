@@ -1,0 +1,65 @@
+public import BackgroundCore
+public import LocationLog
+
+/// Where a track page ended: the last point's time and its row, so the next page starts after it
+/// even when several samples share a time.
+public struct TrackPageKey: Hashable, Sendable {
+    /// Epoch milliseconds.
+    public var time: Int64
+    /// The row's id in the store (its insertion order among samples of the same time).
+    public var row: Int64
+
+    public init(time: Int64, row: Int64) {
+        self.time = time
+        self.row = row
+    }
+}
+
+/// One page of ``TrackStore/trackPage(device:from:to:after:limit:)``.
+public struct TrackPage: Sendable {
+    public var points: [TrackPoint]
+    /// Where the next page starts; `nil` when this page was the last (it held fewer than asked).
+    public var next: TrackPageKey?
+
+    public init(points: [TrackPoint], next: TrackPageKey?) {
+        self.points = points
+        self.next = next
+    }
+}
+
+extension TrackStore {
+    /// The default reads the samples and pages them in memory (correct for any store, the memory of
+    /// the whole range; the SQL stores read only the page). Rows are numbered by their place in
+    /// the range, which is stable while nothing is inserted into it.
+    public func trackPage(
+        device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int
+    ) async throws -> TrackPage {
+        let all = try await samples(device: device, from: from, to: to, limit: nil)
+        let start = after.map { Int($0.row) + 1 } ?? 0
+        guard limit > 0, start < all.count else { return TrackPage(points: [], next: nil) }
+        let end = min(all.count, start + limit)
+        let points = all[start..<end].map(\.trackPoint)
+        let next = points.count == limit ? TrackPageKey(time: all[end - 1].time.milliseconds, row: Int64(end - 1)) : nil
+        return TrackPage(points: points, next: next)
+    }
+
+    /// The default counts the samples it reads.
+    public func sampleCount(device: String, from: Instant, to: Instant, atMost: Int) async throws -> Int {
+        try await samples(device: device, from: from, to: to, limit: max(0, atMost)).count
+    }
+
+    /// The default cuts the samples it reads.
+    public func segmentCount(device: String, from: Instant, to: Instant, maximumGap: Duration) async throws -> Int {
+        let times = try await samples(device: device, from: from, to: to, limit: nil).map(\.time)
+        return Gaps.segments(of: times, time: { $0 }, maximumGap: maximumGap).count
+    }
+}
+
+extension IngestSample {
+    /// What an export draws of the sample.
+    package var trackPoint: TrackPoint {
+        TrackPoint(
+            time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, altitude: altitude,
+            speed: speed, course: course)
+    }
+}

@@ -1,0 +1,65 @@
+public import BackgroundCore
+import LocationLog
+import PostgresNIO
+public import TrackServer
+
+extension PostgresTrackStore {
+    // Each read walks the `sample_device_time (deviceid, t)` index; a page starts where the last one
+    // ended, and its rows are decoded as they arrive from PostgresNIO's row sequence.
+
+    public func trackPage(
+        device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int
+    ) async throws -> TrackPage {
+        let lower = max(from.milliseconds, after?.time ?? from.milliseconds)
+        // Before the first page no row is excluded: (lower, -1) is below every (t, id) at `lower`.
+        let afterRow = after?.row ?? -1
+        let size = Int64(max(0, limit))
+        do {
+            let rows = try await client.query(
+                """
+                SELECT t, lat, lon, acc, alt, speed, course, id FROM sample
+                WHERE deviceid = (SELECT id FROM device WHERE name = \(device)) AND t >= \(lower) AND t < \(to.ms)
+                    AND (t > \(lower) OR id > \(afterRow))
+                ORDER BY t, id LIMIT \(size)
+                """, logger: logger)
+            var points: [TrackPoint] = []
+            points.reserveCapacity(Int(min(size, 4096)))
+            var last: TrackPageKey?
+            for try await row in rows {
+                let (time, latitude, longitude, accuracy, altitude, speed, course, id) = try row.decode(
+                    (Int64, Double, Double, Double?, Double?, Double?, Double?, Int64).self)
+                points.append(
+                    TrackPoint(
+                        time: Instant(milliseconds: time), latitude: latitude, longitude: longitude,
+                        accuracy: accuracy, altitude: altitude, speed: speed, course: course))
+                last = TrackPageKey(time: time, row: id)
+            }
+            return TrackPage(points: points, next: points.count == Int(size) && size > 0 ? last : nil)
+        } catch {
+            throw PostgresStoreError.explaining(error, configuration)
+        }
+    }
+
+    public func sampleCount(device: String, from: Instant, to: Instant, atMost: Int) async throws -> Int {
+        let bound = Int64(max(0, atMost))
+        let found = try await rows(
+            """
+            SELECT COUNT(*) FROM (SELECT 1 FROM sample
+                WHERE deviceid = (SELECT id FROM device WHERE name = \(device)) AND t >= \(from.ms) AND t < \(to.ms)
+                LIMIT \(bound)) AS bounded
+            """)
+        return Int(try found.first?.decode(Int64.self) ?? 0)
+    }
+
+    public func segmentCount(device: String, from: Instant, to: Instant, maximumGap: Duration) async throws -> Int {
+        let found = try await rows(
+            """
+            SELECT COUNT(*) FROM (
+                SELECT t - LAG(t) OVER (ORDER BY t, id) AS step FROM sample
+                WHERE deviceid = (SELECT id FROM device WHERE name = \(device)) AND t >= \(from.ms) AND t < \(to.ms)
+            ) AS steps
+            WHERE step IS NULL OR step > \(maximumGap.wholeMilliseconds)
+            """)
+        return Int(try found.first?.decode(Int64.self) ?? 0)
+    }
+}
