@@ -95,6 +95,20 @@ import Testing
         #expect(plist["CFBundlePackageType"] as? String == "APPL")
     }
 
+    @Test func aSpecIsToldFromAPlistByNameOrContentAndReadWithCRLF() throws {
+        let yaml = Data(try Self.example().replacingOccurrences(of: "\n", with: "\r\n").utf8)
+        #expect(XcodeGenSpec.isSpec(path: "project.yml", data: Data()))
+        #expect(XcodeGenSpec.isSpec(path: "spec", data: yaml))
+        #expect(!XcodeGenSpec.isSpec(path: "Info.plist", data: Data(try LintPlistTests.example().utf8)))
+        #expect(!XcodeGenSpec.isSpec(path: "spec", data: Data("bplist00".utf8)))
+        #expect(try XcodeGenSpec.info(from: yaml, target: nil).plist["UIBackgroundModes"] as? [String] != nil)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("Info-\(UUID()).plist")
+        defer { try? FileManager.default.removeItem(at: path) }
+        try Data(try LintPlistTests.example().utf8).write(to: path)
+        #expect(throws: InfoPlistError.self) { try InfoPlistFile.read(path: path.path, target: "TrackerApp") }
+        #expect(try InfoPlistFile.read(path: path.path)["UIBackgroundModes"] != nil)
+    }
+
     @Test func theTargetIsPickedOrNamed() throws {
         let two = """
             targets:

@@ -75,7 +75,9 @@ struct SpecYAML {
     /// The lines with content: comments, blank lines and one leading `---` dropped.
     private static func logicalLines(_ text: String) throws(InfoPlistError) -> [Line] {
         var result: [Line] = []
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift: split on it too.
+        let rawLines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        for (offset, raw) in rawLines.enumerated() {
             let number = offset + 1
             var line = raw
             if line.last == "\r" { line.removeLast() }

@@ -10,9 +10,7 @@ public import Foundation
 /// let findings = PlistLinter(strategy: .adaptive).lint(info.plist)
 /// ```
 public enum XcodeGenSpec {
-    public struct Info: @unchecked Sendable {
-        // @unchecked: `plist` holds only property-list values (String, Bool, Int, Double, arrays and
-        // dictionaries of them), built here and never mutated through a reference.
+    public struct Info {
         public var target: String
         /// `info.path`: where XcodeGen writes the file, relative to the spec.
         public var path: String
@@ -23,9 +21,10 @@ public enum XcodeGenSpec {
     public static func isSpec(path: String, data: Data) -> Bool {
         let name = (path as NSString).lastPathComponent.lowercased()
         if name.hasSuffix(".yml") || name.hasSuffix(".yaml") { return true }
-        let head = String(decoding: data.prefix(512), as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        let head = String(decoding: data.prefix(4_096), as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         if head.hasPrefix("<") || head.hasPrefix("bplist") || head.hasPrefix("{") { return false }
-        return head.split(separator: "\n").contains { $0 == "targets:" || $0.hasPrefix("name: ") }
+        let keys = ["name:", "targets:", "options:", "packages:", "include:"]
+        return head.split(whereSeparator: \.isNewline).contains { line in keys.contains { line.hasPrefix($0) } }
     }
 
     /// Reads the application target's `info` from a project spec.
