@@ -17,21 +17,6 @@ extension ShellSuite {
     @Suite("The app-facing API")
     @MainActor
     struct AppAPITests {
-        private func storeOneSample(_ harness: ShellHarness, _ tracker: Tracker) throws {
-            let oneShot = try #require(tracker.location?.oneShot)
-            harness.system.deliver(
-                CLLocation(
-                    coordinate: CLLocationCoordinate2D(latitude: 31.23, longitude: 121.47), altitude: 4,
-                    horizontalAccuracy: 8, verticalAccuracy: 3, course: 90, speed: 1.2,
-                    timestamp: Date(timeIntervalSince1970: harness.clock.now.seconds)),
-                to: oneShot)
-        }
-
-        private func acknowledgement(_ ids: [UUID]) -> String {
-            let stored = ids.map { "\"\($0.uuidString.lowercased())\"" }.joined(separator: ",")
-            return #"{"result":"ok","accepted":[\#(stored)],"duplicates":[],"rejected":[]}"#
-        }
-
         @Test("storedSamples yields each sample as it is stored, with the battery iOS reports")
         func storedSamplesStream() async throws {
             let harness = try ShellHarness()
@@ -41,7 +26,7 @@ extension ShellSuite {
             tracker.didFinishLaunching(nil)
             tracker.start()
             var samples = tracker.storedSamples.makeAsyncIterator()
-            try storeOneSample(harness, tracker)
+            try harness.storeOneSample(tracker)
             let sample = try #require(await samples.next())
             #expect(sample.latitude == 31.23)
             #expect(sample.battery == Double(Float(0.42)))
@@ -56,10 +41,10 @@ extension ShellSuite {
             tracker.didFinishLaunching(nil)
             tracker.start()
             var results = tracker.uploadResults.makeAsyncIterator()
-            try storeOneSample(harness, tracker)
+            try harness.storeOneSample(tracker)
             let upload = try #require(harness.uploader.uploads.first)
             let ids = Array(try harness.store.pendingIDs())
-            harness.uploader.finish(upload.description, status: 200, body: acknowledgement(ids))
+            harness.uploader.finish(upload.description, status: 200, body: harness.acknowledgement(ids))
             let result = try #require(await results.next())
             #expect(result.isAcknowledged)
             #expect(result.sent == ids.count)
@@ -94,14 +79,14 @@ extension ShellSuite {
                 } onChange: {
                     changed = true
                 }
-                try storeOneSample(harness, tracker)
+                try harness.storeOneSample(tracker)
                 #expect(changed, "reading recentSamples registers for its change")
                 #expect(live.recentSamples.first?.latitude == 31.23)
                 #expect(live.status.pending == 1)
 
                 let upload = try #require(harness.uploader.uploads.first)
                 let ids = Array(try harness.store.pendingIDs())
-                harness.uploader.finish(upload.description, status: 200, body: acknowledgement(ids))
+                harness.uploader.finish(upload.description, status: 200, body: harness.acknowledgement(ids))
                 #expect(live.lastUpload?.isAcknowledged == true)
                 #expect(live.status.pending == 0)
             }

@@ -102,12 +102,7 @@ extension ShellSuite {
             #expect(tracker.location?.isAwaitingFix == true, "the wake asked for a fix")
             #expect(harness.system.completedTasks.isEmpty, "not completed while its fix is pending")
 
-            let oneShot = try #require(tracker.location?.oneShot)
-            let fix = CLLocation(
-                coordinate: CLLocationCoordinate2D(latitude: 48.2, longitude: 16.37), altitude: 0,
-                horizontalAccuracy: 8, verticalAccuracy: -1, course: -1, speed: -1,
-                timestamp: Date(timeIntervalSince1970: harness.clock.now.seconds))
-            harness.system.deliver(fix, to: oneShot)
+            try harness.storeOneSample(tracker)
 
             #expect(harness.system.completedTasks.map(\.identifier) == [BackgroundTaskIdentifiers.refresh])
             #expect(harness.system.completedTasks.first?.success == true)
@@ -135,12 +130,7 @@ extension ShellSuite {
             #expect(harness.system.completedTasks.map(\.success) == [false])
 
             // The fix arriving afterwards completes nothing a second time.
-            let oneShot = try #require(tracker.location?.oneShot)
-            let fix = CLLocation(
-                coordinate: CLLocationCoordinate2D(latitude: 48.2, longitude: 16.37), altitude: 0,
-                horizontalAccuracy: 8, verticalAccuracy: -1, course: -1, speed: -1,
-                timestamp: Date(timeIntervalSince1970: harness.clock.now.seconds))
-            harness.system.deliver(fix, to: oneShot)
+            try harness.storeOneSample(tracker)
             #expect(harness.system.completedTasks.count == 1)
         }
 

@@ -5,7 +5,7 @@ import Testing
 /// documentation page it was copied from. This test reads the shadow's sources.
 @Suite("AppleShadow declarations")
 struct ShadowDeclarationTests {
-    /// The number the README states. Adding or removing a declaration changes it on purpose.
+    /// The number docs/development.md states. Adding or removing a declaration changes it on purpose.
     static let expectedCount = 204
 
     static let urlPrefix = "/// Apple: https://developer.apple.com/documentation/"
@@ -75,7 +75,7 @@ struct ShadowDeclarationTests {
         #expect(uncited.isEmpty, "declarations without a `/// Apple: <documentation URL>` line: \(uncited)")
         #expect(
             declarations.count == Self.expectedCount,
-            "the shadow has \(declarations.count) declarations; update expectedCount and the README")
+            "the shadow has \(declarations.count) declarations; update expectedCount and docs/development.md")
     }
 
     @Test("the scanner sees declarations and skips bodies and plumbing")

@@ -14,28 +14,13 @@ extension ShellSuite {
     @Suite("Background URLSession uploads")
     @MainActor
     struct UploadAdapterTests {
-        private func storeOneSample(_ harness: ShellHarness, _ tracker: Tracker) throws {
-            let oneShot = try #require(tracker.location?.oneShot)
-            harness.system.deliver(
-                CLLocation(
-                    coordinate: CLLocationCoordinate2D(latitude: 31.23, longitude: 121.47), altitude: 4,
-                    horizontalAccuracy: 8, verticalAccuracy: 3, course: 90, speed: 1.2,
-                    timestamp: Date(timeIntervalSince1970: harness.clock.now.seconds)),
-                to: oneShot)
-        }
-
-        private func acknowledgement(_ ids: [UUID]) -> String {
-            let stored = ids.map { "\"\($0.uuidString.lowercased())\"" }.joined(separator: ",")
-            return #"{"result":"ok","accepted":[\#(stored)],"duplicates":[],"rejected":[]}"#
-        }
-
         @Test("a sample goes up from a file with the token, and the answer deletes exactly it")
         func uploadFromFile() throws {
             let harness = try ShellHarness()
             let tracker = try harness.tracker(.adaptive)
             tracker.didFinishLaunching(nil)
             tracker.start()
-            try storeOneSample(harness, tracker)
+            try harness.storeOneSample(tracker)
 
             let upload = try #require(harness.uploader.uploads.first)
             #expect(upload.request.url?.absoluteString == "https://tracks.example/v1/batches")
@@ -43,7 +28,7 @@ extension ShellSuite {
             #expect(FileManager.default.fileExists(atPath: upload.file.path))
             let ids = Array(try harness.store.pendingIDs())
 
-            harness.uploader.finish(upload.description, status: 200, body: acknowledgement(ids))
+            harness.uploader.finish(upload.description, status: 200, body: harness.acknowledgement(ids))
 
             #expect(try harness.store.pendingCount() == 0)
             #expect(!FileManager.default.fileExists(atPath: upload.file.path))
@@ -56,7 +41,7 @@ extension ShellSuite {
             let tracker = try harness.tracker(.adaptive)
             tracker.didFinishLaunching(nil)
             tracker.start()
-            try storeOneSample(harness, tracker)
+            try harness.storeOneSample(tracker)
             let first = try #require(harness.uploader.uploads.first)
             harness.uploader.finish(first.description, status: 401, body: #"{"error":"device token revoked"}"#)
             #expect(try harness.store.pendingCount() == 1)
@@ -69,7 +54,7 @@ extension ShellSuite {
             #expect(harness.uploader.uploads.count == 2)
             #expect(second.request.value(forHTTPHeaderField: "Authorization") == "Bearer new-token")
             harness.uploader.finish(
-                second.description, status: 200, body: acknowledgement(Array(try harness.store.pendingIDs())))
+                second.description, status: 200, body: harness.acknowledgement(Array(try harness.store.pendingIDs())))
             #expect(try harness.store.pendingCount() == 0)
         }
 
@@ -79,7 +64,7 @@ extension ShellSuite {
             let before = try first.tracker(.adaptive)
             before.didFinishLaunching(nil)
             before.start()
-            try storeOneSample(first, before)
+            try first.storeOneSample(before)
             let upload = try #require(first.uploader.uploads.first)
             let ids = Array(try first.store.pendingIDs())
 
@@ -97,7 +82,7 @@ extension ShellSuite {
                 })
             #expect(second.uploader.uploads.isEmpty, "nothing is sent again while the answer is pending")
 
-            second.uploader.finish(upload.description, status: 200, body: acknowledgement(ids))
+            second.uploader.finish(upload.description, status: 200, body: second.acknowledgement(ids))
             second.uploader.events?(.allEventsDelivered)
 
             #expect(try first.store.pendingCount() == 0)
@@ -110,7 +95,7 @@ extension ShellSuite {
             let before = try first.tracker(.adaptive)
             before.didFinishLaunching(nil)
             before.start()
-            try storeOneSample(first, before)
+            try first.storeOneSample(before)
             #expect(first.uploader.uploads.count == 1)
 
             let second = try ShellHarness(store: first.store, directory: first.directory)

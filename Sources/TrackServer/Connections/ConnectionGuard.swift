@@ -80,19 +80,8 @@ public final class ConnectionCounters: @unchecked Sendable {
         // glibc keeps freed heap in its arenas: after 10,000 idle connections closed the server
         // would keep their memory resident for good. Once the last connection of a large burst is
         // gone, hand it back (a few milliseconds, once per burst).
-        if burstOver { _ = Self.mallocTrim?(0) }
+        if burstOver { ReadLimiter.trimHeap() }
     }
-
-    /// glibc's `malloc_trim`, looked up at run time (it is not in Swift's Glibc module; other C
-    /// libraries do not have it and need it less).
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-        #if canImport(Glibc)
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
-            return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-        #else
-            return nil
-        #endif
-    }()
 
     func record(_ path: any WritableKeyPath<Snapshot, Int> & Sendable) { lock.withLock { state[keyPath: path] += 1 } }
 }

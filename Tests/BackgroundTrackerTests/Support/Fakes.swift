@@ -1,6 +1,8 @@
+import AppleShadow
 import BackgroundCore
 import Foundation
 import LocationLog
+import Testing
 
 @testable import BackgroundTracker
 
@@ -104,5 +106,26 @@ struct ShellHarness {
                 allowsSilentAudio: allowsSilentAudio),
             clock: clock, uploader: uploader, store: store, directory: directory.url, iosMajor: ios,
             appInfo: appInfo ?? AppInfo(requirements: strategy.requirements), seed: 7)
+    }
+}
+
+extension ShellHarness {
+    /// A fix at `harness.clock.now`, as Core Location reports it.
+    func fix(latitude: Double = 31.23, longitude: Double = 121.47) -> CLLocation {
+        CLLocation(
+            coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: 4,
+            horizontalAccuracy: 8, verticalAccuracy: 3, course: 90, speed: 1.2,
+            timestamp: Date(timeIntervalSince1970: clock.now.seconds))
+    }
+
+    /// Core Location answers the tracker's one-shot request with a fix: the tracker stores it.
+    func storeOneSample(_ tracker: Tracker) throws {
+        system.deliver(fix(), to: try #require(tracker.location?.oneShot))
+    }
+
+    /// The server's answer that stores exactly `ids`.
+    func acknowledgement(_ ids: [UUID]) -> String {
+        let stored = ids.map { "\"\($0.uuidString.lowercased())\"" }.joined(separator: ",")
+        return #"{"result":"ok","accepted":[\#(stored)],"duplicates":[],"rejected":[]}"#
     }
 }
