@@ -1,5 +1,5 @@
 #if canImport(Observation)
-    public import Foundation
+    import Foundation
     public import LocationLog
     public import Observation
 
