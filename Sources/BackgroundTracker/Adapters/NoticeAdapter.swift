@@ -40,10 +40,19 @@ enum NoticeAdapter {
         UNUserNotificationCenter.current().removePendingNotificationRequests(withIdentifiers: [deadManIdentifier])
     }
 
-    /// "14:02" in the user's time zone.
-    static func clockTime(_ instant: Instant) -> String {
+    /// One formatter for the process: creating one costs far more than using it, and the
+    /// dead-man notice is rescheduled at every sample.
+    private static let clockFormatter: DateFormatter = {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm"
-        return formatter.string(from: Date(timeIntervalSince1970: instant.seconds))
+        return formatter
+    }()
+
+    /// "14:02" in the user's time zone (read at each call: the user may have travelled).
+    static func clockTime(_ instant: Instant) -> String {
+        // Set only when it changed: setting a formatter's property rebuilds it.
+        let zone = TimeZone.current
+        if clockFormatter.timeZone != zone { clockFormatter.timeZone = zone }
+        return clockFormatter.string(from: Date(timeIntervalSince1970: instant.seconds))
     }
 }
