@@ -19,12 +19,11 @@ extension LocationStore {
     /// Appends to the diagnostics log and trims it to the newest `diagnosticsLimit` rows.
     public func log(_ level: Diagnostic.Level, _ message: String, at now: Instant) throws(StoreError) {
         try write("writing a diagnostic") { db in
-            try db.execute(
-                sql: "INSERT INTO diagnostic (t, level, message) VALUES (?, ?, ?)",
+            // Cached statements: the shell logs at many events.
+            try db.cachedStatement(sql: "INSERT INTO diagnostic (t, level, message) VALUES (?, ?, ?)").execute(
                 arguments: [now.milliseconds, level.rawValue, message])
-            try db.execute(
-                sql: "DELETE FROM diagnostic WHERE id <= ?", arguments: [db.lastInsertedRowID - Int64(diagnosticsLimit)]
-            )
+            try db.cachedStatement(sql: "DELETE FROM diagnostic WHERE id <= ?").execute(
+                arguments: [db.lastInsertedRowID - Int64(diagnosticsLimit)])
         }
     }
 

@@ -25,7 +25,7 @@ extension LocationStore {
         }
         let id = makeID()
         return try write("storing a sample") { db in
-            let seq = try Int64.fetchOne(db, sql: "SELECT next_seq FROM sync_state WHERE id = 1") ?? 1
+            let seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT next_seq FROM sync_state WHERE id = 1")) ?? 1
             guard seq < Int64.max else {
                 // `seq + 1` below would trap: only a damaged or hand-edited file holds this.
                 throw StoreError.database(
@@ -37,14 +37,17 @@ extension LocationStore {
                 .withUnknownsAsNil()
             try db.cachedStatement(sql: SampleColumns.insert(into: "sample")).execute(
                 arguments: SampleColumns.arguments(sample))
-            try db.execute(sql: "UPDATE sync_state SET next_seq = ? WHERE id = 1", arguments: [seq + 1])
+            try db.cachedStatement(sql: "UPDATE sync_state SET next_seq = ? WHERE id = 1").execute(arguments: [seq + 1])
             return sample
         }
     }
 
     /// How many samples wait for upload.
     public func pendingCount() throws(StoreError) -> Int {
-        try read("counting pending samples") { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sample") ?? 0 }
+        // Cached: the shell counts at every status change (compiling costs more than running it).
+        try read("counting pending samples") { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM sample")) ?? 0
+        }
     }
 
     /// The oldest pending samples, by `seq`: the next batch.
