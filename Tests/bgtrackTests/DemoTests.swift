@@ -48,6 +48,7 @@ import TrackServer
         await second.server.stop()
         #expect(second.accounting.lost.isEmpty && second.accounting.duplicated.isEmpty)
         #expect(second.text.contains("Demo day 2024-11-26"))
+        #expect(second.text.contains("code: direct (the keep-alive machine)"), "the report says which code ran")
         let state = try #require(try DemoState.load(from: data.appendingPathComponent("demo.json")))
         #expect(state.days == ["2024-11-25", "2024-11-26"])
         // The first day is still on the server.

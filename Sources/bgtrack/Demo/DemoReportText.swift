@@ -31,7 +31,7 @@ struct DemoReportText {
         var lines = [
             "",
             "Demo day \(day): \(options.strategy.rawValue), iOS \(options.ios), \(options.auth.rawValue), "
-                + "\(Self.number(options.hours)) h, seed \(options.seed)",
+                + "\(Self.number(options.hours)) h, seed \(options.seed); code: \(Self.code(report))",
             "",
             "  samples expected      \(report.samplesExpected)  (one per \(120 / 60)-minute slot)",
             "  captured              \(report.samplesCaptured)  (coverage \(String(format: "%.3f", report.coverage)))",
@@ -81,5 +81,11 @@ struct DemoReportText {
         seqs.isEmpty
             ? ""
             : "  (seq " + seqs.prefix(10).map(String.init).joined(separator: ", ") + (seqs.count > 10 ? ", …)" : ")")
+    }
+
+    /// Which code produced the day: the keep-alive machine run by the simulator (the demo's
+    /// simulation runs on its own thread; the hosted shell needs the main actor).
+    static func code(_ report: SimulationReport) -> String {
+        ReportTable.code(report) == "direct" ? "direct (the keep-alive machine)" : "shell (the iOS shell)"
     }
 }
