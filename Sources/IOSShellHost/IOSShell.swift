@@ -52,7 +52,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
 
     init(configuration: SimulationConfiguration, store: LocationStore) {
         self.configuration = configuration
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        directory = Self.scratchRoot.appendingPathComponent(
             "bgtrack-shell-\(UUID().uuidString)", isDirectory: true)
         self.store = store
         // Samples already in a store passed in are the simulator's carried-over ones.
@@ -72,6 +72,22 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         let store = self.store
         backend.newestSample = { try? store.newestSampleTime() }
     }
+
+    /// Where the simulated app keeps its files (state, upload bodies): memory-backed `/dev/shm`
+    /// where Linux has it, else the temporary directory. The shell writes them as on a phone
+    /// (atomically, at every sample); the simulated day needs their contents, not a disk's
+    /// durability (the simulator models kills itself), and on a disk those writes were a third
+    /// of a hosted day's time.
+    static let scratchRoot: URL = {
+        var isDirectory: ObjCBool = false
+        let shm = "/dev/shm"
+        if FileManager.default.fileExists(atPath: shm, isDirectory: &isDirectory), isDirectory.boolValue,
+            FileManager.default.isWritableFile(atPath: shm)
+        {
+            return URL(fileURLWithPath: shm, isDirectory: true)
+        }
+        return FileManager.default.temporaryDirectory
+    }()
 
     var ledgerOpenTasks: [BackgroundTaskToken] {
         MainActor.assumeIsolated {
