@@ -241,7 +241,7 @@ struct ReadsBench: AsyncParsableCommand {
         return tokens
     }
 
-    static func trim() { ReadLimiter.trimHeap() }
+    static func trim() { Heap.trim() }
 }
 
 /// The process's resident size from `/proc/self/status`.

@@ -3,10 +3,6 @@ import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// How long a client may take and how many may be connected at once (issue 9, item 7).
 ///
 /// Hummingbird's own idle timeout closes a connection that sends nothing between requests; this
@@ -80,7 +76,7 @@ public final class ConnectionCounters: @unchecked Sendable {
         // glibc keeps freed heap in its arenas: after 10,000 idle connections closed the server
         // would keep their memory resident for good. Once the last connection of a large burst is
         // gone, hand it back (a few milliseconds, once per burst).
-        if burstOver { ReadLimiter.trimHeap() }
+        if burstOver { Heap.trim() }
     }
 
     func record(_ path: any WritableKeyPath<Snapshot, Int> & Sendable) { lock.withLock { state[keyPath: path] += 1 } }

@@ -1,10 +1,6 @@
 import Foundation
 import HTTPTypes
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Bounds the heavy reads (track exports, map pages) running at once, so memory is set by the
 /// configuration (`maxConcurrentReads` × one page, one simplification window and one written
 /// piece each) and not by how many clients ask at the same moment.
@@ -29,7 +25,7 @@ public final class ReadLimiter: @unchecked Sendable {
 
     /// - Parameters:
     ///   - trim: run when the last running read ends; by default `malloc_trim(0)` on glibc.
-    public init(limit: Int, retryAfterSeconds: Int = 1, trim: @escaping @Sendable () -> Void = ReadLimiter.trimHeap) {
+    public init(limit: Int, retryAfterSeconds: Int = 1, trim: @escaping @Sendable () -> Void = Heap.trim) {
         self.limit = max(1, limit)
         self.retryAfterSeconds = retryAfterSeconds
         self.trim = trim
@@ -69,23 +65,6 @@ public final class ReadLimiter: @unchecked Sendable {
         }
         if idle { trim() }
     }
-
-    /// Returns the heap's free memory to the system where the C library can (glibc's
-    /// `malloc_trim`, looked up at run time: `<malloc.h>` is not in Swift's Glibc module, and musl
-    /// has no such function); else nothing.
-    public static let trimHeap: @Sendable () -> Void = {
-        guard let trim = mallocTrim else { return }
-        _ = trim(0)
-    }
-
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-        #if canImport(Glibc)
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
-            return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-        #else
-            return nil
-        #endif
-    }()
 }
 
 /// One admitted read: ``release()`` it when the read is over; it releases itself when dropped.
