@@ -216,9 +216,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
             tracker = try Tracker(
                 configuration: shellConfiguration, clock: clock, uploader: uploader, store: store,
                 directory: directory, iosMajor: configuration.ios,
-                appInfo: AppInfo(
-                    backgroundModes: configuration.effectivePlist.backgroundModes,
-                    permittedTaskIdentifiers: configuration.effectivePlist.permittedTaskIdentifiers),
+                appInfo: AppInfo(configuration.effectivePlist),
                 seed: configuration.seed)
         } catch {
             backend.notes.append("the shell could not start: \(error)")
@@ -388,5 +386,12 @@ final class SimulatedUploader: BackgroundUploader {
 
     func deliver(_ event: UploadEvent) {
         events?(event)
+    }
+}
+
+extension AppInfo {
+    /// What the shell reads of the simulated app's plist: the one the simulator enforces.
+    package init(_ plist: InfoPlist) {
+        self.init(backgroundModes: plist.backgroundModes, permittedTaskIdentifiers: plist.permittedTaskIdentifiers)
     }
 }

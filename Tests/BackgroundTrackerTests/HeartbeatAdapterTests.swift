@@ -1,6 +1,8 @@
 import AppleShadow
 import BackgroundCore
 import Foundation
+import IOSShellHost
+import IOSSimulator
 import LocationLog
 import Testing
 
@@ -37,7 +39,7 @@ extension ShellSuite {
                     sessionToken: session, heartbeat: .init(interval: .seconds(1800))),
                 clock: harness.clock, uploader: harness.uploader, heartbeat: transport, store: harness.store,
                 directory: harness.directory.url, iosMajor: 17,
-                appInfo: AppInfo(requirements: StrategyName.adaptive.requirements),
+                appInfo: AppInfo(InfoPlist.minimal(for: .adaptive)),
                 seed: 7)
         }
 

@@ -22,6 +22,18 @@ extension ShellSuite {
             }
         }
 
+        @Test("the Info.plist is read as iOS reads it: entries of another type count as absent")
+        func infoDictionary() {
+            let info = AppInfo(infoDictionary: [
+                "UIBackgroundModes": ["location", 7, "fetch"] as [Any],
+                "BGTaskSchedulerPermittedIdentifiers": "com.backgroundtracker.refresh",
+            ])
+            #expect(info.backgroundModes == ["location", "fetch"])
+            #expect(info.allowsBackgroundLocation)
+            #expect(info.permittedTaskIdentifiers.isEmpty, "a string where a list belongs lists nothing")
+            #expect(AppInfo(infoDictionary: [:]) == Self.noModes)
+        }
+
         @Test("without the location mode, allowsBackgroundLocationUpdates is never set to true")
         func backgroundUpdatesNeedTheMode() throws {
             for strategy in StrategyName.allCases {

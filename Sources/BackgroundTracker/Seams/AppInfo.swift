@@ -1,4 +1,3 @@
-package import BackgroundCore
 import Foundation
 
 /// What the app's `Info.plist` declares that decides what the shell may ask of iOS: the
@@ -20,18 +19,14 @@ package struct AppInfo: Hashable, Sendable {
         self.permittedTaskIdentifiers = permittedTaskIdentifiers
     }
 
-    /// The keys as a plist dictionary holds them; anything of another type counts as absent.
+    /// The keys as a plist dictionary holds them; entries of another type count as absent.
     package init(infoDictionary: [String: Any]) {
+        func strings(_ key: String) -> Set<String> {
+            Set((infoDictionary[key] as? [Any])?.compactMap { $0 as? String } ?? [])
+        }
         self.init(
-            backgroundModes: Set(infoDictionary["UIBackgroundModes"] as? [String] ?? []),
-            permittedTaskIdentifiers: Set(infoDictionary["BGTaskSchedulerPermittedIdentifiers"] as? [String] ?? []))
-    }
-
-    /// The minimal plist a strategy needs (what `bgtrack lint-plist` accepts for it).
-    package init(requirements: AppRequirements) {
-        self.init(
-            backgroundModes: Set(requirements.backgroundModes),
-            permittedTaskIdentifiers: Set(requirements.taskIdentifiers))
+            backgroundModes: strings("UIBackgroundModes"),
+            permittedTaskIdentifiers: strings("BGTaskSchedulerPermittedIdentifiers"))
     }
 
     /// The running app's own `Info.plist`.

@@ -1,6 +1,8 @@
 import AppleShadow
 import BackgroundCore
 import Foundation
+import IOSShellHost
+import IOSSimulator
 import LocationLog
 import Testing
 
@@ -105,7 +107,7 @@ struct ShellHarness {
                 server: server, token: "secret-token", strategy: strategy, device: "test-phone",
                 allowsSilentAudio: allowsSilentAudio),
             clock: clock, uploader: uploader, store: store, directory: directory.url, iosMajor: ios,
-            appInfo: appInfo ?? AppInfo(requirements: strategy.requirements), seed: 7)
+            appInfo: appInfo ?? AppInfo(InfoPlist.minimal(for: strategy)), seed: 7)
     }
 }
 
