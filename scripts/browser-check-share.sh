@@ -49,16 +49,25 @@ with open(netlog) as f:
 if not text.endswith("}"):
     text = text.rstrip("]").rstrip().rstrip(",") + "]}"
 events = json.loads(text)["events"]
-urls, leaks = set(), []
+urls, leaks, header_sets, referers = set(), [], 0, 0
 for event in events:
     params = event.get("params") or {}
     if "url" in params:
         urls.add(params["url"])
-    for line in params.get("headers", []) if isinstance(params.get("headers"), list) else []:
-        if line.lower().startswith("referer") and secret in line:
-            leaks.append(line)
+    headers = params.get("headers")
+    if isinstance(headers, list):
+        header_sets += 1
+        for line in headers:
+            if line.lower().startswith("referer"):
+                referers += 1
+                if secret in line:
+                    leaks.append(line)
 others = [u for u in urls if secret in u and u != page]
-print(f"    requests seen: {len(urls)} URLs; with the secret besides the page: {len(others)}; Referer leaks: {len(leaks)}")
+print(f"    requests seen: {len(urls)} URLs, {header_sets} header sets ({referers} with a Referer); "
+      f"the secret outside the page's own URL: {len(others)} URLs, {len(leaks)} Referers")
+if header_sets == 0:
+    print("share check: the net log holds no request headers; cannot check the Referer", file=sys.stderr)
+    sys.exit(1)
 if others or leaks:
     print("share check: the secret left the page:", others, leaks, file=sys.stderr)
     sys.exit(1)
