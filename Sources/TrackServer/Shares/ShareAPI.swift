@@ -85,7 +85,9 @@ extension TrackServerEnvironment {
             throw APIError(.notFound, error.description)
         }
         context.logger.info("share created", metadata: ["share": "\(link.id)", "device": "\(link.device)"])
-        return try Response.json(CreatedShare(share: link, path: "/s/\(secret)"), status: .created)
+        var response = try Response.json(CreatedShare(share: link, path: "/s/\(secret)"), status: .created)
+        response.headers[.cacheControl] = "no-store"  // the secret, shown once: no cache keeps it
+        return response
     }
 
     /// `GET /v1/shares[?device=NAME]`: every link with its views, expiry and state.

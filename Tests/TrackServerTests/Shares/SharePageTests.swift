@@ -29,6 +29,7 @@ struct SharePageTests {
         let response = try await client.executeRequest(
             uri: "/v1/shares", method: .post, headers: .bearer(TestServer.operatorToken), body: ByteBuffer(text: body))
         #expect(response.status == .created, "\(response.text)")
+        #expect(response.headers[.cacheControl] == "no-store", "the answer holds the secret")
         let json = try #require(response.json as? [String: Any])
         let path = try #require(json["path"] as? String)
         let share = try #require(json["share"] as? [String: Any])
@@ -196,6 +197,14 @@ struct SharePageTests {
             #expect(((response.json as? [String: Any])?["error"] as? String)?.isEmpty == false)
         }
         #expect(try await server.store.shares(device: nil).isEmpty)
+    }
+
+    @Test func theOpenAPIDocumentListsTheRoutes() async throws {
+        let spec = try await TestServer().test { client in try await Self.get(client, "/openapi.yaml").text }
+        for path in ["/s/{secret}", "/v1/shares", "/v1/shares/{id}", "/v1/devices/{id}"] {
+            #expect(spec.contains("  \(path):"), "openapi.yaml lacks \(path)")
+        }
+        #expect(spec.contains("ShareLink:"))
     }
 
     @Test func onlyAnOperatorManagesLinks() async throws {
