@@ -104,7 +104,7 @@ extension TrackServerEnvironment {
     /// link, for a range only while it is still open (a finished day is not stale).
     static func staleness(kind: ShareKind, newest: Instant?, now: Instant, threshold: Duration) -> String? {
         if case .range(_, let to) = kind, to <= now { return nil }
-        guard let newest else { return "no position yet" }
+        guard let newest else { return "no recent position" }
         let age = now - newest
         return age > threshold ? "last position \(ago(age))" : nil
     }

@@ -152,6 +152,23 @@ struct SharePageTests {
         }
     }
 
+    /// Over a real socket the limit is kept per client address (the router tests have none).
+    @Test func overASocketTheLimitIsPerClientAddress() async throws {
+        let server = try await Self.server { $0.shareLimits.perAddress = 4 }
+        let statuses = try await server.liveApp.test(.live) { client in
+            var statuses: [UInt] = []
+            for guess in 0..<5 {
+                let uri = "/s/shr_" + String(repeating: "\(guess)", count: 64)
+                statuses.append(UInt(try await Self.get(client, uri).status.code))
+            }
+            return statuses
+        }
+        #expect(statuses == [404, 404, 404, 404, 429])
+        let limiter = server.environment.shareLimiter
+        #expect(limiter.take("addr:127.0.0.1", limit: 4, at: server.clock.now) != nil, "the window is 127.0.0.1's")
+        #expect(limiter.take("addr:unknown", limit: 4, at: server.clock.now) == nil)
+    }
+
     @Test func theSecretNeverReachesTheLog() async throws {
         let logs = CapturedLogs()
         let server = try await Self.server(logger: logs.logger(level: .trace))
