@@ -93,4 +93,6 @@ if [ -n "$shots" ]; then
     shoot "$map_url_tiles" "$shots/demo-map-tiles.png" 1280,860
     shoot "$index_url" "$shots/demo-index.png" 1000,700
 fi
+echo "== a shared day (share link)"
+bash scripts/browser-check-share.sh "$bin" "$work/plain" "$map_url" "$work" "$shots"
 echo "browser check: passed"

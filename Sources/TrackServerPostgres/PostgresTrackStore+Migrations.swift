@@ -124,6 +124,8 @@ extension PostgresTrackStore {
         // The OwnTracks payload key (`device add|set --owntracks-key`), 32 bytes.
         Migration(
             version: 3, name: "v3-owntracks-key", statements: ["ALTER TABLE device ADD COLUMN owntrackskey BYTEA"]),
+        // Share links (`bgtrack share`) and the per-device retention period (issue 25).
+        Migration(version: 7, name: "v7-shares-retention", statements: sharesRetentionStatements),
     ]
 
     /// Brings the schema up to date on one connection of its own, in one transaction under an
@@ -179,17 +181,21 @@ extension PostgresTrackStore {
                     version BIGINT PRIMARY KEY, name TEXT NOT NULL, appliedat TIMESTAMPTZ NOT NULL DEFAULT now())
                 """,
                 logger: logger)
-            let current =
-                try await connection.query(
-                    "SELECT COALESCE(MAX(version), 0)::BIGINT FROM schema_version", logger: logger
-                ).collect().first?.decode(Int64.self) ?? 0
+            let applied = Set(
+                try await connection.query("SELECT version FROM schema_version", logger: logger).collect().map {
+                    try $0.decode(Int64.self)
+                })
+            let current = applied.max() ?? 0
             let known = migrations.last?.version ?? 0
             guard current <= known else {
                 throw PostgresStoreError(
                     "the database \(configuration.redacted) is at schema version \(current), newer than this "
                         + "bgtrack knows (\(known)); run the bgtrack that migrated it, or a newer one")
             }
-            for migration in migrations where migration.version > current {
+            // Every migration not applied yet, not only those above the highest: versions may have
+            // gaps (branches took numbers ahead of each other) and fill in later.
+            for migration in migrations.sorted(by: { $0.version < $1.version })
+            where !applied.contains(migration.version) {
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }

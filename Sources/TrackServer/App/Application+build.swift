@@ -9,8 +9,8 @@ import NIOCore
 /// let router = buildRouter(environment)
 /// let app = Application(router: router)
 /// ```
-public func buildRouter(_ environment: TrackServerEnvironment) -> Router<BasicRequestContext> {
-    let router = Router(context: BasicRequestContext.self)
+public func buildRouter(_ environment: TrackServerEnvironment) -> Router<TrackRequestContext> {
+    let router = Router(context: TrackRequestContext.self)
     router.middlewares.add(SecurityHeadersMiddleware(tileURL: environment.configuration.tileURL))
     router.middlewares.add(RequestLogMiddleware(level: .info))
     router.middlewares.add(ErrorAndMetricsMiddleware(metrics: environment.metrics))
@@ -32,6 +32,7 @@ public func buildRouter(_ environment: TrackServerEnvironment) -> Router<BasicRe
     router.get("/static/leaflet/**", use: environment.leafletAsset)
     router.get("/static/bgtrack/{name}", use: environment.pageScript)
     router.get("/", use: environment.indexPage)
+    environment.addLifecycleRoutes(to: router)
     return router
 }
 

@@ -32,6 +32,21 @@ enum OpenAPIDocument {
               required: [error]
               properties:
                 error: {type: string}
+            ShareLink:
+              type: object
+              required: [id, device, kind, created_by, created_at, expires_at, views]
+              properties:
+                id: {type: integer}
+                device: {type: string}
+                kind: {type: string, enum: [live, range]}
+                from: {type: integer}
+                to: {type: integer}
+                created_by: {type: string}
+                created_at: {type: integer}
+                expires_at: {type: integer}
+                revoked_at: {type: integer, nullable: true}
+                views: {type: integer}
+                last_viewed_at: {type: integer, nullable: true}
             NativeSample:
               type: object
               required: [id, seq, t, lat, lon]
@@ -476,6 +491,104 @@ enum OpenAPIDocument {
                     text/html:
                       schema: {type: string}
                 "401": {$ref: '#/components/responses/Unauthorized'}
+          /s/{secret}:
+            get:
+              summary: A share link's read-only page (its range, or the live position with a staleness note). No credentials; the secret is the URL. Never logged; Referrer-Policy no-referrer, Cache-Control no-store.
+              parameters:
+                - {name: secret, in: path, required: true, schema: {type: string, pattern: '^shr_[0-9a-f]{64}$'}}
+              responses:
+                "200": {description: HTML page., content: {text/html: {schema: {type: string}}}}
+                "404": {description: No such link (unknown or malformed secret)., content: {text/html: {schema: {type: string}}}}
+                "410": {description: The link expired or was revoked., content: {text/html: {schema: {type: string}}}}
+                "429":
+                  description: Too many requests for this link or from this address (serve's share limits). Retry after Retry-After seconds.
+                  headers:
+                    Retry-After: {schema: {type: integer}}
+                  content: {text/html: {schema: {type: string}}}
+          /v1/shares:
+            get:
+              summary: Every share link (of one device with ?device=), with state, views and expiry. Operator token.
+              security: [{bearer: []}]
+              parameters:
+                - {name: device, in: query, schema: {type: string}}
+              responses:
+                "200":
+                  description: The links, newest first.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [shares]
+                        properties:
+                          shares: {type: array, items: {$ref: '#/components/schemas/ShareLink'}}
+                "401": {$ref: '#/components/responses/Unauthorized'}
+                "403": {$ref: '#/components/responses/Forbidden'}
+            post:
+              summary: Creates a share link; the answer's path holds the secret, shown only this once. Operator token.
+              security: [{bearer: []}]
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      type: object
+                      required: [device, kind]
+                      properties:
+                        device: {type: string}
+                        kind: {type: string, enum: [live, range]}
+                        from: {type: integer, description: Epoch ms, range only}
+                        to: {type: integer, description: Epoch ms (exclusive), range only}
+                        expires_in: {type: integer, minimum: 60, maximum: 31536000, description: Seconds; 7 days by default}
+              responses:
+                "201":
+                  description: The link and its path /s/{secret}.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [share, path]
+                        properties:
+                          share: {$ref: '#/components/schemas/ShareLink'}
+                          path: {type: string}
+                "400": {$ref: '#/components/responses/BadRequest'}
+                "401": {$ref: '#/components/responses/Unauthorized'}
+                "403": {$ref: '#/components/responses/Forbidden'}
+                "404": {$ref: '#/components/responses/NotFound'}
+          /v1/shares/{id}:
+            delete:
+              summary: Revokes a share link; its page answers 410 from now on. Operator token.
+              security: [{bearer: []}]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: integer}}
+              responses:
+                "204": {description: Revoked.}
+                "400": {$ref: '#/components/responses/BadRequest'}
+                "401": {$ref: '#/components/responses/Unauthorized'}
+                "403": {$ref: '#/components/responses/Forbidden'}
+                "404": {$ref: '#/components/responses/NotFound'}
+          /v1/devices/{id}:
+            delete:
+              summary: Erases the device and all its data (samples, events, quarantine, sessions, alerts, share links) in one transaction. Needs data=true and confirm repeating the name. Operator token.
+              security: [{bearer: []}]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: string}}
+                - {name: data, in: query, required: true, schema: {type: string, enum: ["true"]}}
+                - {name: confirm, in: query, required: true, schema: {type: string}}
+              responses:
+                "200":
+                  description: Rows deleted per table.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [device, deleted]
+                        properties:
+                          device: {type: string}
+                          deleted: {type: object, additionalProperties: {type: integer}}
+                "400": {$ref: '#/components/responses/BadRequest'}
+                "401": {$ref: '#/components/responses/Unauthorized'}
+                "403": {$ref: '#/components/responses/Forbidden'}
+                "404": {$ref: '#/components/responses/NotFound'}
 
         """
 }

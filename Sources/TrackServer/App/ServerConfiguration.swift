@@ -35,6 +35,13 @@ public struct ServerConfiguration: Sendable {
     public var connections = ConnectionLimits()
     /// The ingest write pipeline: on by default; its bounds and the queue's limit (``GroupCommitLimits``).
     public var groupCommit = GroupCommitLimits()
+    /// How long samples, events and quarantined points are kept (`serve --retention`); `nil`
+    /// keeps them forever (the default). A device's own period (`device set --retention`) wins.
+    public var retention: Duration?
+    /// Share pages served per link and per client address (``ShareRateLimiter``).
+    public var shareLimits = ShareRateLimiter.Limits()
+    /// A share page notes "last position … ago" when its newest point is older than this.
+    public var shareStaleAfter: Duration = .seconds(900)
 
     public init() {}
 }

@@ -15,6 +15,9 @@ public struct TrackServerEnvironment: Sendable {
     /// The bound on concurrent track reads (``ServerConfiguration/maxConcurrentReads``), shared by
     /// every copy of the environment.
     public let readLimiter: ReadLimiter
+    /// The share pages' per-link and per-address limits (``ServerConfiguration/shareLimits``),
+    /// shared by every copy of the environment.
+    public let shareLimiter: ShareRateLimiter
 
     public init(
         store: any TrackStore, clock: ServerClock = .system, configuration: ServerConfiguration = .init(),
@@ -29,6 +32,7 @@ public struct TrackServerEnvironment: Sendable {
         self.logger = logger
         committer = SampleCommitter(store: store, limits: configuration.groupCommit)
         readLimiter = ReadLimiter(limit: configuration.maxConcurrentReads)
+        shareLimiter = ShareRateLimiter(limits: configuration.shareLimits)
     }
 
     var auth: Authenticator { Authenticator(store: store, clock: clock) }

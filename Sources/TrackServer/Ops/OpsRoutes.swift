@@ -53,14 +53,15 @@ struct ErrorAndMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
             await count(request, status)
             let message =
                 status == .notFound
-                ? "no route \(request.method) \(request.uri.path); see /openapi.yaml" : "\(status.reasonPhrase)"
+                ? "no route \(request.method) \(ShareSecret.redacting(path: request.uri.path)); see /openapi.yaml"
+                : "\(status.reasonPhrase)"
             throw APIError(status, message)
         } catch {
             context.logger.error(
                 "request failed",
                 metadata: [
                     "error": "\(LogText.bounded("\(error)", limit: 1000))",
-                    "path": "\(LogText.bounded(request.uri.path))",
+                    "path": "\(LogText.bounded(ShareSecret.redacting(path: request.uri.path)))",
                 ])
             await count(request, .internalServerError)
             throw APIError(.internalServerError, "the server failed to handle the request; it was logged")

@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Logs each request's method and path, never its query string.
+/// Logs each request's method and path, never its query string nor a share link's secret.
 ///
 /// Hummingbird's `LogRequestsMiddleware` logs the whole URI, and tokens travel in query strings
 /// (`?token=` for Overland, OsmAnd and the map page's links), so it would copy secrets into the log.
@@ -15,7 +15,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         context.logger.log(
             level: level, "Request",
             metadata: [
-                "hb.request.path": .string(LogText.bounded(request.uri.path)),
+                "hb.request.path": .string(LogText.bounded(ShareSecret.redacting(path: request.uri.path))),
                 "hb.request.method": .string(request.method.rawValue),
             ])
         return try await next(request, context)

@@ -90,6 +90,32 @@ public protocol TrackStore: Sendable {
     func alertDelivered(id: Int64) async throws
     /// A delivery failed: it stays queued until `retryAt`.
     func alertFailed(id: Int64, error: String, retryAt: Instant) async throws
+
+    // Share links, retention and erasure (issue 25): TrackStore+Lifecycle.swift, DeviceData.
+
+    /// Stores a share link. Throws ``TrackStoreError/unknownDevice(_:)`` for an unknown or revoked device.
+    func createShare(_ share: NewShareLink, at now: Instant) async throws -> ShareLink
+    /// Every share link (of `device` when given), revoked and expired ones included, newest first.
+    func shares(device: String?) async throws -> [ShareLink]
+    /// The link with this secret hash, whatever its state; `nil` if there is none.
+    func share(secretHash: String) async throws -> ShareLink?
+    /// Counts one page served through the link.
+    func countShareView(id: Int64, at now: Instant) async throws
+    /// Revokes a link at once. False if no active link has that id.
+    func revokeShare(id: Int64, at now: Instant) async throws -> Bool
+    /// Sets the device's retention period (`nil`: the server's). False if unknown.
+    func setRetention(device: String, _ retention: Duration?) async throws -> Bool
+    /// The devices that have a retention period of their own.
+    func retentions() async throws -> [String: Duration]
+    /// Deletes at most `limit` rows per ``DeviceData/aged`` table of the device older than
+    /// `before`, in one transaction, tallies kept. Returns the rows deleted per table.
+    func sweep(device: String, before: Instant, limit: Int) async throws -> [String: Int]
+    /// The device's rows per ``DeviceData/tables`` table, queued alerts and device row.
+    func deviceRowCounts(device: String) async throws -> [String: Int]
+    /// Erases everything of the device (revoked or not) in one transaction: the rows of every
+    /// ``DeviceData/tables`` table, its queued alerts and its row. Returns the rows deleted per
+    /// table, `nil` when no device has that name.
+    func eraseDevice(named name: String) async throws -> [String: Int]?
 }
 
 /// A point the server kept aside instead of storing, with why.

@@ -48,6 +48,8 @@ struct ServeCommand: AsyncParsableCommand {
         parsing: .unconditional,  // "-05:30" is a value, not a flag
         help: "Your time zone as an offset from UTC, e.g. +08:00: where map days begin and how times show.")
     var utcOffset = "+00:00"
+    @Option(help: "Delete samples, events and quarantined points older than this (30d, 52w); kept forever by default.")
+    var retention: String?
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port (0…65535)") }
@@ -73,6 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         _ = try utcOffsetMinutes()
         _ = try alertTargets()
+        _ = try retentionPeriod()
         if let tileURL, !(tileURL.contains("{z}") && tileURL.contains("{x}") && tileURL.contains("{y}")) {
             throw ValidationError("--tile-url must contain {z}, {x} and {y}, e.g. http://tiles.local/{z}/{x}/{y}.png")
         }
@@ -98,6 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.connections = connections.limits(logger: logger)
         configuration.groupCommit.enabled = groupCommit == .on
         configuration.groupCommit.maxPendingRequests = maxPendingUploads
+        configuration.retention = try retentionPeriod()
         let targets = try alertTargets()
         try await database.withStore(logger: logger) { store in
             let environment = TrackServerEnvironment(store: store, configuration: configuration, logger: logger)
@@ -105,8 +109,20 @@ struct ServeCommand: AsyncParsableCommand {
             let alerts =
                 targets.isEmpty ? nil : Task { await AlertService(targets: targets, environment: environment).run() }
             defer { alerts?.cancel() }
+            // Per-device periods may be set while the server runs: the sweeper always runs.
+            let sweeper = Task { await RetentionSweeper(environment: environment).run() }
+            defer { sweeper.cancel() }
             try await buildApplication(environment).runService()
         }
+    }
+
+    /// `--retention` as a duration, `nil` (forever) when not given.
+    func retentionPeriod() throws -> Duration? {
+        guard let retention else { return nil }
+        guard let seconds = LongDurationArgument.seconds(retention, in: 86_400...(100 * 366 * 86_400)) else {
+            throw ValidationError("--retention '\(retention.prefix(20))' must be like 30d or 52w, from 1d to 100 years")
+        }
+        return .seconds(seconds)
     }
 
     /// `--alert-webhook` URLs (http or https) and `--alert-command`.

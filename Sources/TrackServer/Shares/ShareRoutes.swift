@@ -1,0 +1,111 @@
+import BackgroundCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LocationLog
+import Logging
+
+extension TrackServerEnvironment {
+    /// Share links, retention and erasure: `GET /s/{secret}`, the operator's `/v1/shares` and
+    /// `DELETE /v1/devices/{id}?data=true`.
+    func addLifecycleRoutes(to router: Router<TrackRequestContext>) {
+        router.get("/s/{secret}", use: sharePage)
+        router.get("/v1/shares", use: listShares)
+        router.post("/v1/shares", use: createShare)
+        router.delete("/v1/shares/{id}", use: revokeShare)
+        router.delete("/v1/devices/{id}", use: deleteDevice)
+    }
+
+    /// `GET /s/{secret}`: the shared range or live position, read-only. The secret is checked
+    /// by shape, then by its hash; nothing in the page, its links or its requests carries it, the
+    /// request log shows `/s/…`, and the answer has `Referrer-Policy: no-referrer` and
+    /// `Cache-Control: no-store` (``SecurityHeadersMiddleware``).
+    func sharePage(_ request: Request, context: some RequestContext) async throws -> Response {
+        let now = clock.now
+        let limits = configuration.shareLimits
+        let address = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress ?? "unknown"
+        if let wait = shareLimiter.take("addr:\(address)", limit: limits.perAddress, at: now) {
+            return Self.tooManyShareRequests(wait)
+        }
+        let secret = context.parameters.get("secret") ?? ""
+        guard ShareSecret.isWellFormed(secret), let link = try await store.share(secretHash: Tokens.hash(secret))
+        else {
+            return SharePageHTML.notice(
+                .notFound, "No such link",
+                "This share link does not exist. Check that it was copied whole, or ask its owner for a new one.")
+        }
+        switch link.state(at: now) {
+        case .revoked:
+            return SharePageHTML.notice(.gone, "Link revoked", "Its owner revoked this share link.")
+        case .expired:
+            return SharePageHTML.notice(
+                .gone, "Link expired",
+                "This share link expired on \(HTML.utc(link.expiresAt.milliseconds, offsetMinutes: configuration.utcOffsetMinutes)); ask its owner for a new one."
+            )
+        case .active: break
+        }
+        if let wait = shareLimiter.take("link:\(link.id)", limit: limits.perLink, at: now) {
+            return Self.tooManyShareRequests(wait)
+        }
+        try await store.countShareView(id: link.id, at: now)
+        context.logger.info("share viewed", metadata: ["share": "\(link.id)", "device": "\(link.device)"])
+        let page = try await sharePageHTML(link, now: now)
+        return Response.text(try page.render(), contentType: "text/html; charset=utf-8")
+    }
+
+    private static func tooManyShareRequests(_ wait: Duration) -> Response {
+        let seconds = max(1, Int(wait.seconds.rounded(.up)))
+        return SharePageHTML.notice(
+            .tooManyRequests, "Too many requests",
+            "This link was opened too often; try again in \(seconds) s.",
+            headers: [.retryAfter: "\(seconds)"])
+    }
+
+    /// The page of an active link: its range, or the newest position for a live link.
+    func sharePageHTML(_ link: ShareLink, now: Instant) async throws -> SharePageHTML {
+        let segments: [[IngestSample]]
+        let title: String
+        var newest: Instant?
+        let offset = configuration.utcOffsetMinutes
+        switch link.kind {
+        case .live:
+            var last: IngestSample?
+            if let seen = try await store.device(named: link.device)?.lastSeenAt {
+                last = try await lastPosition(device: link.device, seen: seen)
+            }
+            segments = last.map { [[$0]] } ?? []
+            newest = last?.time
+            title = "\(link.device) — live position"
+        case .range(let from, let to):
+            segments = try await sampleSegments(device: link.device, from: from, to: to)
+            newest = segments.last?.last?.time
+            title =
+                "\(link.device) — \(HTML.utc(from.milliseconds, offsetMinutes: offset)) to "
+                + HTML.utc(to.milliseconds, offsetMinutes: offset)
+        }
+        let staleness = Self.staleness(
+            kind: link.kind, newest: newest, now: now, threshold: configuration.shareStaleAfter)
+        let data = MapData(
+            device: link.device, day: title,
+            segments: segments.map {
+                $0.map {
+                    [$0.latitude, $0.longitude, Double($0.time.milliseconds), $0.accuracy ?? -1, $0.speed ?? -1, -1]
+                }
+            },
+            details: segments.map { $0.map { _ in ["", ""] } },
+            offline: false, lastSeen: nil, gapSeconds: configuration.gapThreshold.seconds,
+            tileURL: configuration.tileURL, utcOffsetMinutes: offset, zone: HTML.zone(offset))
+        return SharePageHTML(
+            data: data, title: title, pointCount: segments.joined().count, staleness: staleness,
+            expires: HTML.utc(link.expiresAt.milliseconds, offsetMinutes: offset), leaflet: leafletAvailable)
+    }
+
+    /// "last position 3 h ago" when the newest point is older than `threshold`: always for a live
+    /// link, for a range only while it is still open (a finished day is not stale).
+    static func staleness(kind: ShareKind, newest: Instant?, now: Instant, threshold: Duration) -> String? {
+        if case .range(_, let to) = kind, to <= now { return nil }
+        guard let newest else { return "no recent position" }
+        let age = now - newest
+        return age > threshold ? "last position \(ago(age))" : nil
+    }
+}

@@ -1,0 +1,239 @@
+public import BackgroundCore
+import GRDB
+
+extension SQLiteTrackStore {
+    static let sharesRetentionMigration = """
+        CREATE TABLE share_link (
+            id INTEGER PRIMARY KEY,
+            deviceId INTEGER NOT NULL REFERENCES device(id),
+            secretHash TEXT NOT NULL UNIQUE,
+            fromMs INTEGER,
+            toMs INTEGER,
+            createdBy TEXT NOT NULL,
+            createdAt INTEGER NOT NULL,
+            expiresAt INTEGER NOT NULL,
+            revokedAt INTEGER,
+            views INTEGER NOT NULL DEFAULT 0,
+            lastViewedAt INTEGER
+        );
+        CREATE INDEX share_link_device ON share_link(deviceId);
+        CREATE INDEX event_device_time ON event(deviceId, receivedAt);
+        ALTER TABLE device ADD COLUMN retentionMs INTEGER;
+        """
+
+    static let shareQuery = """
+        SELECT l.id, d.name, l.fromMs, l.toMs, l.createdBy, l.createdAt, l.expiresAt, l.revokedAt, l.views,
+            l.lastViewedAt
+        FROM share_link l JOIN device d ON d.id = l.deviceId
+        """
+
+    static func share(from row: Row) -> ShareLink {
+        let from: Int64? = row[2]
+        let to: Int64? = row[3]
+        let kind: ShareKind =
+            if let from, let to { .range(from: Instant(milliseconds: from), to: Instant(milliseconds: to)) } else {
+                .live
+            }
+        return ShareLink(
+            id: row[0], device: row[1], kind: kind, createdBy: row[4], createdAt: Instant(milliseconds: row[5]),
+            expiresAt: Instant(milliseconds: row[6]), revokedAt: (row[7] as Int64?).map(Instant.init(milliseconds:)),
+            views: row[8], lastViewedAt: (row[9] as Int64?).map(Instant.init(milliseconds:)))
+    }
+
+    public func createShare(_ share: NewShareLink, at now: Instant) async throws -> ShareLink {
+        try await writer.write { db in
+            guard let deviceID = try Self.deviceID(db, share.device) else {
+                throw TrackStoreError.unknownDevice(share.device)
+            }
+            var bounds: (Int64?, Int64?) = (nil, nil)
+            if case .range(let from, let to) = share.kind { bounds = (from.milliseconds, to.milliseconds) }
+            try db.execute(
+                sql: """
+                    INSERT INTO share_link (deviceId, secretHash, fromMs, toMs, createdBy, createdAt, expiresAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    deviceID, share.secretHash, bounds.0, bounds.1, share.createdBy, now.milliseconds,
+                    share.expiresAt.milliseconds,
+                ])
+            return ShareLink(
+                id: db.lastInsertedRowID, device: share.device, kind: share.kind, createdBy: share.createdBy,
+                createdAt: now, expiresAt: share.expiresAt, revokedAt: nil, views: 0, lastViewedAt: nil)
+        }
+    }
+
+    public func shares(device: String?) async throws -> [ShareLink] {
+        try await writer.read { db in
+            let filter = device == nil ? "" : " WHERE d.name = ?"
+            return try Row.fetchAll(
+                db, sql: Self.shareQuery + filter + " ORDER BY l.id DESC",
+                arguments: device.map { [$0] as StatementArguments } ?? []
+            ).map(Self.share(from:))
+        }
+    }
+
+    public func share(secretHash: String) async throws -> ShareLink? {
+        try await writer.read { db in
+            try Row.fetchOne(db, sql: Self.shareQuery + " WHERE l.secretHash = ?", arguments: [secretHash])
+                .map(Self.share(from:))
+        }
+    }
+
+    public func countShareView(id: Int64, at now: Instant) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE share_link SET views = views + 1, lastViewedAt = ? WHERE id = ?",
+                arguments: [now.milliseconds, id])
+        }
+    }
+
+    public func revokeShare(id: Int64, at now: Instant) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE share_link SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL",
+                arguments: [now.milliseconds, id])
+            return db.changesCount > 0
+        }
+    }
+
+    public func setRetention(device: String, _ retention: Duration?) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE device SET retentionMs = ? WHERE name = ?",
+                arguments: [retention.map(\.wholeMilliseconds), device])
+            return db.changesCount > 0
+        }
+    }
+
+    public func retentions() async throws -> [String: Duration] {
+        try await writer.read { db in
+            var found: [String: Duration] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, retentionMs FROM device WHERE retentionMs IS NOT NULL") {
+                found[row[0] as String] = .milliseconds(row[1] as Int64)
+            }
+            return found
+        }
+    }
+
+    public func sweep(device: String, before: Instant, limit: Int) async throws -> [String: Int] {
+        try await writer.write { db in
+            guard let deviceID = try Self.anyDeviceID(db, device) else { return [:] }
+            var deleted: [String: Int] = [:]
+            for aged in DeviceData.aged {
+                try db.execute(
+                    sql: """
+                        DELETE FROM \(aged.table) WHERE id IN (
+                            SELECT id FROM \(aged.table) WHERE deviceId = ? AND \(aged.time) < ?
+                            ORDER BY \(aged.time) LIMIT ?)
+                        """,
+                    arguments: [deviceID, before.milliseconds, max(0, limit)])
+                let count = db.changesCount
+                deleted[aged.table] = count
+                if let tally = aged.tally, count > 0 {
+                    try db.execute(
+                        sql: "UPDATE device SET \(tally) = MAX(0, \(tally) - ?) WHERE id = ?",
+                        arguments: [count, deviceID])
+                }
+            }
+            return deleted
+        }
+    }
+
+    public func deviceRowCounts(device: String) async throws -> [String: Int] {
+        try await writer.read { db in
+            try Self.rowCounts(db, device: device) ?? [:]
+        }
+    }
+
+    public func eraseDevice(named name: String) async throws -> [String: Int]? {
+        try await writer.write { db in
+            guard let counts = try Self.rowCounts(db, device: name), let deviceID = try Self.anyDeviceID(db, name)
+            else { return nil }
+            for table in DeviceData.tables {
+                try db.execute(sql: "DELETE FROM \(table) WHERE deviceId = ?", arguments: [deviceID])
+            }
+            try db.execute(sql: "DELETE FROM alert_outbox WHERE \(Self.outboxNames)", arguments: [name])
+            try db.execute(sql: "DELETE FROM device WHERE id = ?", arguments: [deviceID])
+            return counts
+        }
+    }
+
+    /// Queued alerts about the device: their JSON's `device`.
+    static let outboxNames = "json_valid(json) AND json_extract(json, '$.device') = ?"
+
+    /// The id of the device of that name, revoked or not.
+    static func anyDeviceID(_ db: Database, _ name: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [name])
+    }
+
+    static func rowCounts(_ db: Database, device: String) throws -> [String: Int]? {
+        guard let deviceID = try anyDeviceID(db, device) else { return nil }
+        var counts: [String: Int] = [DeviceData.deviceRow: 1]
+        for table in DeviceData.tables {
+            counts[table] =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE deviceId = ?", arguments: [deviceID])
+                ?? 0
+        }
+        counts[DeviceData.alertOutbox] =
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM alert_outbox WHERE \(outboxNames)", arguments: [device])
+            ?? 0
+        return counts
+    }
+}
+
+extension SQLiteTrackStore {
+    // Inspection for the erasure test: every table of the schema, not only the known ones.
+
+    /// The id of the device of that name, revoked or not.
+    package func anyDeviceID(named name: String) async throws -> Int64? {
+        try await writer.read { db in try Self.anyDeviceID(db, name) }
+    }
+
+    /// Every table that has a `deviceId` column.
+    package func tablesWithDeviceColumn() async throws -> [String] {
+        try await writer.read { db in
+            try Self.schema(db).filter { table in table.value.contains { $0.name.lowercased() == "deviceid" } }.keys
+                .sorted()
+        }
+    }
+
+    /// Per table of the whole schema, the rows whose `deviceId` is `deviceID` or whose text
+    /// mentions `name`; tables without any are left out.
+    package func deviceTraces(deviceID: Int64, name: String) async throws -> [String: Int] {
+        try await writer.read { db in
+            var found: [String: Int] = [:]
+            for (table, columns) in try Self.schema(db) {
+                var conditions: [String] = []
+                var arguments: StatementArguments = []
+                for column in columns {
+                    if column.name.lowercased() == "deviceid" {
+                        conditions.append("\"\(column.name)\" = ?")
+                        arguments += [deviceID]
+                    } else if column.type.uppercased().contains("TEXT") {
+                        conditions.append("instr(\"\(column.name)\", ?) > 0")
+                        arguments += [name]
+                    }
+                }
+                guard !conditions.isEmpty else { continue }
+                let count =
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM \"\(table)\" WHERE " + conditions.joined(separator: " OR "),
+                        arguments: arguments) ?? 0
+                if count > 0 { found[table] = count }
+            }
+            return found
+        }
+    }
+
+    private static func schema(_ db: Database) throws -> [String: [(name: String, type: String)]] {
+        var tables: [String: [(name: String, type: String)]] = [:]
+        for table in try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        {
+            tables[table] = try Row.fetchAll(db, sql: "PRAGMA table_info(\"\(table)\")").map {
+                (name: $0["name"] as String, type: ($0["type"] as String?) ?? "")
+            }
+        }
+        return tables
+    }
+}

@@ -1,0 +1,74 @@
+public import BackgroundCore
+
+/// The tables that hold a device's rows, by their `deviceId` column: what
+/// ``TrackStore/eraseDevice(named:at:)`` deletes (in this order, children first, then the
+/// `alert_outbox` entries naming the device and the device row) and what
+/// ``TrackStore/deviceRowCounts(device:)`` counts. A table that holds rows of a device is added
+/// here, in one line; `DeviceErasureTests` fails for a table with a `deviceId` column that is not.
+public enum DeviceData {
+    public static let tables: [String] = [
+        "sample",
+        "event",
+        "rejected_point",
+        "session",
+        "alert_state",
+        "share_link",
+    ]
+
+    /// What a retention period deletes: the table, the time column it is judged by, and the
+    /// device tally (if any) its deletions decrement. Timeline tables join this list when present.
+    public static let aged: [(table: String, time: String, tally: String?)] = [
+        ("sample", "t", "sampleCount"),
+        ("event", "receivedAt", nil),
+        ("rejected_point", "receivedAt", "rejectedCount"),
+    ]
+
+    /// The per-table counts' key for the device row itself and the queued alerts naming it.
+    public static let deviceRow = "device"
+    public static let alertOutbox = "alert_outbox"
+}
+
+/// Share links, retention and erasure on a store that does not keep them.
+public enum DataLifecycleError: Error, Hashable, CustomStringConvertible {
+    case unsupported(String)
+
+    public var description: String {
+        switch self {
+        case .unsupported(let what):
+            "this store does not keep \(what); use the SQLite or the PostgreSQL store"
+        }
+    }
+}
+
+extension TrackStore {
+    public func createShare(_ share: NewShareLink, at now: Instant) async throws -> ShareLink {
+        throw DataLifecycleError.unsupported("share links")
+    }
+    public func shares(device: String?) async throws -> [ShareLink] {
+        throw DataLifecycleError.unsupported("share links")
+    }
+    public func share(secretHash: String) async throws -> ShareLink? {
+        throw DataLifecycleError.unsupported("share links")
+    }
+    public func countShareView(id: Int64, at now: Instant) async throws {
+        throw DataLifecycleError.unsupported("share links")
+    }
+    public func revokeShare(id: Int64, at now: Instant) async throws -> Bool {
+        throw DataLifecycleError.unsupported("share links")
+    }
+    public func setRetention(device: String, _ retention: Duration?) async throws -> Bool {
+        throw DataLifecycleError.unsupported("retention periods")
+    }
+    public func retentions() async throws -> [String: Duration] {
+        throw DataLifecycleError.unsupported("retention periods")
+    }
+    public func sweep(device: String, before: Instant, limit: Int) async throws -> [String: Int] {
+        throw DataLifecycleError.unsupported("retention periods")
+    }
+    public func deviceRowCounts(device: String) async throws -> [String: Int] {
+        throw DataLifecycleError.unsupported("erasure")
+    }
+    public func eraseDevice(named name: String) async throws -> [String: Int]? {
+        throw DataLifecycleError.unsupported("erasure")
+    }
+}
