@@ -1,4 +1,5 @@
 public import BackgroundCore
+public import LocationLog
 
 /// Everything the server keeps: devices, operators, sessions, samples and non-location events.
 ///
@@ -90,6 +91,15 @@ public protocol TrackStore: Sendable {
     func alertDelivered(id: Int64) async throws
     /// A delivery failed: it stays queued until `retryAt`.
     func alertFailed(id: Int64, error: String, retryAt: Instant) async throws
+
+    // Gap intervals (issue 24 item 3): why the phone took no samples, as it reported.
+
+    /// Stores the phone's gap intervals in one transaction; an id the device already has is kept
+    /// as it was (a re-sent batch). Throws ``TrackStoreError/unknownDevice(_:)``.
+    func insertGaps(_ gaps: [IngestGap], device: String, at now: Instant) async throws
+    /// The device's gap intervals that overlap `from..<to` (`start < to` and `end > from`, or a
+    /// zero-length one at `from`), ordered by start. Unknown device: none.
+    func gapIntervals(device: String, from: Instant, to: Instant) async throws -> [GapInterval]
 }
 
 /// A point the server kept aside instead of storing, with why.
