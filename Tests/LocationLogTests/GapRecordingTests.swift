@@ -154,3 +154,17 @@ struct GapRecordingTests {
         #expect(try store.openGaps()[.lowPowerMode]?.since == at(0))
     }
 }
+
+extension GapRecordingTests {
+    @Test func trackingTurnedOffIsNotCalledSuspension() throws {
+        let store = try LocationStore.inMemory()
+        try store.append(fix(0), trigger: .timer, state: .background)
+        try store.noteTrackingStopped(at: at(1))
+        try store.append(fix(45), trigger: .foreground, state: .foreground)
+        #expect(try pending(store).isEmpty)
+        // And a launch after it explains nothing either: tracking had been off.
+        try store.noteTrackingStopped(at: at(46))
+        try store.noteLaunch(.user, at: at(90))
+        #expect(try store.openGaps().isEmpty)
+    }
+}

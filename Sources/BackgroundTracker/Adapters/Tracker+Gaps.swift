@@ -29,6 +29,12 @@ extension Tracker {
         }
     }
 
+    /// Tracking was turned off (by the user, or because the server ended the session).
+    func noteTrackingStoppedForGaps() {
+        let now = clock.now
+        try? withStore { try $0.noteTrackingStopped(at: now) }
+    }
+
     /// The gaps that ride with the next batch.
     func gapsForUpload() -> [WireGap] {
         withStore { $0.gapsForNextBatch() }
@@ -41,7 +47,7 @@ extension Tracker {
         try? withStore { store in
             switch outcome {
             case .networkError(let message):
-                try store.openGap(.noNetwork, detail: "uploads failed: \(message)", at: now)
+                try store.openGap(.noNetwork, detail: "first error: \(message)", at: now)
             case .acknowledged(let ack):
                 try store.closeGap(.noNetwork, at: now)
                 try store.acknowledgeGaps(ack.gaps)

@@ -209,6 +209,7 @@ public final class Tracker {
     /// Samples already stored are still uploaded.
     public func stop() {
         deliver(.stop)
+        noteTrackingStoppedForGaps()
         // Heartbeats belong to tracking; after the server ended the session they have stopped already.
         if case .active = heartbeat?.state { deliverHeartbeat(.loggedOut) }
         machine = nil

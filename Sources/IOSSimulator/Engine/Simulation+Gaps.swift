@@ -27,6 +27,13 @@ extension Simulation {
         _ = storeValue { try $0.setGapConditions(active, among: GapConditions.managed, at: now) }
     }
 
+    /// The app stopped tracking itself (the server ended its session): not a gap the system caused.
+    mutating func noteTrackingStoppedForGaps() {
+        guard recordsGaps else { return }
+        let now = self.now
+        _ = storeValue { try $0.noteTrackingStopped(at: now) }
+    }
+
     /// The user force-quits the app: a running app hears `applicationWillTerminate`, a suspended
     /// one hears nothing (iOS kills it without running its code).
     mutating func noteForceQuitForGaps() {
@@ -41,7 +48,7 @@ extension Simulation {
         let now = self.now
         switch outcome {
         case .networkError(let message):
-            _ = storeValue { try $0.openGap(.noNetwork, detail: "uploads failed: \(message)", at: now) }
+            _ = storeValue { try $0.openGap(.noNetwork, detail: "first error: \(message)", at: now) }
         case .acknowledged(let ack):
             _ = storeValue { try $0.closeGap(.noNetwork, at: now) }
             _ = storeValue { try $0.acknowledgeGaps(ack.gaps) }

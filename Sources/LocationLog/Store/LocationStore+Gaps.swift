@@ -98,6 +98,15 @@ extension LocationStore {
         }
     }
 
+    /// Tracking was turned off on purpose (the user, or the server ending the session): the
+    /// silence until tracking resumes is not the system's doing, so it is not called suspension
+    /// or a kill. No ``GapReason`` names it, so it stays unexplained.
+    public func noteTrackingStopped(at now: Instant) throws(StoreError) {
+        try write("noting that tracking stopped") { db in
+            try db.execute(sql: "UPDATE gap_clock SET last_sample_at = NULL, terminating_at = NULL WHERE id = 1")
+        }
+    }
+
     /// A new process started. If the phone had sampled before, the silence since its last sample
     /// is explained until the next sample: force-quit when the previous process was told it
     /// would terminate and the user reopened the app, else ended by the system; iOS never says
