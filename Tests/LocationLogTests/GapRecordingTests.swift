@@ -168,3 +168,18 @@ extension GapRecordingTests {
         #expect(try store.openGaps().isEmpty)
     }
 }
+
+extension GapRecordingTests {
+    @Test func twoLaunchesBeforeASampleAreOneSilence() throws {
+        let store = try LocationStore.inMemory()
+        try store.append(fix(0), trigger: .timer, state: .background)
+        try store.noteLaunch(.system("a region exit"), at: at(20))
+        try store.noteWillTerminate(at: at(21))
+        try store.noteLaunch(.user, at: at(40))
+        try store.append(fix(41), trigger: .foreground, state: .foreground)
+        #expect(
+            try pending(store) == [
+                GapInterval(start: at(0), end: at(41), reason: .forceQuit, detail: "the user reopened it")
+            ])
+    }
+}

@@ -120,6 +120,10 @@ extension LocationStore {
             guard let last: Int64 = row["last_sample_at"] else { return }
             let told = (row["terminating_at"] as Int64?) != nil
             let (reason, detail) = GapRows.explanation(cause, toldToTerminate: told)
+            // Launched again before a sample: one silence, explained by the latest launch.
+            try db.execute(
+                sql: "DELETE FROM gap_open WHERE reason IN (?, ?)",
+                arguments: [GapReason.forceQuit.rawValue, GapReason.terminatedBySystem.rawValue])
             try db.execute(
                 sql: "INSERT OR REPLACE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)",
                 arguments: [reason.rawValue, min(last, now.milliseconds), detail])
