@@ -96,6 +96,7 @@ let package = Package(
             name: "TrackServerPostgres",
             dependencies: [
                 "BackgroundCore",
+                "LocationLog",
                 "TrackServer",
                 tool("PostgresNIO", "postgres-nio"),
                 tool("Logging", "swift-log"),

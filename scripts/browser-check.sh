@@ -5,7 +5,8 @@
 # track, gap, start/end and point elements are in the DOM, and with tiles at least one tile was
 # requested from the local server and drawn by Leaflet.
 #
-#   scripts/browser-check.sh [--screenshots DIR]    # DIR gets demo-map.png, demo-map-tiles.png, demo-index.png
+#   scripts/browser-check.sh [--screenshots DIR]    # DIR gets demo-map.png, demo-map-tiles.png, demo-index.png,
+#                                                   # demo-map-gaps.png and demo-gaps.json (the day's gap reasons)
 #
 # Needs chromium and libjs-leaflet (Debian packages). Only loopback addresses are used.
 set -euo pipefail
@@ -70,6 +71,11 @@ require 'class="[^"]*gap' "$work/plain-map.dom" "gap lines"
 require 'gap-label' "$work/plain-map.dom" "gap labels"
 require 'start-marker' "$work/plain-map.dom" "start marker"
 require 'end-marker' "$work/plain-map.dom" "end marker"
+# Issue 24 item 3: every fault of the demo day on the map with the phone's reason.
+require 'id="gaps"' "$work/plain-map.dom" "gap reason list"
+require 'force-quit' "$work/plain-map.dom" "force-quit reason"
+require 'no network: uploads waited' "$work/plain-map.dom" "no-network reason"
+require 'Low Power Mode was on' "$work/plain-map.dom" "Low Power Mode reason"
 index_url="${map_url%%/devices/*}/?token=${map_url##*token=}"
 load "$index_url" "$work/plain-index"
 require 'device-marker' "$work/plain-index.dom" "device markers on the index map"
@@ -92,6 +98,20 @@ if [ -n "$shots" ]; then
     shoot "$map_url" "$shots/demo-map.png" 1280,860
     shoot "$map_url_tiles" "$shots/demo-map-tiles.png" 1280,860
     shoot "$index_url" "$shots/demo-index.png" 1000,700
+    shoot "$map_url" "$shots/demo-map-gaps.png" 1280,1000
+    # The day's gap intervals as JSON (GET /v1/devices/{id}/gaps for the map's day).
+    python3 - "$map_url" "$shots/demo-gaps.json" <<'PY'
+import json, sys, urllib.parse, urllib.request
+url = urllib.parse.urlsplit(sys.argv[1])
+query = urllib.parse.parse_qs(url.query)
+device = url.path.rsplit("/", 1)[-1]
+day = query["day"][0]
+gaps = f"{url.scheme}://{url.netloc}/v1/devices/{device}/gaps?" + urllib.parse.urlencode(
+    {"from": day + "T00:00:00Z", "to": day + "T23:59:59Z", "token": query["token"][0]})
+body = json.load(urllib.request.urlopen(gaps, timeout=30))
+open(sys.argv[2], "w").write(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+print("  wrote", sys.argv[2], len(body["gaps"]), "gaps")
+PY
 fi
 echo "== a shared day (share link)"
 bash scripts/browser-check-share.sh "$bin" "$work/plain" "$map_url" "$work" "$shots"

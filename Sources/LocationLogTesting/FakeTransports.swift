@@ -42,6 +42,8 @@ public actor InMemoryBatchServer: BatchTransport {
     public private(set) var batches = 0
     /// The batch id of every request, in order.
     public private(set) var batchIDs: [String] = []
+    /// Gap intervals (batch version 2) by id, each stored once.
+    public private(set) var gaps: [String: WireGap] = [:]
     /// Requests whose answer is lost after the commit, counted down.
     private var loseAnswers: Int
     /// Runs before the server handles a request (e.g. to advance virtual time).
@@ -70,6 +72,19 @@ public actor InMemoryBatchServer: BatchTransport {
                 response.accepted.append(wire.id)
             } else {
                 response.duplicates.append(wire.id)
+            }
+        }
+        if let sent = request.gaps {
+            response.gapsStored = []
+            response.gapsRejected = []
+            for gap in sent {
+                do {
+                    _ = try gap.interval()
+                    gaps[gap.id] = gaps[gap.id] ?? gap
+                    response.gapsStored?.append(gap.id)
+                } catch {
+                    response.gapsRejected?.append(.init(id: gap.id, reason: error.description))
+                }
             }
         }
         if loseAnswers > 0 {

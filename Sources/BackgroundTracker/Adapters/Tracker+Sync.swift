@@ -63,7 +63,9 @@ extension Tracker {
         let body = uploadsDirectory.appendingPathComponent(name + ".body")
         do {
             let json = try JSONEncoder().encode(
-                BatchRequest(batch: BatchRequest.batchID(for: ids), device: device, samples: batch))
+                BatchRequest(
+                    batch: BatchRequest.batchID(for: ids).wireString, device: device,
+                    samples: batch.map(WireSample.init), gaps: gapsForUpload()))
             try Gzip.compress(json).write(to: body, options: .atomic)
             try JSONEncoder().encode(UploadRecord(sent: ids, startedMilliseconds: now.milliseconds))
                 .write(to: uploadsDirectory.appendingPathComponent(name + ".json"), options: .atomic)
@@ -94,6 +96,8 @@ extension Tracker {
             } else {
                 outcome = .networkError(message: error ?? "the upload ended without an answer")
             }
+            // Only what the session heard (not a transfer lost to a force-quit) says whether there was a network.
+            noteUploadForGaps(outcome)
             answered(name, outcome: outcome)
         case .allEventsDelivered:
             urlSessionCompletion?()

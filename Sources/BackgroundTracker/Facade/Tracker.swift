@@ -168,6 +168,7 @@ public final class Tracker {
             } else {
                 reason = launchOptions?[.location] != nil ? .significantChange : .backgroundRefresh
             }
+            noteLaunchForGaps(reason, locationLaunch: launchOptions?[.location] != nil)
             startMachine(reason)
         }
         if !isForeground { LocationStore.suspendAll() }
@@ -208,6 +209,7 @@ public final class Tracker {
     /// Samples already stored are still uploaded.
     public func stop() {
         deliver(.stop)
+        noteTrackingStoppedForGaps()
         // Heartbeats belong to tracking; after the server ended the session they have stopped already.
         if case .active = heartbeat?.state { deliverHeartbeat(.loggedOut) }
         machine = nil
@@ -232,6 +234,13 @@ public final class Tracker {
         }
         apply(sync.handle(.credentialsChanged, at: clock.now))
         syncWake()
+    }
+
+    /// Forward from `applicationWillTerminate(_:)`: iOS calls it when the user force-quits the app
+    /// while it runs (never for a suspended app), so the next launch can say "force-quit".
+    public func applicationWillTerminate() {
+        let now = clock.now
+        try? withStore { try $0.noteWillTerminate(at: now) }
     }
 
     /// Forward from `applicationDidEnterBackground(_:)` (or the scene's equivalent).
@@ -285,6 +294,7 @@ public final class Tracker {
     func startMachine(_ reason: LaunchReason) {
         let environment = environment()
         lastEnvironment = environment
+        noteGapConditions(environment)
         var machine = KeepAliveMachine(
             strategy: configuration.strategy, environment: environment, sampling: configuration.sampling,
             at: clock.now)
@@ -350,6 +360,7 @@ public final class Tracker {
         let now = environment()
         guard now != lastEnvironment else { return }
         lastEnvironment = now
+        noteGapConditions(now)
         deliver(.environmentChanged(now))
     }
 

@@ -10,6 +10,9 @@ public import LocationLog
 public protocol SimulatedNetworkPeer: AnyObject, Sendable {
     /// Uploads the phone's oldest pending samples and says what the server answered.
     func upload(_ batch: [Sample], at now: Instant) -> UploadOutcome
+    /// Uploads them with the phone's pending gap intervals (batch version 2); the default sends
+    /// the samples alone, and the gaps stay pending.
+    func upload(_ batch: [Sample], gaps: [WireGap], at now: Instant) -> UploadOutcome
     /// One heartbeat of the logged-in session (logging in first when there is no session).
     func heartbeat(at now: Instant) -> HeartbeatMachine.Response
     /// The server revokes the session (the scenario's `revoke-session`).
@@ -22,4 +25,10 @@ public protocol SimulatedNetworkPeer: AnyObject, Sendable {
     var acknowledgedSampleCount: Int { get }
     /// The simulated clock reached `now` (called before every event; keep it cheap).
     func advance(to now: Instant)
+}
+
+extension SimulatedNetworkPeer {
+    public func upload(_ batch: [Sample], gaps: [WireGap], at now: Instant) -> UploadOutcome {
+        upload(batch, at: now)
+    }
 }

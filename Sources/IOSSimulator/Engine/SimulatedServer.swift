@@ -7,11 +7,18 @@ import LocationLog
 /// are the caller's to apply.
 struct SimulatedServer: Sendable {
     private(set) var stored: [UUID: Int64] = [:]
+    /// Gap intervals by the id the phone minted (issue 24 item 3).
+    private(set) var gaps: [UUID: GapInterval] = [:]
     var revoked = false
 
-    mutating func receive(_ batch: [Sample]) -> UploadOutcome {
+    mutating func receive(_ batch: [Sample], gaps: [WireGap] = []) -> UploadOutcome {
         if revoked { return .unauthorized(status: 401, message: "device token revoked") }
         var acknowledgement = BatchAcknowledgement()
+        for gap in gaps {
+            guard let id = UUID(uuidString: gap.id) else { continue }
+            if let interval = try? gap.interval() { self.gaps[id] = interval }
+            acknowledgement.gaps.insert(id)
+        }
         for sample in batch {
             do {
                 try sample.validate()

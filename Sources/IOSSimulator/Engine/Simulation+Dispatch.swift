@@ -316,6 +316,7 @@ extension Simulation {
                 case .stopKeepAlive:
                     sessionRejectedByApp = true
                     deliver(.stop)
+                    noteTrackingStoppedForGaps()
                 case .notify(let notice): notify(notice)
                 }
             }

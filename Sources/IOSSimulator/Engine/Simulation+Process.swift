@@ -17,6 +17,7 @@ extension Simulation {
             machine: machine, heartbeat: heartbeat, state: reason == .user ? .foreground : .background,
             generation: generation)
         report.note(now, "launched (\(reason.rawValue))")
+        noteLaunchForGaps(reason)
         guard registerTasksWhileLaunching() else { return }
         if reason == .user {
             forceQuitFlag = false

@@ -53,13 +53,15 @@ extension Simulation {
             applySync(actions)
             guard let limit = actions.uploadLimit, let batch = readBatch(limit: limit) else { return }
             let outcome: UploadOutcome
+            let gaps = gapsForUpload()
             if configuration.scenario.networkUp(at: scenarioSeconds) {
                 energy.radioBurst(at: now, profile: profile)
-                outcome = configuration.peer?.upload(batch, at: now) ?? server.receive(batch)
+                outcome = configuration.peer?.upload(batch, gaps: gaps, at: now) ?? server.receive(batch, gaps: gaps)
             } else {
                 outcome = .networkError(message: "no network (simulated outage)")
                 configuration.peer?.uploadFailedOffline(at: now)
             }
+            noteUploadForGaps(outcome)
             guard hear(outcome, of: batch) else { return }
         }
     }

@@ -8,6 +8,7 @@ extension Simulation {
             enterForeground(for: seconds)
         case .forceQuit:
             guard process != nil else { return }
+            noteForceQuitForGaps()
             terminate("force-quit")
             cancelBackgroundTransferOnForceQuit()
             forceQuitFlag = profile.flag(.forceQuitBlocksBackgroundLaunch)
@@ -80,6 +81,7 @@ extension Simulation {
     mutating func environmentChanged() {
         if isRunning {
             deliver(.environmentChanged(environment))
+            noteGapConditions()
             afterAppCode()
         } else {
             if process != nil { environmentUnheard = true }
@@ -107,6 +109,7 @@ extension Simulation {
         guard environmentUnheard else { return }
         environmentUnheard = false
         deliver(.environmentChanged(environment))
+        noteGapConditions()
     }
 
     /// Once a simulated minute: battery, movement, location nets, memory pressure, uploads.

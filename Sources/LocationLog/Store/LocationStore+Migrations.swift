@@ -48,6 +48,9 @@ extension LocationStore {
                     );
                     """)
         }
+        migrator.registerMigration("v2: gap intervals") { db in
+            try db.execute(sql: LocationStore.gapTables)
+        }
         return migrator
     }
 }

@@ -38,6 +38,7 @@ extension LocationStore {
             try db.cachedStatement(sql: SampleColumns.insert(into: "sample")).execute(
                 arguments: SampleColumns.arguments(sample))
             try db.cachedStatement(sql: "UPDATE sync_state SET next_seq = ? WHERE id = 1").execute(arguments: [seq + 1])
+            try GapRows.sampled(db, at: fix.timestamp, trigger: trigger, state: state, makeID: makeID)
             return sample
         }
     }

@@ -25,6 +25,8 @@ public actor SyncEngine {
         public var uploads = 0
         public var deleted = 0
         public var quarantined = 0
+        /// Gap intervals the server acknowledged (they left the phone).
+        public var gapsAcknowledged = 0
         public var outcomes: [UploadOutcome] = []
     }
 
@@ -78,7 +80,10 @@ public actor SyncEngine {
                 outcome = .acknowledged(BatchAcknowledgement())
             } else {
                 let id = BatchRequest.batchID(for: batch.map(\.id))
-                outcome = await transport.send(BatchRequest(batch: id, device: device, samples: batch))
+                outcome = await transport.send(
+                    BatchRequest(
+                        batch: id.wireString, device: device, samples: batch.map(WireSample.init),
+                        gaps: store.gapsForNextBatch()))
             }
             let took = now() - started
             remaining = remaining.map { $0 - took }
@@ -86,6 +91,7 @@ public actor SyncEngine {
             report.outcomes.append(outcome)
             let sent = Set(batch.map(\.id))
             try perform(machine.handle(.uploaded(sent: sent, outcome: outcome, took: took), at: now()), into: &report)
+            if case .acknowledged(let ack) = outcome { report.gapsAcknowledged += try store.acknowledgeGaps(ack.gaps) }
             // An empty batch (only unreadable rows left) would read the same nothing again.
             guard case .acknowledged = outcome, !batch.isEmpty else { break }
         }

@@ -15,6 +15,10 @@ public struct BatchRequest: Codable, Hashable, Sendable {
     /// The device name the token belongs to.
     public var device: String
     public var samples: [WireSample]
+    /// The batch format: absent (1) or 2, which may carry ``gaps`` (protocols.md §1).
+    public var v: Int? = nil
+    /// Why the phone took no samples, since the last acknowledged upload (version 2); absent when none.
+    public var gaps: [WireGap]? = nil
 
     public init(batch: String, device: String, samples: [WireSample]) {
         self.batch = batch

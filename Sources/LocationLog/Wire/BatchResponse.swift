@@ -13,6 +13,10 @@ public struct BatchResponse: Codable, Hashable, Sendable {
     public var duplicates: [String]
     /// Samples the server will never accept, with the reason.
     public var rejected: [Rejection]
+    /// Gap ids (version 2) stored by this request or already stored; absent when the batch had none.
+    public var gapsStored: [String]? = nil
+    /// Gaps the server will never accept, with the reason; absent when the batch had none.
+    public var gapsRejected: [Rejection]? = nil
 
     public struct Rejection: Codable, Hashable, Sendable {
         public var id: String
@@ -39,6 +43,8 @@ public struct BatchResponse: Codable, Hashable, Sendable {
         accepted = try container.decodeIfPresent([String].self, forKey: .accepted) ?? []
         duplicates = try container.decodeIfPresent([String].self, forKey: .duplicates) ?? []
         rejected = try container.decodeIfPresent([Rejection].self, forKey: .rejected) ?? []
+        gapsStored = try container.decodeIfPresent([String].self, forKey: .gapsStored)
+        gapsRejected = try container.decodeIfPresent([Rejection].self, forKey: .gapsRejected)
     }
 }
 
@@ -62,7 +68,8 @@ extension BatchResponse {
                 if let id = UUID(uuidString: rejection.id) {
                     result[id] = String(rejection.reason.prefix(Self.maximumReasonLength))
                 }
-            })
+            },
+            gaps: Set(((gapsStored ?? []) + (gapsRejected ?? []).map(\.id)).compactMap(UUID.init(uuidString:))))
     }
 }
 
@@ -72,9 +79,13 @@ public struct BatchAcknowledgement: Hashable, Sendable {
     public var stored: Set<UUID>
     /// Never acceptable: quarantine with the reason.
     public var rejected: [UUID: String]
+    /// Gap intervals the server stored, already had or will never accept: each is done with and
+    /// leaves the phone (a refused gap is a reason the server cannot read, not a sample to keep).
+    public var gaps: Set<UUID> = []
 
-    public init(stored: Set<UUID> = [], rejected: [UUID: String] = [:]) {
+    public init(stored: Set<UUID> = [], rejected: [UUID: String] = [:], gaps: Set<UUID> = []) {
         self.stored = stored
         self.rejected = rejected
+        self.gaps = gaps
     }
 }

@@ -16,6 +16,10 @@ public struct AlertEvent: Codable, Hashable, Sendable {
     public var thresholdSeconds: Int64
     /// When the server decided (epoch ms).
     public var at: Int64
+    /// Why the phone took no samples, when it reported it (issue 24 item 3): for `silent`, the
+    /// intervals it reported around its last contact; for `back`, those of the silence, which the
+    /// phone sends with its first upload after it. Absent when the phone reported none.
+    public var reasons: [String]? = nil
 
     enum CodingKeys: String, CodingKey {
         case kind, device
@@ -24,7 +28,7 @@ public struct AlertEvent: Codable, Hashable, Sendable {
         case lastPosition = "last_position"
         case lastPositionTime = "last_position_time"
         case thresholdSeconds = "threshold_s"
-        case at
+        case at, reasons
     }
 }
 

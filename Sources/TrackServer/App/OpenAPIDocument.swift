@@ -76,6 +76,27 @@ enum OpenAPIDocument {
                 samples:
                   type: array
                   items: {$ref: '#/components/schemas/NativeSample'}
+                v:
+                  type: integer
+                  minimum: 1
+                  description: Batch version; absent means 1. Version 2 may carry gaps; fields this server does not know are ignored.
+                gaps:
+                  type: array
+                  maxItems: 1000
+                  description: Version 2. Why the phone took no samples; each gap is stored once by id.
+                  items: {$ref: '#/components/schemas/NativeGap'}
+            NativeGap:
+              type: object
+              required: [id, start, end, reason]
+              properties:
+                id: {type: string, format: uuid}
+                start: {type: integer, description: Unix epoch milliseconds}
+                end: {type: integer, description: Unix epoch milliseconds, not before start}
+                reason:
+                  type: string
+                  description: A reason this server does not know refuses that gap alone (gapsRejected).
+                  enum: [suspended, terminated-by-system, force-quit, location-services-off, authorization-lowered, precise-off, low-power-mode, no-network, storage-full]
+                detail: {type: string, maxLength: 200, nullable: true}
             BatchResponse:
               type: object
               required: [result, accepted, duplicates, rejected]
@@ -91,6 +112,29 @@ enum OpenAPIDocument {
                     properties:
                       id: {type: string}
                       reason: {type: string}
+                gapsStored:
+                  type: array
+                  description: Only when the batch had gaps. Gap ids stored now or before; the phone deletes them.
+                  items: {type: string}
+                gapsRejected:
+                  type: array
+                  description: Only when the batch had gaps. Gaps refused for good, with the reason; the phone deletes them too.
+                  items:
+                    type: object
+                    required: [id, reason]
+                    properties:
+                      id: {type: string}
+                      reason: {type: string}
+            GapInterval:
+              type: object
+              required: [start, end, reason, no_samples, label]
+              properties:
+                start: {type: integer, description: Unix epoch milliseconds}
+                end: {type: integer, description: Unix epoch milliseconds}
+                reason: {type: string, description: One of NativeGap's reasons}
+                detail: {type: string, nullable: true}
+                no_samples: {type: boolean, description: The phone took no samples then (else it sampled less or could not upload).}
+                label: {type: string, description: 'The words the map shows, e.g. "10:30–11:00: no samples, the app was force-quit; the user reopened it"'}
             OverlandRequest:
               type: object
               required: [locations]
@@ -453,6 +497,33 @@ enum OpenAPIDocument {
                                 reason: {type: string}
                                 raw: {type: string}
                                 received_at: {type: integer}
+                "401": {$ref: '#/components/responses/Unauthorized'}
+                "403": {$ref: '#/components/responses/Forbidden'}
+                "404": {$ref: '#/components/responses/NotFound'}
+          /v1/devices/{id}/gaps:
+            get:
+              summary: Why the phone took no samples, as it reported (gap intervals overlapping from..to, by start).
+              security: [{bearer: []}, {tokenQuery: []}]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: string}, example: iphone-42}
+                - {name: from, in: query, schema: {type: string}, description: Epoch ms or ISO-8601; default 24 h before to}
+                - {name: to, in: query, schema: {type: string}, description: Epoch ms or ISO-8601; default now}
+              responses:
+                "200":
+                  description: The gap intervals with their reasons and words.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [device, from, to, gaps]
+                        properties:
+                          device: {type: string}
+                          from: {type: integer}
+                          to: {type: integer}
+                          gaps:
+                            type: array
+                            items: {$ref: '#/components/schemas/GapInterval'}
+                "400": {$ref: '#/components/responses/BadRequest'}
                 "401": {$ref: '#/components/responses/Unauthorized'}
                 "403": {$ref: '#/components/responses/Forbidden'}
                 "404": {$ref: '#/components/responses/NotFound'}

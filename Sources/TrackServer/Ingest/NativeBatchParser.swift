@@ -17,6 +17,11 @@ package struct NativeBatchParser: Sendable {
         package var batch: String?
         package var samples: [IngestSample]
         package var rejected: [(id: String, reason: String)]
+        /// Gap intervals (batch version 2): valid ones to store, refused ones with the reason.
+        package var gaps: [IngestGap] = []
+        package var gapsRejected: [(id: String, reason: String)] = []
+        /// The batch had a `gaps` array (the answer then says what became of each).
+        package var hasGaps = false
     }
 
     init(rules: SampleRules, maxSamples: Int) {
@@ -41,6 +46,8 @@ package struct NativeBatchParser: Sendable {
         var batch: String?
         var device: String?
         var samples: [WireSample]
+        var v: Int?
+        var gaps: [WireGap]?
     }
 
     /// Three readers, cheapest first, each taking only what the next would read the same way: the
@@ -56,10 +63,12 @@ package struct NativeBatchParser: Sendable {
         }
         try JSONBody.checkDepth(bytes)
         if let typed = try? JSONDecoder().decode(TypedBatch.self, from: Data(bytes)) {
-            return try parse(
+            let parsed = try parse(
                 batch: typed.batch, deviceField: typed.device, samples: typed.samples, device: device, now: now)
+            return try adding(gaps: typed.gaps, version: typed.v.map(Double.init), to: parsed, now: now)
         }
-        return try parse(try JSONBody.parse(bytes), device: device, now: now)
+        let body = try JSONBody.parse(bytes)
+        return try adding(gaps: body, to: parse(body, device: device, now: now), now: now)
     }
 
     private func parse(

@@ -12,6 +12,8 @@ extension TrackServerEnvironment {
             let parser = NativeBatchParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
             let parsed = try parser.parse(bytes: bytes, device: device, now: clock.now)
             let outcome = try await committer.insert(parsed.samples, device: device, at: clock.now, bytes: bytes.count)
+            // After the samples' commit, before the answer: an acknowledged gap is stored.
+            if !parsed.gaps.isEmpty { try await store.insertGaps(parsed.gaps, device: device, at: clock.now) }
             await record(.native, outcome: outcome, rejected: parsed.rejected.count)
             context.logger.info(
                 "batch stored",
@@ -20,10 +22,14 @@ extension TrackServerEnvironment {
                     "accepted": "\(outcome.accepted.count)",
                     "duplicates": "\(outcome.duplicates.count)", "rejected": "\(parsed.rejected.count)",
                 ])
-            return try Response.json(
-                batch: BatchResponse(
-                    accepted: outcome.accepted, duplicates: outcome.duplicates,
-                    rejected: parsed.rejected.map { BatchResponse.Rejection(id: $0.id, reason: $0.reason) }))
+            var answer = BatchResponse(
+                accepted: outcome.accepted, duplicates: outcome.duplicates,
+                rejected: parsed.rejected.map { BatchResponse.Rejection(id: $0.id, reason: $0.reason) })
+            if parsed.hasGaps {
+                answer.gapsStored = parsed.gaps.map(\.id)
+                answer.gapsRejected = parsed.gapsRejected.map { BatchResponse.Rejection(id: $0.id, reason: $0.reason) }
+            }
+            return try Response.json(batch: answer)
         }
     }
 

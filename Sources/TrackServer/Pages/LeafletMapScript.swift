@@ -63,8 +63,9 @@ enum LeafletMapScript {
               const prev = MAP.segments[i - 1][MAP.segments[i - 1].length - 1];
               const gap = L.polyline([[prev[0], prev[1]], [seg[0][0], seg[0][1]]],
                 {color: '#c01c28', weight: 2.5, dashArray: '8 6', className: 'gap'}).addTo(map);
-              gap.bindTooltip('gap ' + dur((seg[0][2] - prev[2]) / 1000) + ' (' + fmt(prev[2]).slice(11, 16) +
-                '–' + fmt(seg[0][2]).slice(11, 16) + ')', {permanent: true, direction: 'center', className: 'gap-label'});
+              gap.bindTooltip(gapText(prev[2], seg[0][2], 'gap ' + dur((seg[0][2] - prev[2]) / 1000) + ' (' +
+                fmt(prev[2]).slice(11, 16) + '–' + fmt(seg[0][2]).slice(11, 16) + ')'),
+                {permanent: true, direction: 'center', className: 'gap-label'});
             }
           });
           points.forEach((p, i) => {

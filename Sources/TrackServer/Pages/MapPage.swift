@@ -19,6 +19,8 @@ struct MapData: Encodable {
     /// The operator's offset from UTC, for the times the script shows, and its label.
     var utcOffsetMinutes: Int
     var zone: String
+    /// The phone's reported gap intervals that overlap the day, with their words (``GapScript``).
+    var gaps: [GapBody] = []
 }
 
 extension TrackServerEnvironment {
@@ -36,7 +38,7 @@ extension TrackServerEnvironment {
         let offset = Int64(configuration.utcOffsetMinutes) * 60_000
         let start = Instant(milliseconds: Int64(dayNumber) * 86_400_000 - offset)
         let segments = try await sampleSegments(device: device, from: start, to: start + .seconds(86_400))
-        let data = MapData(
+        var data = MapData(
             device: device, day: HTML.isoDay(dayNumber),
             segments: segments.map {
                 $0.map {
@@ -51,6 +53,7 @@ extension TrackServerEnvironment {
             lastSeen: record.lastSeenAt?.milliseconds, gapSeconds: configuration.gapThreshold.seconds,
             tileURL: configuration.tileURL, utcOffsetMinutes: configuration.utcOffsetMinutes,
             zone: HTML.zone(configuration.utcOffsetMinutes))
+        data.gaps = try await gapBodies(device: device, from: start, to: start + .seconds(86_400))
         let page = MapPageHTML(
             data: data, dayNumber: dayNumber, token: token, pointCount: segments.joined().count,
             leaflet: leafletAvailable)
@@ -96,9 +99,9 @@ struct MapPageHTML {
                 + "</div>" : ""
         let head =
             leaflet
-            ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><style>\(MapScript.css)\(LeafletMapScript.css)</style>"
+            ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><style>\(MapScript.css)\(LeafletMapScript.css)\(GapScript.css)</style>"
                 + "<script src=\"/static/leaflet/leaflet.js\"></script>"
-            : "<style>\(MapScript.css)</style>"
+            : "<style>\(MapScript.css)\(GapScript.css)</style>"
         let body =
             leaflet
             ? "<div id=\"map\"></div>"

@@ -82,7 +82,7 @@ enum MapScript {
               const a = px(prev), b = px(seg[0]);
               el('line', {class: 'gap', x1: a[0], y1: a[1], x2: b[0], y2: b[1]});
               el('text', {class: 'gaplabel', x: (a[0] + b[0]) / 2 + 6, y: (a[1] + b[1]) / 2 - 6}).textContent =
-                'gap ' + dur((seg[0][2] - prev[2]) / 1000);
+                gapText(prev[2], seg[0][2], 'gap ' + dur((seg[0][2] - prev[2]) / 1000));
             }
           });
           for (const p of points) {

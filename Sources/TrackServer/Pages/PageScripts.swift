@@ -16,8 +16,8 @@ enum PageScripts {
     /// The script of `name`, or `nil` for an unknown one.
     static func script(_ name: String) -> String? {
         switch name {
-        case "map.js": data("MAP", "map-data") + dayPicker + MapScript.javascript
-        case "leaflet-map.js": data("MAP", "map-data") + dayPicker + LeafletMapScript.javascript
+        case "map.js": data("MAP", "map-data") + dayPicker + GapScript.javascript + MapScript.javascript
+        case "leaflet-map.js": data("MAP", "map-data") + dayPicker + GapScript.javascript + LeafletMapScript.javascript
         case "devices.js":
             data("DATA", "devices-data") + "const DEVICES = DATA.devices, TILES = DATA.tiles;\n"
                 + TrackServerEnvironment.devicesMapScript

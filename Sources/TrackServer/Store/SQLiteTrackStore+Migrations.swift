@@ -115,6 +115,10 @@ extension SQLiteTrackStore {
         migrator.registerMigration("v6-owntracks-key") { db in
             try db.execute(sql: "ALTER TABLE device ADD COLUMN owntracksKey BLOB")
         }
+        // Why the phone took no samples (issue 24 item 3): its gap intervals, by the id it minted.
+        migrator.registerMigration("v8-gap-intervals") { db in
+            try db.execute(sql: SQLiteTrackStore.gapIntervalTable)
+        }
         // Share links (`bgtrack share`) and the per-device retention period (issue 25).
         migrator.registerMigration("v10-shares-retention") { db in
             try db.execute(sql: SQLiteTrackStore.sharesRetentionMigration)

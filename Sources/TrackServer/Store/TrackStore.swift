@@ -1,4 +1,5 @@
 public import BackgroundCore
+public import LocationLog
 
 /// Everything the server keeps: devices, operators, sessions, samples and non-location events.
 ///
@@ -116,6 +117,14 @@ public protocol TrackStore: Sendable {
     /// ``DeviceData/tables`` table, its queued alerts and its row. Returns the rows deleted per
     /// table, `nil` when no device has that name.
     func eraseDevice(named name: String) async throws -> [String: Int]?
+    // Gap intervals (issue 24 item 3): why the phone took no samples, as it reported.
+
+    /// Stores the phone's gap intervals in one transaction; an id the device already has is kept
+    /// as it was (a re-sent batch). Throws ``TrackStoreError/unknownDevice(_:)``.
+    func insertGaps(_ gaps: [IngestGap], device: String, at now: Instant) async throws
+    /// The device's gap intervals that overlap `from..<to` (`start < to` and `end > from`, or a
+    /// zero-length one at `from`), ordered by start. Unknown device: none.
+    func gapIntervals(device: String, from: Instant, to: Instant) async throws -> [GapInterval]
 }
 
 /// A point the server kept aside instead of storing, with why.

@@ -1,6 +1,8 @@
 import BackgroundCore
 import Foundation
 import IOSSimulator
+import LocationLog
+import TrackServer
 
 /// The report `bgtrack demo` prints at the end of a day.
 struct DemoReportText {
@@ -12,6 +14,8 @@ struct DemoReportText {
     let mapURL: String
     let mapFile: String
     let indexURL: String
+    /// The gap intervals the server stored for the day (issue 24 item 3), by start.
+    var gaps: [GapInterval] = []
 
     func render() -> String {
         typealias Faults = Scenario.DemoFaults
@@ -62,6 +66,9 @@ struct DemoReportText {
                 + "(\(tally.serverRestarts)×): \(tally.failedUploads["connection refused or lost"] ?? 0) uploads refused",
             "  \(clock(Faults.lowPowerOn))-\(clock(Faults.lowPowerOff))  Low Power Mode",
             "",
+        ]
+        lines += gapLines()
+        lines += [
             "Result: \(verdict).",
             "Map:   \(mapURL)",
             "       saved as \(mapFile)",
@@ -87,5 +94,24 @@ struct DemoReportText {
     /// simulation runs on its own thread; the hosted shell needs the main actor).
     static func code(_ report: SimulationReport) -> String {
         ReportTable.code(report) == "direct" ? "direct (the keep-alive machine)" : "shell (the iOS shell)"
+    }
+}
+
+extension DemoReportText {
+    /// The phone's reasons for its gaps, as the server stored them and the map shows them.
+    func gapLines() -> [String] {
+        let suspended = gaps.filter { $0.reason == .suspended }
+        let explained = gaps.filter { $0.reason != .suspended }
+        var lines = ["Why the phone did not sample, as it reported (on the map; UTC):"]
+        lines += explained.map { "  " + GapWords.label($0, offsetMinutes: 0) }
+        if !suspended.isEmpty {
+            let minutes = suspended.reduce(0.0) { $0 + ($1.end - $1.start).seconds } / 60
+            lines.append(
+                "  \(suspended.count) × suspended by iOS with nothing to wake it (\(Int(minutes.rounded())) min in all)"
+            )
+        }
+        if gaps.isEmpty { lines.append("  none reported") }
+        lines.append("")
+        return lines
     }
 }

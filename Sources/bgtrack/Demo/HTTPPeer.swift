@@ -35,6 +35,8 @@ final class HTTPPeer: SimulatedNetworkPeer, @unchecked Sendable {
         var logins = 0
         var serverRestarts = 0
         var sessionsRevoked = 0
+        /// Gap intervals the server acknowledged (stored or already stored).
+        var gapsAcknowledged = 0
     }
 
     private let lock = NSLock()
@@ -90,9 +92,14 @@ final class HTTPPeer: SimulatedNetworkPeer, @unchecked Sendable {
     }
 
     func upload(_ batch: [Sample], at now: Instant) -> UploadOutcome {
+        upload(batch, gaps: [], at: now)
+    }
+
+    func upload(_ batch: [Sample], gaps: [WireGap], at now: Instant) -> UploadOutcome {
         let transport = URLSessionBatchTransport(
             server: base, token: plan.deviceToken, gzip: true, timeout: .seconds(10), session: session)
-        let request = BatchRequest(batch: UUID(), device: plan.device, samples: batch)
+        let request = BatchRequest(
+            batch: UUID().wireString, device: plan.device, samples: batch.map(WireSample.init), gaps: gaps)
         let outcome = blocking { await transport.send(request) }
         lock.withLock {
             tally.uploadAttempts += 1
@@ -100,6 +107,7 @@ final class HTTPPeer: SimulatedNetworkPeer, @unchecked Sendable {
             if case .acknowledged(let ack) = outcome {
                 tally.uploadsAcknowledged += 1
                 tally.acknowledgedIDs.formUnion(ack.stored.intersection(batch.map(\.id)))
+                tally.gapsAcknowledged += ack.gaps.count
             } else {
                 tally.failedUploads[Self.kind(outcome), default: 0] += 1
             }

@@ -1,0 +1,256 @@
+public import BackgroundCore
+public import Foundation
+import GRDB
+
+/// How the app came to be running again after its process ended (what iOS tells at launch).
+public enum GapLaunchCause: Hashable, Sendable {
+    /// The user opened it.
+    case user
+    /// iOS relaunched it in the background, for what (`region exit`, `significant change`,
+    /// `visit`, `background task`…).
+    case system(String)
+}
+
+extension LocationStore {
+    /// The phone's gap tables (migration "v2: gap intervals").
+    ///
+    /// `gap` holds closed intervals until the server acknowledged exactly them; `gap_open` the
+    /// conditions in effect now (one row per reason, since when); `gap_clock` the last sample's
+    /// time and whether the process was told it would terminate, so the next launch can say why
+    /// nothing was sampled in between.
+    static let gapTables = """
+        CREATE TABLE gap (
+            id TEXT PRIMARY KEY NOT NULL,
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            reason TEXT NOT NULL,
+            detail TEXT
+        );
+        CREATE TABLE gap_open (
+            reason TEXT PRIMARY KEY NOT NULL,
+            since INTEGER NOT NULL,
+            detail TEXT
+        );
+        CREATE TABLE gap_clock (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            last_sample_at INTEGER,
+            terminating_at INTEGER
+        );
+        INSERT INTO gap_clock (id) VALUES (1);
+        """
+
+    /// A same-process silence longer than this is recorded as ``GapReason/suspended``.
+    public static let suspendedGapThreshold: Duration = .seconds(10 * 60)
+
+    /// Opens a gap condition (Low Power Mode on, no network…) from `now`; one already open keeps
+    /// its start. It is closed, and becomes an interval to upload, by ``closeGap(_:at:)``.
+    public func openGap(_ reason: GapReason, detail: String? = nil, at now: Instant) throws(StoreError) {
+        try write("opening a gap condition") { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)",
+                arguments: [reason.rawValue, now.milliseconds, detail.map { String($0.prefix(200)) }])
+        }
+    }
+
+    /// Closes a condition opened by ``openGap(_:detail:at:)``: the interval is stored, pending
+    /// upload. Closing a condition that is not open does nothing.
+    @discardableResult
+    public func closeGap(_ reason: GapReason, at now: Instant) throws(StoreError) -> GapInterval? {
+        let makeID = self.makeID
+        return try write("closing a gap condition") { db in
+            try GapRows.close(db, reason, at: now, makeID: makeID)
+        }
+    }
+
+    /// Sets the conditions among `managed` to exactly `active` (with their details): opens the
+    /// new ones, closes the others. The shell calls it with what it last heard from the system.
+    public func setGapConditions(
+        _ active: [GapReason: String?], among managed: Set<GapReason>, at now: Instant
+    ) throws(StoreError) {
+        let makeID = self.makeID
+        try write("updating gap conditions") { db in
+            for reason in managed.sorted(by: { $0.rawValue < $1.rawValue }) {
+                if let detail = active[reason] {
+                    try db.execute(
+                        sql: "INSERT OR IGNORE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)",
+                        arguments: [reason.rawValue, now.milliseconds, detail.map { String($0.prefix(200)) }])
+                } else {
+                    _ = try GapRows.close(db, reason, at: now, makeID: makeID)
+                }
+            }
+        }
+    }
+
+    /// Stores a closed interval the shell measured itself (e.g. storage full, kept in memory while
+    /// nothing could be written).
+    @discardableResult
+    public func recordGap(_ interval: GapInterval) throws(StoreError) -> UUID {
+        let id = makeID()
+        try write("recording a gap") { db in try GapRows.insert(db, id: id, interval) }
+        return id
+    }
+
+    /// The process was told it will terminate (`applicationWillTerminate`): iOS calls it when the
+    /// user force-quits a running app, never for a kill of a suspended one.
+    public func noteWillTerminate(at now: Instant) throws(StoreError) {
+        try write("noting the app's termination") { db in
+            try db.execute(sql: "UPDATE gap_clock SET terminating_at = ? WHERE id = 1", arguments: [now.milliseconds])
+        }
+    }
+
+    /// Tracking was turned off on purpose (the user, or the server ending the session): the
+    /// silence until tracking resumes is not the system's doing, so it is not called suspension
+    /// or a kill. No ``GapReason`` names it, so it stays unexplained.
+    public func noteTrackingStopped(at now: Instant) throws(StoreError) {
+        try write("noting that tracking stopped") { db in
+            try db.execute(sql: "UPDATE gap_clock SET last_sample_at = NULL, terminating_at = NULL WHERE id = 1")
+        }
+    }
+
+    /// A new process started. If the phone had sampled before, the silence since its last sample
+    /// is explained until the next sample: force-quit when the previous process was told it
+    /// would terminate and the user reopened the app, else ended by the system; iOS never says
+    /// which for a suspended app, and the detail says so.
+    public func noteLaunch(_ cause: GapLaunchCause, at now: Instant) throws(StoreError) {
+        try write("noting a launch") { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT last_sample_at, terminating_at FROM gap_clock") else {
+                return
+            }
+            try db.execute(sql: "UPDATE gap_clock SET terminating_at = NULL WHERE id = 1")
+            guard let last: Int64 = row["last_sample_at"] else { return }
+            let told = (row["terminating_at"] as Int64?) != nil
+            let (reason, detail) = GapRows.explanation(cause, toldToTerminate: told)
+            // Launched again before a sample: one silence, explained by the latest launch.
+            try db.execute(
+                sql: "DELETE FROM gap_open WHERE reason IN (?, ?)",
+                arguments: [GapReason.forceQuit.rawValue, GapReason.terminatedBySystem.rawValue])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)",
+                arguments: [reason.rawValue, min(last, now.milliseconds), detail])
+        }
+    }
+
+    /// Closed intervals waiting for the server, oldest first.
+    public func pendingGaps(limit: Int) throws(StoreError) -> [(id: UUID, interval: GapInterval)] {
+        try read("reading pending gaps") { db in
+            try Row.fetchAll(
+                db, sql: #"SELECT id, start, "end", reason, detail FROM gap ORDER BY start, id LIMIT ?"#,
+                arguments: [max(0, limit)]
+            ).compactMap(GapRows.pending)
+        }
+    }
+
+    /// Conditions in effect now, by reason.
+    public func openGaps() throws(StoreError) -> [GapReason: (since: Instant, detail: String?)] {
+        try read("reading open gap conditions") { db in
+            var open: [GapReason: (since: Instant, detail: String?)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT reason, since, detail FROM gap_open") {
+                guard let raw: String = row["reason"], let reason = GapReason(rawValue: raw) else { continue }
+                open[reason] = (Instant(milliseconds: row["since"]), row["detail"])
+            }
+            return open
+        }
+    }
+
+    /// Deletes exactly the intervals the server acknowledged (stored, duplicate or refused).
+    @discardableResult
+    public func acknowledgeGaps(_ ids: Set<UUID>) throws(StoreError) -> Int {
+        guard !ids.isEmpty else { return 0 }
+        return try write("applying a gap acknowledgement") { db in
+            var deleted = 0
+            for id in ids {
+                try db.execute(sql: "DELETE FROM gap WHERE id = ?", arguments: [id.wireString])
+                deleted += db.changesCount
+            }
+            return deleted
+        }
+    }
+}
+
+/// The SQL behind the gap methods, shared with `append` (which closes a relaunch's gap).
+enum GapRows {
+    static let processReasons: [GapReason] = [.forceQuit, .terminatedBySystem]
+
+    static func insert(_ db: Database, id: UUID, _ interval: GapInterval) throws {
+        try db.execute(
+            sql: #"INSERT INTO gap (id, start, "end", reason, detail) VALUES (?, ?, ?, ?, ?)"#,
+            arguments: [
+                id.wireString, interval.start.milliseconds, interval.end.milliseconds, interval.reason.rawValue,
+                interval.detail.map { String($0.prefix(WireGap.maximumDetailLength)) },
+            ])
+    }
+
+    static func close(_ db: Database, _ reason: GapReason, at now: Instant, makeID: () -> UUID) throws
+        -> GapInterval?
+    {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT since, detail FROM gap_open WHERE reason = ?", arguments: [reason.rawValue])
+        else { return nil }
+        try db.execute(sql: "DELETE FROM gap_open WHERE reason = ?", arguments: [reason.rawValue])
+        let since = Instant(milliseconds: row["since"])
+        let interval = GapInterval(start: min(since, now), end: now, reason: reason, detail: row["detail"])
+        try insert(db, id: makeID(), interval)
+        return interval
+    }
+
+    /// Called in the transaction that stores a sample: ends a relaunch's gap at this sample, or
+    /// records a same-process silence as suspension (what woke the app is the detail).
+    static func sampled(
+        _ db: Database, at time: Instant, trigger: SampleTrigger, state: SampleAppState, makeID: () -> UUID
+    ) throws {
+        let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT last_sample_at FROM gap_clock WHERE id = 1"))
+        try db.cachedStatement(sql: "UPDATE gap_clock SET last_sample_at = ? WHERE id = 1").execute(
+            arguments: [max(last ?? time.milliseconds, time.milliseconds)])
+        var closed = false
+        for reason in processReasons {
+            closed = try close(db, reason, at: time, makeID: makeID) != nil || closed
+        }
+        guard !closed, let last, time.milliseconds - last > LocationStore.suspendedGapThreshold.milliseconds
+        else { return }
+        let detail = state == .foreground ? "the user opened the app" : "woken by \(wakeWords(trigger))"
+        try insert(
+            db, id: makeID(),
+            GapInterval(start: Instant(milliseconds: last), end: time, reason: .suspended, detail: detail))
+    }
+
+    static func explanation(_ cause: GapLaunchCause, toldToTerminate: Bool) -> (GapReason, String) {
+        switch (cause, toldToTerminate) {
+        case (.user, true): (.forceQuit, "the user reopened it")
+        case (.user, false):
+            (.terminatedBySystem, "killed or force-quit (iOS does not say which); the user reopened it")
+        case (.system(let why), _): (.terminatedBySystem, "killed; iOS relaunched it for \(why)")
+        }
+    }
+
+    static func pending(_ row: Row) -> (id: UUID, interval: GapInterval)? {
+        guard let text: String = row["id"], let id = UUID(uuidString: text), let raw: String = row["reason"],
+            let reason = GapReason(rawValue: raw)
+        else { return nil }
+        return (
+            id,
+            GapInterval(
+                start: Instant(milliseconds: row["start"]), end: Instant(milliseconds: row["end"]), reason: reason,
+                detail: row["detail"])
+        )
+    }
+
+    private static func wakeWords(_ trigger: SampleTrigger) -> String {
+        switch trigger {
+        case .timer: "its own timer"
+        case .significant: "a significant location change"
+        case .visit: "a visit"
+        case .region: "a region exit"
+        case .foreground: "the user opening the app"
+        case .refresh: "a background refresh"
+        case .push: "a push"
+        case .manual: "a manual sample"
+        }
+    }
+}
+
+extension Duration {
+    fileprivate var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,65 @@
+import BackgroundCore
+public import Foundation
+
+/// One gap interval as JSON in a version-2 batch (protocols.md §1, "gaps"): `start` and `end` are
+/// epoch milliseconds UTC, `reason` one of ``GapReason``'s raw values, `detail` the phone's words.
+///
+/// The id is minted on the phone when the interval is recorded, so a re-sent batch stores it once
+/// and the acknowledgement names exactly the intervals the server kept.
+public struct WireGap: Codable, Hashable, Sendable {
+    public var id: String
+    /// Epoch milliseconds, UTC.
+    public var start: Int64
+    /// Epoch milliseconds, UTC.
+    public var end: Int64
+    /// Kept as a string so a reason this version does not know is refused for that gap alone.
+    public var reason: String
+    public var detail: String?
+
+    public init(id: String, start: Int64, end: Int64, reason: String, detail: String? = nil) {
+        self.id = id
+        self.start = start
+        self.end = end
+        self.reason = reason
+        self.detail = detail
+    }
+
+    public init(id: UUID, _ gap: GapInterval) {
+        self.init(
+            id: id.wireString, start: gap.start.milliseconds, end: gap.end.milliseconds, reason: gap.reason.rawValue,
+            detail: gap.detail)
+    }
+}
+
+extension WireGap {
+    /// The longest `detail` kept, in characters: it is a phrase, not a log.
+    public static let maximumDetailLength = 200
+
+    /// The interval this JSON describes, validated; the message is suitable for a rejection.
+    public func interval() throws(SampleValidationError) -> GapInterval {
+        guard UUID(parsing: id) != nil else {
+            throw SampleValidationError("gap id \"\(id.prefix(64))\" is not a UUID")
+        }
+        guard let reason = GapReason(rawValue: reason) else {
+            let allowed = GapReason.allCases.map(\.rawValue).joined(separator: ", ")
+            throw SampleValidationError(
+                "gap reason \"\(reason.prefix(32))\" is not one of \(allowed); a newer phone may know more reasons "
+                    + "than this server: update the server")
+        }
+        // Epoch milliseconds from 2000-01-01 to 2200-01-01: anything else is a broken clock.
+        let plausible: ClosedRange<Int64> = 946_684_800_000...7_258_118_400_000
+        guard plausible.contains(start), plausible.contains(end) else {
+            throw SampleValidationError(
+                "gap \(start)…\(end) is not between 2000 and 2200 in epoch milliseconds; send times as epoch ms UTC")
+        }
+        guard start <= end else {
+            throw SampleValidationError("gap end \(end) is before its start \(start); send start <= end")
+        }
+        if let detail, detail.count > Self.maximumDetailLength {
+            throw SampleValidationError(
+                "gap detail has \(detail.count) characters, more than \(Self.maximumDetailLength); shorten it")
+        }
+        return GapInterval(
+            start: Instant(milliseconds: start), end: Instant(milliseconds: end), reason: reason, detail: detail)
+    }
+}

@@ -1,0 +1,83 @@
+import BackgroundCore
+import Foundation
+package import LocationLog
+
+/// How the server puts a phone's gap reason into words, on the map, in the JSON and in alerts.
+package enum GapWords {
+    /// What the reason means for the track, e.g. "no samples, the app was force-quit".
+    package static func phrase(_ reason: GapReason) -> String {
+        switch reason {
+        case .suspended: "no samples, iOS suspended the app and nothing woke it"
+        case .terminatedBySystem: "no samples, the app was not running"
+        case .forceQuit: "no samples, the app was force-quit"
+        case .locationServicesOff: "Location Services were off"
+        case .authorizationLowered: "the app's location permission was lowered"
+        case .preciseOff: "Precise Location was off"
+        case .lowPowerMode: "Low Power Mode was on"
+        case .noNetwork: "no network: uploads waited"
+        case .storageFull: "no samples, the phone's storage was full"
+        }
+    }
+
+    /// Whether the phone took no samples for that reason (the others slow or delay it).
+    package static func stopsSampling(_ reason: GapReason) -> Bool {
+        switch reason {
+        case .suspended, .terminatedBySystem, .forceQuit, .locationServicesOff, .authorizationLowered,
+            .storageFull:
+            true
+        case .preciseOff, .lowPowerMode, .noNetwork: false
+        }
+    }
+
+    /// "10:30–11:00: no samples, the app was force-quit; the user reopened it", times as `HH:MM`
+    /// at `offsetMinutes` from UTC (a gap over midnight names both days).
+    package static func label(_ gap: GapInterval, offsetMinutes: Int) -> String {
+        "\(clock(gap.start, offsetMinutes, day: false))–\(clock(gap.end, offsetMinutes, day: !sameDay(gap, offsetMinutes))): "
+            + sentence(gap)
+    }
+
+    /// The phrase and the phone's detail.
+    package static func sentence(_ gap: GapInterval) -> String {
+        phrase(gap.reason) + (gap.detail.map { $0.isEmpty ? "" : "; " + $0 } ?? "")
+    }
+
+    private static func local(_ instant: Instant, _ offsetMinutes: Int) -> Int64 {
+        instant.milliseconds / 1000 + Int64(offsetMinutes) * 60
+    }
+
+    private static func sameDay(_ gap: GapInterval, _ offsetMinutes: Int) -> Bool {
+        local(gap.start, offsetMinutes).quotientFloor(86_400) == local(gap.end, offsetMinutes).quotientFloor(86_400)
+    }
+
+    private static func clock(_ instant: Instant, _ offsetMinutes: Int, day: Bool) -> String {
+        let seconds = local(instant, offsetMinutes)
+        let days = seconds.quotientFloor(86_400)
+        let secondOfDay = Int(seconds - days * 86_400)
+        let time = String(format: "%02d:%02d", secondOfDay / 3600, secondOfDay / 60 % 60)
+        guard day else { return time }
+        let (_, month, dayOfMonth) = Instant.civil(fromDays: days)
+        return String(format: "%02d-%02d ", Int(month), Int(dayOfMonth)) + time
+    }
+}
+
+/// One gap as the JSON endpoint and the map page give it.
+package struct GapBody: Encodable, Hashable, Sendable {
+    /// Epoch milliseconds, UTC.
+    var start: Int64
+    var end: Int64
+    var reason: String
+    var detail: String?
+    /// Whether the phone took no samples then (else it sampled less, or could not upload).
+    var no_samples: Bool
+    /// The words the map shows, times in the server's `--utc-offset`.
+    var label: String
+
+    package init(_ gap: GapInterval, offsetMinutes: Int) {
+        start = gap.start.milliseconds
+        end = gap.end.milliseconds
+        reason = gap.reason.rawValue
+        detail = gap.detail
+        no_samples = GapWords.stopsSampling(gap.reason)
+        label = GapWords.label(gap, offsetMinutes: offsetMinutes)
+    }
+}

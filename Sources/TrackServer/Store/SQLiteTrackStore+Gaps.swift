@@ -1,0 +1,59 @@
+public import BackgroundCore
+import GRDB
+public import LocationLog
+
+extension SQLiteTrackStore {
+    /// Migration `v8-gap-intervals`.
+    static let gapIntervalTable = """
+        CREATE TABLE gap_interval (
+            id INTEGER PRIMARY KEY,
+            deviceId INTEGER NOT NULL REFERENCES device(id),
+            gapId TEXT NOT NULL,
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            reason TEXT NOT NULL,
+            detail TEXT,
+            receivedAt INTEGER NOT NULL,
+            UNIQUE (deviceId, gapId)
+        );
+        CREATE INDEX gap_interval_device_start ON gap_interval(deviceId, start);
+        """
+
+    public func insertGaps(_ gaps: [IngestGap], device: String, at now: Instant) async throws {
+        try await writer.write { db in
+            guard let id = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO gap_interval (deviceId, gapId, start, "end", reason, detail, receivedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (deviceId, gapId) DO NOTHING
+                    """)
+            for gap in gaps {
+                try statement.execute(arguments: [
+                    id, gap.id, gap.interval.start.milliseconds, gap.interval.end.milliseconds,
+                    gap.interval.reason.rawValue, gap.interval.detail, now.milliseconds,
+                ])
+            }
+        }
+    }
+
+    public func gapIntervals(device: String, from: Instant, to: Instant) async throws -> [GapInterval] {
+        try await writer.read { db in
+            guard let id = try Self.deviceID(db, device) else { return [] }
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT start, "end", reason, detail FROM gap_interval
+                    WHERE deviceId = ? AND start < ? AND ("end" > ? OR ("end" = start AND start = ?))
+                    ORDER BY start, "end", gapId
+                    """,
+                arguments: [id, to.milliseconds, from.milliseconds, from.milliseconds]
+            ).compactMap { row in
+                // Rows are written only from validated intervals; one this build does not know is skipped.
+                guard let raw: String = row["reason"], let reason = GapReason(rawValue: raw) else { return nil }
+                return GapInterval(
+                    start: Instant(milliseconds: row["start"]), end: Instant(milliseconds: row["end"]),
+                    reason: reason, detail: row["detail"])
+            }
+        }
+    }
+}

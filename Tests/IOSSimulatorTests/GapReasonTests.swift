@@ -1,0 +1,86 @@
+import BackgroundCore
+import IOSSimulator
+import LocationLog
+import Testing
+
+/// Each fault of a simulated day gives the phone's gap interval the right reason (issue 24 item
+/// 3): what the simulated server received, in virtual time. Times are seconds after midnight.
+@Suite("Gap intervals: reasons from the simulated iPhone")
+struct GapReasonTests {
+    static func run(_ scenario: Scenario, auth: LocationAuthorization = .always) -> (SimulationReport, [GapInterval]) {
+        var simulation = Simulation(
+            SimulationConfiguration(strategy: .adaptive, ios: 17, authorization: auth, scenario: scenario, seed: 1))
+        let report = simulation.run()
+        return (report, simulation.serverGaps)
+    }
+
+    static func seconds(_ instant: Instant, _ scenario: Scenario) -> Double { (instant - scenario.start).seconds }
+
+    static func commute(_ happenings: [(Double, Scenario.Happening)]) -> Scenario {
+        var scenario = Scenario.commute()
+        scenario.happenings += happenings.map { (at: $0.0, $0.1) }
+        scenario.happenings.sort { $0.at < $1.at }
+        return scenario
+    }
+
+    @Test func everyFaultOfTheDemoDayHasItsReason() {
+        let scenario = Scenario.demoDay()
+        let (report, gaps) = Self.run(scenario)
+        #expect(report.invariantViolations == 0)
+        typealias Faults = Scenario.DemoFaults
+        // The force-quit: no samples from before 10:30 until the user reopened the app at 11:00.
+        let quit = gaps.first { [.forceQuit, .terminatedBySystem].contains($0.reason) }
+        #expect(quit != nil, "\(gaps)")
+        if let quit {
+            #expect(Self.seconds(quit.start, scenario) <= Faults.forceQuit)
+            #expect(Self.seconds(quit.end, scenario) >= Faults.reopen)
+            #expect(quit.detail?.hasSuffix("the user reopened it") == true)
+        }
+        // The outage: uploads found no network inside 13:00–15:00, and it ended by 15:30.
+        let outage = gaps.filter { $0.reason == .noNetwork }
+        #expect(
+            outage.contains {
+                Self.seconds($0.start, scenario) >= Faults.networkOutage.lowerBound
+                    && Self.seconds($0.start, scenario) < Faults.networkOutage.upperBound
+                    && Self.seconds($0.end, scenario) >= Faults.networkOutage.upperBound
+            }, "\(outage)")
+        // Low Power Mode, as long as the app heard it on.
+        let lowPower = gaps.filter { $0.reason == .lowPowerMode }
+        #expect(lowPower.count == 1, "\(gaps)")
+        if let lowPower = lowPower.first {
+            #expect(Self.seconds(lowPower.start, scenario) >= Faults.lowPowerOn)
+            #expect(Self.seconds(lowPower.end, scenario) >= Faults.lowPowerOff)
+        }
+    }
+
+    @Test func aLoweredPermissionLocationServicesOffAndPreciseOffAreNamed() {
+        let scenario = Self.commute([
+            (9 * 3600, .authorization(.whenInUse)), (10 * 3600, .authorization(.always)),
+            (12 * 3600, .locationServices(false)), (12.5 * 3600, .locationServices(true)),
+            (14 * 3600, .preciseLocation(false)), (15 * 3600, .preciseLocation(true)),
+            (16 * 3600, .openApp(seconds: 60)),
+        ])
+        let (_, gaps) = Self.run(scenario)
+        let lowered = gaps.first { $0.reason == .authorizationLowered }
+        #expect(lowered?.detail == "Always → When In Use", "\(gaps)")
+        if let lowered { #expect(Self.seconds(lowered.start, scenario) >= 9 * 3600) }
+        #expect(gaps.contains { $0.reason == .locationServicesOff }, "\(gaps)")
+        #expect(gaps.contains { $0.reason == .preciseOff }, "\(gaps)")
+    }
+
+    @Test func aQuietDayExplainsNoFaultItDidNotHave() {
+        let scenario = Scenario.commute()
+        let (_, gaps) = Self.run(scenario)
+        let faults: Set<GapReason> = [
+            .forceQuit, .locationServicesOff, .authorizationLowered, .preciseOff, .lowPowerMode, .storageFull,
+        ]
+        #expect(gaps.filter { faults.contains($0.reason) }.isEmpty, "\(gaps)")
+        // The commute has its tunnels: "no network" begins only inside one of them.
+        let offline = gaps.filter { $0.reason == .noNetwork }
+        #expect(!offline.isEmpty)
+        for gap in offline {
+            let start = Self.seconds(gap.start, scenario)
+            #expect(scenario.networkOutages.contains { $0.contains(start) }, "\(gap)")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import BackgroundCore
+import Foundation
+import LocationLog
+import Testing
+
+/// Gap intervals survive SIGKILL between being recorded and being acknowledged, and an
+/// acknowledgement that returned is never undone (issue 24 item 3).
+@Suite("Gap intervals: SIGKILL between store and acknowledgement")
+struct GapKillTests {
+    @Test func everyRecordedGapIsPendingUntilItsAcknowledgementReturned() throws {
+        let writer = try StoreKillTests.writerPath()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gap-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        var random = SeededRandom(seed: 24_003)
+        var recorded = Set<Int64>()
+        var acknowledged = Set<Int64>()
+        for round in 0..<30 {
+            let lines = try run(writer, path: path, afterLines: Int.random(in: 1...12, using: &random))
+            for line in lines {
+                let parts = line.split(separator: " ")
+                guard parts.count == 2, let end = Int64(parts[1]) else { continue }
+                if parts[0] == "G" { recorded.insert(end) } else if parts[0] == "A" { acknowledged.insert(end) }
+            }
+            let (store, _) = try LocationStore.open(path: path, now: .epoch)
+            let pending = Set(try store.pendingGaps(limit: 100_000).map(\.interval.end.milliseconds))
+            let lost = recorded.subtracting(acknowledged).subtracting(pending)
+            #expect(lost.isEmpty, "round \(round): \(lost.count) recorded gaps lost after SIGKILL")
+            #expect(pending.isDisjoint(with: acknowledged), "round \(round): an acknowledged gap came back")
+            #expect(try store.pendingGaps(limit: 100_000).allSatisfy { $0.interval.reason == .suspended })
+        }
+        #expect(!recorded.isEmpty && !acknowledged.isEmpty)
+    }
+
+    /// Runs the writer in gap mode until `afterLines` lines arrived, SIGKILLs it, and returns
+    /// every complete line it wrote.
+    func run(_ writer: String, path: String, afterLines: Int) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: writer)
+        process.arguments = [path, "processCrash", "gaps"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var buffer = Data()
+        while buffer.reduce(0, { $0 + ($1 == 10 ? 1 : 0) }) < afterLines {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        buffer.append(output.fileHandleForReading.readDataToEndOfFile())
+        #expect(process.terminationReason == .uncaughtSignal, "the writer exited by itself; it should be killed")
+        let text = String(decoding: buffer, as: UTF8.self)
+        // A line is complete only with its newline (each is one atomic write(2)).
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+}

@@ -1,0 +1,109 @@
+import BackgroundCore
+import Foundation
+import LocationLog
+import Testing
+import TrackServer
+
+/// The gap-interval part of the ``TrackStore`` contract (issue 24 item 3), on every store.
+enum GapContract {
+    static let now = StoreContract.now
+    static let base = Instant(milliseconds: 1_732_240_000_000)
+    /// After every gap of these checks.
+    static let end = base + .seconds(2 * 86_400)
+
+    static func gap(
+        _ id: String, _ startMinutes: Int64, _ endMinutes: Int64, _ reason: GapReason, _ detail: String? = nil
+    )
+        -> IngestGap
+    {
+        IngestGap(
+            id: id,
+            interval: GapInterval(
+                start: base + .seconds(startMinutes * 60), end: base + .seconds(endMinutes * 60), reason: reason,
+                detail: detail))
+    }
+
+    static func intervalsAreStoredOnceAndReadByOverlap(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
+        let quit = gap("g1", 630, 660, .forceQuit, "the user reopened it")
+        let offline = gap("g2", 780, 900, .noNetwork)
+        let still = gap("g3", 100, 100, .suspended)
+        try await store.insertGaps([offline, quit, still], device: "a", at: now)
+        // A re-sent batch: the same ids again, one with other values, change nothing.
+        var changed = quit
+        changed.interval.reason = .terminatedBySystem
+        try await store.insertGaps([changed, offline], device: "a", at: now)
+        try await store.insertGaps([gap("g1", 0, 1, .lowPowerMode)], device: "b", at: now)
+
+        let all = try await store.gapIntervals(device: "a", from: .epoch, to: end)
+        #expect(all == [still.interval, quit.interval, offline.interval])
+        // Overlap: a range inside the outage finds it; one that ends at its start does not.
+        let inside = try await store.gapIntervals(
+            device: "a", from: base + .seconds(800 * 60), to: base + .seconds(801 * 60))
+        #expect(inside == [offline.interval])
+        let before = try await store.gapIntervals(device: "a", from: base, to: base + .seconds(630 * 60))
+        #expect(before == [still.interval])
+        // A zero-length interval at the range's start is in it.
+        let atStart = try await store.gapIntervals(
+            device: "a", from: base + .seconds(100 * 60), to: base + .seconds(101 * 60))
+        #expect(atStart == [still.interval])
+        #expect(try await store.gapIntervals(device: "b", from: .epoch, to: end).map(\.reason) == [.lowPowerMode])
+        #expect(try await store.gapIntervals(device: "nobody", from: .epoch, to: end).isEmpty)
+    }
+
+    static func anUnknownDeviceStoresNoGap(_ store: any TrackStore) async throws {
+        await #expect(throws: TrackStoreError.unknownDevice("ghost")) {
+            try await store.insertGaps([gap("g1", 0, 1, .suspended)], device: "ghost", at: now)
+        }
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        #expect(try await store.revokeDevice(named: "a", at: now))
+        await #expect(throws: TrackStoreError.unknownDevice("a")) {
+            try await store.insertGaps([gap("g1", 0, 1, .suspended)], device: "a", at: now)
+        }
+    }
+
+    static func manyGapsAndLongDetailsRoundTrip(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        let detail = String(repeating: "é", count: WireGap.maximumDetailLength)
+        let gaps = (0..<1000).map { gap("g\($0)", Int64($0), Int64($0) + 1, GapReason.allCases[$0 % 9], detail) }
+        try await store.insertGaps(gaps, device: "a", at: now)
+        let read = try await store.gapIntervals(device: "a", from: .epoch, to: end)
+        #expect(read.count == 1000)
+        #expect(read.first?.detail == detail)
+        #expect(Set(read.map(\.reason)) == Set(GapReason.allCases))
+    }
+}
+
+@Suite("Gap intervals: store contract on SQLite")
+struct GapStoreContractSQLite {
+    @Test(arguments: StoreKind.allCases)
+    func intervalsAreStoredOnceAndReadByOverlap(kind: StoreKind) async throws {
+        try await GapContract.intervalsAreStoredOnceAndReadByOverlap(kind.make())
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anUnknownDeviceStoresNoGap(kind: StoreKind) async throws {
+        try await GapContract.anUnknownDeviceStoresNoGap(kind.make())
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func manyGapsAndLongDetailsRoundTrip(kind: StoreKind) async throws {
+        try await GapContract.manyGapsAndLongDetailsRoundTrip(kind.make())
+    }
+}
+
+@Suite("Gap intervals: store contract on PostgreSQL")
+struct GapStoreContractPostgres {
+    @Test(.postgres) func intervalsAreStoredOnceAndReadByOverlap() async throws {
+        try await PostgresTestDatabase.withStore { try await GapContract.intervalsAreStoredOnceAndReadByOverlap($0) }
+    }
+
+    @Test(.postgres) func anUnknownDeviceStoresNoGap() async throws {
+        try await PostgresTestDatabase.withStore { try await GapContract.anUnknownDeviceStoresNoGap($0) }
+    }
+
+    @Test(.postgres) func manyGapsAndLongDetailsRoundTrip() async throws {
+        try await PostgresTestDatabase.withStore { try await GapContract.manyGapsAndLongDetailsRoundTrip($0) }
+    }
+}
