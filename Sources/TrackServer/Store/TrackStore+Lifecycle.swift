@@ -13,6 +13,7 @@ public enum DeviceData {
         "session",
         "alert_state",
         "share_link",
+        "gap_interval",
     ]
 
     /// What a retention period deletes: the table, the time column it is judged by, and the
@@ -21,6 +22,7 @@ public enum DeviceData {
         ("sample", "t", "sampleCount"),
         ("event", "receivedAt", nil),
         ("rejected_point", "receivedAt", "rejectedCount"),
+        ("gap_interval", "start", nil),
     ]
 
     /// The per-table counts' key for the device row itself and the queued alerts naming it.
