@@ -27,11 +27,19 @@ struct SinglePointBench: AsyncParsableCommand {
             "Other OwnTracks HTTP servers measured in the same run, as LABEL=PORT on 127.0.0.1 (the OwnTracks "
                 + "Recorder: its /pub takes the same posts). Their stored rows are not checked."))
     var peers: [String] = []
+    @Option(
+        help: ArgumentHelp(
+            "Where Swift concurrency runs: event-loops (on SwiftNIO's event loops, as `bgtrack serve` does) or "
+                + "default (the runtime's own pool, for comparison)."))
+    var executor = "default"
 
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0…600") }
         guard (1...100).contains(rounds) else { throw ValidationError("--rounds must be in 1…100") }
         guard ["both", "on", "off"].contains(modes) else { throw ValidationError("--modes is both, on or off") }
+        guard ["event-loops", "default"].contains(executor) else {
+            throw ValidationError("--executor is event-loops or default, got \"\(executor.prefix(40))\"")
+        }
         guard !connections.isEmpty, connections.allSatisfy({ (1...1024).contains($0) }) else {
             throw ValidationError("--connections must be between 1 and 1024")
         }
@@ -75,6 +83,8 @@ struct SinglePointBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let adopted = executor == "event-loops" && ServerThreads.adoptEventLoopsAsGlobalExecutor()
+        print("Swift concurrency on " + (adopted ? "SwiftNIO's event loops" : "the runtime's default pool"))
         var cells: [Cell] = []
         for count in connections {
             cells.append(Cell(workload: .healthz, groupCommit: true, connections: count))
@@ -176,12 +186,13 @@ struct SinglePointBench: AsyncParsableCommand {
         if cell.peer != nil {
             let base = ServerClock.system.now.milliseconds / 1000 - 2 * 86_400
             let port = cell.peerPort
-            let run = await LoadRun.run(port: port, connections: cell.connections, seconds: seconds) {
-                connection, index in
+            let request = stamped(connections: cell.connections, base: base) { connection, seconds in
                 LoadProtocol.ownTracksRequest(
                     user: "bench", token: "unused", latitude: 10 + Double(connection) / 100, longitude: 20.5,
-                    seconds: base + Int64(index), host: "127.0.0.1", path: "/pub")
+                    seconds: seconds, host: "127.0.0.1", path: "/pub")
             }
+            let run = await LoadRun.run(
+                port: port, connections: cell.connections, seconds: seconds, request: request)
             return (run, nil)
         }
         let path = try ServerBench.freshDatabase()
@@ -201,7 +212,7 @@ struct SinglePointBench: AsyncParsableCommand {
         let environment = TrackServerEnvironment(store: store, configuration: configuration, logger: logger)
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
         let app = buildApplication(environment) { port in listening.yield(port) }
-        let request = requests(cell.workload, token: token, now: now)
+        let request = requests(cell.workload, token: token, now: now, connections: cell.connections)
         let run = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.run() }
             var iterator = ports.makeAsyncIterator()
@@ -212,13 +223,19 @@ struct SinglePointBench: AsyncParsableCommand {
             return run
         }
         let rows = cell.workload == .healthz ? nil : try await store.device(named: "bench")?.sampleCount
+        let pipeline = environment.committer.counters
+        if cell.workload != .healthz && cell.groupCommit && pipeline.commits > 0 {
+            print(
+                "  \(name(cell)) \(cell.connections) conns: \(pipeline.commits) commits, "
+                    + String(format: "%.1f requests per commit", Double(pipeline.requests) / Double(pipeline.commits)))
+        }
         try store.close()
         return (run, rows)
     }
 
     /// The request encoder of a workload: each request a new point (its own time and position).
     static func requests(
-        _ workload: Workload, token: String, now: Instant
+        _ workload: Workload, token: String, now: Instant, connections: Int
     ) -> @Sendable (Int, Int) -> [UInt8] {
         let base = now.milliseconds / 1000 - 2 * 86_400
         switch workload {
@@ -226,17 +243,30 @@ struct SinglePointBench: AsyncParsableCommand {
             let bytes = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
             return { _, _ in bytes }
         case .ownTracks:
-            return { connection, index in
+            return stamped(connections: connections, base: base) { connection, seconds in
                 LoadProtocol.ownTracksRequest(
                     user: "bench", token: token, latitude: 10 + Double(connection) / 100, longitude: 20.5,
-                    seconds: base + Int64(index), host: "127.0.0.1")
+                    seconds: seconds, host: "127.0.0.1")
             }
         case .osmAnd:
-            return { connection, index in
+            return stamped(connections: connections, base: base) { connection, seconds in
                 LoadProtocol.osmAndRequest(
                     id: "bench", token: token, latitude: 10 + Double(connection) / 100, longitude: 20.5,
-                    timestamp: base + Int64(index), host: "127.0.0.1")
+                    timestamp: seconds, host: "127.0.0.1")
             }
+        }
+    }
+
+    /// Each connection's request encoded once (``StampedRequest``) and only its time rewritten per
+    /// request, the same for ours and the peers': the client takes little of the two cores it
+    /// shares with the server measured. `encode(connection, seconds)` encodes a request in full.
+    static func stamped(
+        connections: Int, base: Int64, _ encode: @escaping @Sendable (Int, Int64) -> [UInt8]
+    ) -> @Sendable (Int, Int) -> [UInt8] {
+        let templates = (0..<connections).map { StampedRequest(encode($0, base), base: base) }
+        return { connection, index in
+            let template = templates.indices.contains(connection) ? templates[connection] : nil
+            return template?.request(offset: Int64(index)) ?? encode(connection, base + Int64(index))
         }
     }
 }

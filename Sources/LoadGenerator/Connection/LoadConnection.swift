@@ -100,11 +100,13 @@ package final class LoadConnection {
         let headEnd = try readUntil(Self.headTerminator, from: start)
         // The head is read as bytes, without Foundation's string trimming: on two shared cores the
         // load generator's own work is taken from the server it measures.
+        // Lines are cut and header names matched in place: no string is made for a header that
+        // does not frame the response (the server's security headers, its date).
         let head = buffer[start..<headEnd]
         start = headEnd + 4
-        let lines = head.split(separator: 13, omittingEmptySubsequences: true).map { $0.drop { $0 == 10 } }
+        let lines = Self.lines(head)
         guard let statusLine = lines.first, statusLine.starts(with: Self.httpPrefix), statusLine.count >= 12,
-            let status = Int(String(decoding: statusLine.dropFirst(9).prefix(3), as: UTF8.self))
+            let status = Self.statusCode(statusLine.dropFirst(9).prefix(3))
         else {
             throw Failure(description: "not an HTTP response: \(String(decoding: head.prefix(80), as: UTF8.self))")
         }
@@ -112,9 +114,9 @@ package final class LoadConnection {
         var length: Int?
         var chunked = false
         for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-            guard Self.framingHeaders.contains(name) else { continue }
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")),
+                let name = Self.framingHeaders.first(where: { Self.equalsIgnoringCase(line[..<colon], $0.bytes) })?.name
+            else { continue }
             let value = String(
                 decoding: line[(colon + 1)...].drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 }
                     .reversed(), as: UTF8.self)
@@ -153,9 +155,47 @@ package final class LoadConnection {
 
     private static let headTerminator: [UInt8] = [13, 10, 13, 10]
     private static let httpPrefix = Array("HTTP/1.".utf8)
-    private static let framingHeaders: Set<String> = [
+    private static let framingHeaders: [(name: String, bytes: [UInt8])] = [
         "content-length", "transfer-encoding", "retry-after", "connection",
-    ]
+    ].map { ($0, Array($0.utf8)) }
+
+    /// The head's lines, without their CR LF (a lone LF also ends a line).
+    private static func lines(_ head: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        lines.reserveCapacity(16)
+        var lineStart = head.startIndex
+        var index = head.startIndex
+        while index < head.endIndex {
+            if head[index] == 10 {
+                var end = index
+                if end > lineStart && head[end - 1] == 13 { end -= 1 }
+                if end > lineStart { lines.append(head[lineStart..<end]) }
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        var end = head.endIndex
+        if end > lineStart && head[end - 1] == 13 { end -= 1 }
+        if end > lineStart { lines.append(head[lineStart..<end]) }
+        return lines
+    }
+
+    /// Three ASCII digits.
+    private static func statusCode(_ digits: ArraySlice<UInt8>) -> Int? {
+        guard digits.count == 3 else { return nil }
+        var code = 0
+        for byte in digits {
+            guard (48...57).contains(byte) else { return nil }
+            code = code * 10 + Int(byte - 48)
+        }
+        return code
+    }
+
+    /// `bytes` equal `lowercase` (ASCII letters in any case).
+    private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lowercase: [UInt8]) -> Bool {
+        bytes.count == lowercase.count
+            && zip(bytes, lowercase).allSatisfy { (65...90).contains($0) ? $0 | 0x20 == $1 : $0 == $1 }
+    }
     private static let lineTerminator: [UInt8] = [13, 10]
 
     /// Chunked transfer coding (RFC 9112 §7.1): hex size lines, data, a zero chunk, trailers.

@@ -69,6 +69,6 @@ struct ErrorAndMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func count(_ request: Request, _ status: HTTPResponse.Status) async {
-        await metrics.add("bgtrack_http_requests_total", ["method": "\(request.method)", "status": "\(status.code)"])
+        metrics.countRequest(method: request.method, status: status)
     }
 }

@@ -1,8 +1,42 @@
+import Foundation
+import HTTPTypes
+
 /// Counters exposed at `/metrics` in the Prometheus text format (version 0.0.4).
 ///
-/// A handful of counters does not need a metrics backend; an actor keeps them consistent.
-public actor ServerMetrics {
-    private var counters: [Key: Int] = [:]
+/// A handful of counters does not need a metrics backend. A lock keeps them consistent: every
+/// request counts itself, and with an actor each count was a hop to the actor's executor and back.
+/// The methods stay `async` so callers need not change; none of them suspends.
+///
+/// Lock-guarded state (an `NSLock`, never held across an `await`; `Synchronization.Mutex` needs
+/// macOS 15), hence `@unchecked Sendable`.
+public final class ServerMetrics: @unchecked Sendable {
+    private struct State {
+        var counters: [Key: Int] = [:]
+        /// `bgtrack_http_requests_total` by method and status, counted without building a label
+        /// dictionary per request; merged into `counters` when read.
+        var requests: [RequestKey: Int] = [:]
+
+        /// Every counter, the per-request ones included.
+        var merged: [Key: Int] {
+            var all = counters
+            for (key, count) in requests {
+                all[
+                    Key(
+                        name: "bgtrack_http_requests_total",
+                        labels: ["method": key.method, "status": "\(key.status)"]),
+                    default: 0] += count
+            }
+            return all
+        }
+    }
+
+    private struct RequestKey: Hashable {
+        var method: String
+        var status: Int
+    }
+
+    private let lock = NSLock()
+    private var state = State()
 
     struct Key: Hashable, Comparable {
         var name: String
@@ -35,32 +69,43 @@ public actor ServerMetrics {
     public init() {
         // Present from the start, at 0, so an alert on quarantines needs no "absent" rule.
         for source in IngestSource.allCases {
-            counters[Key(name: "bgtrack_quarantined_total", labels: ["protocol": source.rawValue])] = 0
+            state.counters[Key(name: "bgtrack_quarantined_total", labels: ["protocol": source.rawValue])] = 0
         }
     }
 
-    func add(_ name: String, _ labels: [String: String] = [:], _ amount: Int = 1) {
+    func add(_ name: String, _ labels: [String: String] = [:], _ amount: Int = 1) async {
         guard amount != 0 else { return }
-        counters[Key(name: name, labels: labels), default: 0] += amount
+        let key = Key(name: name, labels: labels)
+        lock.withLock { state.counters[key, default: 0] += amount }
     }
 
-    /// A request's samples by outcome, in one hop.
-    func recordSamples(protocol source: String, accepted: Int, duplicates: Int, rejected: Int) {
+    /// One answered request, for `bgtrack_http_requests_total`.
+    func countRequest(method: HTTPRequest.Method, status: HTTPResponse.Status) {
+        let key = RequestKey(method: method.rawValue, status: status.code)
+        lock.withLock { state.requests[key, default: 0] += 1 }
+    }
+
+    /// A request's samples by outcome, under one lock.
+    func recordSamples(protocol source: String, accepted: Int, duplicates: Int, rejected: Int) async {
         let name = "bgtrack_samples_total"
-        add(name, ["protocol": source, "outcome": "accepted"], accepted)
-        add(name, ["protocol": source, "outcome": "duplicate"], duplicates)
-        add(name, ["protocol": source, "outcome": "rejected"], rejected)
+        let amounts = [("accepted", accepted), ("duplicate", duplicates), ("rejected", rejected)].filter { $0.1 != 0 }
+        let keys = amounts.map { Key(name: name, labels: ["protocol": source, "outcome": $0.0]) }
+        lock.withLock {
+            for (key, amount) in zip(keys, amounts) { state.counters[key, default: 0] += amount.1 }
+        }
     }
 
-    func value(_ name: String, _ labels: [String: String] = [:]) -> Int {
-        counters[Key(name: name, labels: labels)] ?? 0
+    func value(_ name: String, _ labels: [String: String] = [:]) async -> Int {
+        let key = Key(name: name, labels: labels)
+        return lock.withLock { state.merged[key] ?? 0 }
     }
 
     /// The exposition text, with `bgtrack_devices` gauges supplied by the caller.
     func render(
         devices: Int, offline: Int, connections: ConnectionCounters.Snapshot = .init(),
         groupCommit: SampleCommitter.Counters = .init()
-    ) -> String {
+    ) async -> String {
+        let counters = lock.withLock { state.merged }
         var lines: [String] = []
         var seen: Set<String> = []
         for key in counters.keys.sorted() {
