@@ -124,6 +124,8 @@ extension PostgresTrackStore {
         // The OwnTracks payload key (`device add|set --owntracks-key`), 32 bytes.
         Migration(
             version: 3, name: "v3-owntracks-key", statements: ["ALTER TABLE device ADD COLUMN owntrackskey BYTEA"]),
+        // Issue 25 items 1 and 5 (PostgresTrackStore+Detail.swift); 4 and 5 belong to other changes.
+        detailMigration,
     ]
 
     /// Brings the schema up to date on one connection of its own, in one transaction under an

@@ -35,6 +35,8 @@ public struct ServerConfiguration: Sendable {
     public var connections = ConnectionLimits()
     /// The ingest write pipeline: on by default; its bounds and the queue's limit (``GroupCommitLimits``).
     public var groupCommit = GroupCommitLimits()
+    /// Which stored points the map leaves out as excluded (kept, flagged, exported): issue 25 item 5.
+    public var cleanupRules = CleanupRules()
 
     public init() {}
 }
