@@ -14,10 +14,10 @@ extension PostgresTrackStore: TrackDetailStore {
     static let detailMigration = Migration(
         version: 6, name: "v6-levels-and-flags",
         statements: [
-            "ALTER TABLE sample ADD COLUMN drawlevel SMALLINT NOT NULL DEFAULT 0",
+            "ALTER TABLE sample ADD COLUMN drawlevel SMALLINT NOT NULL DEFAULT 99",
             "ALTER TABLE sample ADD COLUMN flag SMALLINT NOT NULL DEFAULT 0",
             "ALTER TABLE sample ADD COLUMN segmentstart BOOLEAN NOT NULL DEFAULT false",
-            "CREATE INDEX sample_device_level_time ON sample (deviceid, drawlevel, t)",
+            "CREATE INDEX sample_device_level_time ON sample (deviceid, drawlevel, t) WHERE drawlevel <= 21",
             "CREATE INDEX sample_device_flagged ON sample (deviceid, t) WHERE flag <> 0",
             """
             CREATE TABLE detail_pending (
@@ -198,7 +198,7 @@ extension PostgresTrackStore: TrackDetailStore {
             """
             SELECT COUNT(*) FROM (SELECT 1 FROM sample
                 WHERE deviceid = (SELECT id FROM device WHERE name = \(device))
-                    AND drawlevel = ANY(\(Self.levels(zoom))::int2[]) AND t >= \(from.ms) AND t < \(to.ms)
+                    AND drawlevel = ANY(\(Self.levels(zoom))::int2[]) AND drawlevel <= 21 AND t >= \(from.ms) AND t < \(to.ms)
                 LIMIT \(Int64(max(0, atMost)))) AS bounded
             """)
         return Int(try found.first?.decode(Int64.self) ?? 0)
@@ -216,7 +216,7 @@ extension PostgresTrackStore: TrackDetailStore {
             """
             SELECT t, lat, lon, acc, alt, speed, course, id, segmentstart FROM sample
             WHERE deviceid = (SELECT id FROM device WHERE name = \(device))
-                AND drawlevel = ANY(\(Self.levels(zoom))::int2[]) AND t >= \(lower) AND t < \(to.ms)
+                AND drawlevel = ANY(\(Self.levels(zoom))::int2[]) AND drawlevel <= 21 AND t >= \(lower) AND t < \(to.ms)
                 AND (t > \(lower) OR id > \(afterRow))
             ORDER BY t, id LIMIT \(size)
             """)

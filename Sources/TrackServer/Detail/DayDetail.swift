@@ -37,6 +37,10 @@ public struct DetailOutput: Hashable, Sendable {
 public enum DayDetail {
     /// The level a flagged point gets: above every zoom, so no map read draws it.
     public static let excludedLevel = DetailLevels.all + 1
+    /// The level of a stored point not yet worked out (the column's default): outside the level
+    /// index (`<= excludedLevel`), so an insert does not maintain it; a map read works out the
+    /// pending days of its range before it reads.
+    public static let pendingLevel = 99
 
     /// - Parameters:
     ///   - points: the day's points in (time, row) order.

@@ -9,8 +9,8 @@ public import LocationLog
 /// Levels and flags are worked out a device-day at a time by ``DayDetail``: an insert marks its
 /// days as pending (one row per device-day, in the insert's transaction), and a read brings the
 /// pending days of its range up to date first (``refreshDetail(device:from:to:rules:maximumGap:)``),
-/// so what a map draws always matches what is stored. A pending day's points are drawn at every
-/// zoom until then: correct, only not thinned.
+/// so what a map draws always matches what is stored. A pending day's points have level
+/// ``DayDetail/pendingLevel``, outside the level index: an insert does not maintain it.
 public protocol TrackDetailStore: TrackStore {
     /// Remembers the rules' fingerprint; when it differs from the one stored, marks every
     /// device-day as pending, so each is redone with the new rules. True when it changed.

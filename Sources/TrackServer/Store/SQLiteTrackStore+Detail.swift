@@ -9,14 +9,16 @@ extension SQLiteTrackStore: TrackDetailStore {
     /// `v9-levels-and-flags`: the level and flag columns, the index a map reads (level first, so a
     /// zoom reads only its levels), a partial index of the flagged points, the pending days (every
     /// existing one) and the rules they were worked out with. Adding a column with a default
-    /// rewrites no row; the index and the pending days read the table once.
+    /// rewrites no row; the pending days read the table once. A row not yet worked out has level
+    /// ``DayDetail/pendingLevel`` (99), outside the level index (`drawLevel <= 21`): an insert
+    /// does not maintain that index, the day's pass does (ingest cost, BENCHMARKS.md).
     static func detailMigration(_ db: Database) throws {
         try db.execute(
             sql: """
-                ALTER TABLE sample ADD COLUMN drawLevel INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE sample ADD COLUMN drawLevel INTEGER NOT NULL DEFAULT 99;
                 ALTER TABLE sample ADD COLUMN flag INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE sample ADD COLUMN segmentStart INTEGER NOT NULL DEFAULT 0;
-                CREATE INDEX sample_device_level_time ON sample(deviceId, drawLevel, t);
+                CREATE INDEX sample_device_level_time ON sample(deviceId, drawLevel, t) WHERE drawLevel <= 21;
                 CREATE INDEX sample_device_flagged ON sample(deviceId, t) WHERE flag != 0;
                 CREATE TABLE detail_pending (
                     deviceId INTEGER NOT NULL REFERENCES device(id),
@@ -160,7 +162,7 @@ extension SQLiteTrackStore: TrackDetailStore {
                     sql: """
                         SELECT COUNT(*) FROM (SELECT 1 FROM sample
                             WHERE deviceId = (SELECT id FROM device WHERE name = ?)
-                                AND drawLevel IN (\(Self.levelList(zoom))) AND t >= ? AND t < ? LIMIT ?)
+                                AND drawLevel IN (\(Self.levelList(zoom))) AND drawLevel <= 21 AND t >= ? AND t < ? LIMIT ?)
                         """),
                 arguments: [device, from.milliseconds, to.milliseconds, max(0, atMost)]) ?? 0
         }
@@ -178,7 +180,7 @@ extension SQLiteTrackStore: TrackDetailStore {
                     sql: """
                         SELECT t, lat, lon, acc, alt, speed, course, id, segmentStart FROM sample
                         WHERE deviceId = (SELECT id FROM device WHERE name = ?)
-                            AND drawLevel IN (\(Self.levelList(zoom))) AND t >= ? AND t < ? AND (t > ? OR id > ?)
+                            AND drawLevel IN (\(Self.levelList(zoom))) AND drawLevel <= 21 AND t >= ? AND t < ? AND (t > ? OR id > ?)
                         ORDER BY t, id LIMIT ?
                         """),
                 arguments: [device, lower, to.milliseconds, lower, afterRow, size])

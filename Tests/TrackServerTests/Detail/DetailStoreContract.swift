@@ -52,8 +52,8 @@ enum DetailContract {
         let evening = walk(60, minute: 18 * 60, prefix: "e")
         _ = try await store.insert(morning + evening, device: "a", at: now)
         #expect(try await store.pendingDetailDays() == 2)  // the day and the next
-        // Not worked out yet: every point drawn at every zoom (correct, only not thinned).
-        #expect(try await everything(store, zoom: 0).count == 120)
+        // Not worked out yet: outside the level index (a map read works its range out first).
+        #expect(try await everything(store, zoom: DetailLevels.all).isEmpty)
         #expect(try await refresh(store) == 2)
         #expect(try await store.pendingDetailDays() == 0)
         #expect(try await refresh(store) == 0)
