@@ -6,7 +6,9 @@
 # requested from the local server and drawn by Leaflet.
 #
 #   scripts/browser-check.sh [--screenshots DIR]    # DIR gets demo-map.png, demo-map-tiles.png, demo-index.png,
-#                                                   # demo-map-gaps.png and demo-gaps.json (the day's gap reasons)
+#                                                   # demo-map-gaps.png and demo-gaps.json (the day's gap reasons),
+#                                                   # year-map.png
+#   (BGTRACK_BROWSER_YEAR=0 skips the year-on-one-map case, which builds a 262,800-point store)
 #
 # Needs chromium and libjs-leaflet (Debian packages). Only loopback addresses are used.
 set -euo pipefail
@@ -92,6 +94,33 @@ requests="$(wc -l <"$work/tiles.log" 2>/dev/null || echo 0)"
 echo "    tile requests seen by the tile server: $requests"
 [ "$requests" -gt 0 ] || { echo "browser check: the page requested no tiles" >&2; exit 1; }
 
+# A year on one map (issue 25 item 1): `bgtrack-bench yearmap` builds a device-year (262,800
+# points), serves it and writes the year page's URL; the page must draw its track and handle a
+# popup event (it then sets data-interactive-ms, milliseconds since navigation start, from its own
+# performance clock) within 2 s, three loads in a row, with zero console messages.
+if [ "${BGTRACK_BROWSER_YEAR:-1}" != "0" ]; then
+    echo "== a year on one map (1 device-year)"
+    bench="$(swift build -c release --show-bin-path)/bgtrack-bench"
+    [ -x "$bench" ] || bench="$(swift build --show-bin-path)/bgtrack-bench"
+    [ -x "$bench" ] || { swift build --product bgtrack-bench; bench="$(swift build --show-bin-path)/bgtrack-bench"; }
+    "$bench" yearmap --device-years 1 --repeats 2 --serve-url-file "$work/year.url" >"$work/year.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 3000); do [ -s "$work/year.url" ] && break; sleep 0.2; done
+    [ -s "$work/year.url" ] || { cat "$work/year.log" >&2; echo "browser check: the year store did not start" >&2; exit 1; }
+    year_url="$(cat "$work/year.url")"
+    for run in 1 2 3; do
+        timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,860 \
+            --enable-logging=stderr --v=0 --timeout=6000 --dump-dom "$year_url" >"$work/year-$run.dom" 2>"$work/year-$run.log" || true
+        messages="$(grep -c ':CONSOLE' "$work/year-$run.log" || true)"
+        ms="$(grep -o 'data-interactive-ms="[0-9]*"' "$work/year-$run.dom" | grep -o '[0-9]*' || true)"
+        echo "  year page, load $run: interactive at ${ms:-never} ms, $messages console messages, $(count 'track-seg' "$work/year-$run.dom") track lines"
+        [ "$messages" = "0" ] || { grep ':CONSOLE' "$work/year-$run.log" >&2; echo "browser check: console messages on the year page" >&2; exit 1; }
+        [ -n "$ms" ] && [ "$ms" -lt 2000 ] || { echo "browser check: the year page was not interactive within 2 s" >&2; exit 1; }
+    done
+    require 'track-seg' "$work/year-1.dom" "year track lines"
+    require 'class="[^"]*gap' "$work/year-1.dom" "year gap lines"
+fi
+
 if [ -n "$shots" ]; then
     shoot() { timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size="$3" \
         --virtual-time-budget=8000 --screenshot="$2" "$1" 2>/dev/null; echo "  wrote $2"; }
@@ -112,6 +141,7 @@ body = json.load(urllib.request.urlopen(gaps, timeout=30))
 open(sys.argv[2], "w").write(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
 print("  wrote", sys.argv[2], len(body["gaps"]), "gaps")
 PY
+    if [ -n "${year_url:-}" ]; then shoot "$year_url" "$shots/year-map.png" 1280,860; fi
 fi
 echo "== a shared day (share link)"
 bash scripts/browser-check-share.sh "$bin" "$work/plain" "$map_url" "$work" "$shots"

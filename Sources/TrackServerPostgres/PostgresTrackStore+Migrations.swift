@@ -126,6 +126,8 @@ extension PostgresTrackStore {
             version: 3, name: "v3-owntracks-key", statements: ["ALTER TABLE device ADD COLUMN owntrackskey BYTEA"]),
         // Why the phone took no samples (issue 24 item 3). Version 4 belongs to another change.
         Migration(version: 5, name: "v5-gap-intervals", statements: gapIntervalStatements),
+        // Issue 25 items 1 and 5 (PostgresTrackStore+Detail.swift); 4 and 5 belong to other changes.
+        detailMigration,
         // Share links (`bgtrack share`) and the per-device retention period (issue 25).
         Migration(version: 7, name: "v7-shares-retention", statements: sharesRetentionStatements),
     ]

@@ -10,6 +10,8 @@ extension PostgresTrackStore {
                 let deviceID = try await Self.deviceID(connection, device, logger: logger)
                 let outcome = try await Self.insertRows(
                     connection, samples, deviceID: deviceID, now: now, logger: logger)
+                try await Self.markPending(
+                    connection, deviceID: deviceID, samples: samples, outcome: outcome, logger: logger)
                 try await Self.seen(
                     connection, deviceID: deviceID, at: now.ms, added: outcome.accepted.count, logger: logger)
                 return outcome
@@ -60,6 +62,8 @@ extension PostgresTrackStore {
                         deviceIDs[request.device] = found
                         let outcome = try await Self.insertRows(
                             connection, request.samples, deviceID: found, now: request.now, logger: logger)
+                        try await Self.markPending(
+                            connection, deviceID: found, samples: request.samples, outcome: outcome, logger: logger)
                         try await connection.query("RELEASE SAVEPOINT request", logger: logger)
                         let before = lastSeen[found] ?? (.min, 0)
                         lastSeen[found] = (

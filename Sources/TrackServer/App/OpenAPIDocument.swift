@@ -527,6 +527,96 @@ enum OpenAPIDocument {
                 "401": {$ref: '#/components/responses/Unauthorized'}
                 "403": {$ref: '#/components/responses/Forbidden'}
                 "404": {$ref: '#/components/responses/NotFound'}
+          /v1/devices/{id}/map:
+            get:
+              summary: Any range of a device's track at a bounded cost (issue 25), for a map at a zoom. The finest detail level not above zoom whose points fit in points (levels kept per sample, gap ends at every level), one encoded polyline per segment, and the points the clean-up rules exclude; 400 when not even zoom 0 fits.
+              security: [{bearer: []}, {tokenQuery: []}]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: string}, example: iphone-42}
+                - {name: from, in: query, schema: {type: string}, description: epoch ms or ISO-8601}
+                - {name: to, in: query, schema: {type: string}, description: epoch ms or ISO-8601}
+                - {name: zoom, in: query, schema: {type: integer, minimum: 0, maximum: 20}, description: the map's zoom; 20 (default) is every point}
+                - {name: points, in: query, schema: {type: integer, minimum: 1, maximum: 100000}, description: the most points to send (default 20000)}
+              responses:
+                "200":
+                  description: The track at one detail level.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [device, from, to, zoom, exact, points, segments, excluded, excludedTruncated]
+                        properties:
+                          device: {type: string}
+                          from: {type: integer}
+                          to: {type: integer}
+                          zoom: {type: integer}
+                          requestedZoom: {type: integer}
+                          exact: {type: boolean}
+                          points: {type: integer}
+                          segments:
+                            type: array
+                            items:
+                              type: object
+                              required: [start, end, line]
+                              properties:
+                                start: {type: integer}
+                                end: {type: integer}
+                                line: {type: string}
+                          excluded:
+                            type: array
+                            items:
+                              type: object
+                              required: [lat, lon, t, rule]
+                              properties:
+                                lat: {type: number}
+                                lon: {type: number}
+                                t: {type: integer}
+                                acc: {type: number}
+                                rule: {type: string, enum: [null-island, inaccurate, speed-jump]}
+                          excludedTruncated: {type: boolean}
+                "400": {$ref: '#/components/responses/BadRequest'}
+                "401": {$ref: '#/components/responses/Unauthorized'}
+                "403": {$ref: '#/components/responses/Forbidden'}
+                "404": {$ref: '#/components/responses/NotFound'}
+                "503":
+                  description: The server runs its most track reads at once (serve --max-concurrent-reads). Retry after Retry-After seconds.
+                  headers:
+                    Retry-After: {schema: {type: integer}}
+                  content:
+                    application/json:
+                      schema: {$ref: '#/components/schemas/Error'}
+          /devices/{id}/map:
+            get:
+              summary: The map page of a year (or any from…to) at a bounded cost, with the excluded points behind a checkbox; needs Leaflet (libjs-leaflet).
+              security: [{bearer: []}, {tokenQuery: []}]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: string}, example: iphone-42}
+                - {name: year, in: query, schema: {type: integer, minimum: 1970, maximum: 9999}}
+                - {name: from, in: query, schema: {type: string}, description: epoch ms or ISO-8601}
+                - {name: to, in: query, schema: {type: string}, description: epoch ms or ISO-8601}
+                - {name: points, in: query, schema: {type: integer, minimum: 1, maximum: 100000}}
+              responses:
+                "200":
+                  description: HTML page.
+                  content:
+                    text/html:
+                      schema: {type: string}
+                "400": {$ref: '#/components/responses/BadRequest'}
+                "401": {$ref: '#/components/responses/Unauthorized'}
+                "403": {$ref: '#/components/responses/Forbidden'}
+                "404": {$ref: '#/components/responses/NotFound'}
+                "501":
+                  description: The server has no Leaflet to draw the page with (install libjs-leaflet).
+                  content:
+                    application/json:
+                      schema: {$ref: '#/components/schemas/Error'}
+                "503":
+                  description: The server runs its most track reads at once (serve --max-concurrent-reads). Retry after Retry-After seconds.
+                  headers:
+                    Retry-After: {schema: {type: integer}}
+                  content:
+                    application/json:
+                      schema: {$ref: '#/components/schemas/Error'}
           /devices/{id}:
             get:
               summary: The map page of one UTC day (no external resources unless a tile URL is configured).

@@ -42,6 +42,8 @@ public struct ServerConfiguration: Sendable {
     public var shareLimits = ShareRateLimiter.Limits()
     /// A share page notes "last position … ago" when its newest point is older than this.
     public var shareStaleAfter: Duration = .seconds(900)
+    /// Which stored points the map leaves out as excluded (kept, flagged, exported): issue 25 item 5.
+    public var cleanupRules = CleanupRules()
 
     public init() {}
 }

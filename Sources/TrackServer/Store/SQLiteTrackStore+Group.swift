@@ -28,15 +28,18 @@ extension SQLiteTrackStore {
             }
             let statement = try db.cachedStatement(sql: Self.insertSQL)
             var outcome = InsertOutcome(accepted: [], duplicates: [])
+            var days = Set<Int64>()
             // A failure here rolls the whole transaction back, which also resets the statement.
             for sample in request.samples {
                 try statement.execute(arguments: Self.arguments(sample, deviceID: deviceID, now: request.now))
                 if db.changesCount > 0 {
                     outcome.accepted.append(sample.key)
+                    days.insert(DayDetail.day(sample.time.milliseconds))
                 } else {
                     outcome.duplicates.append(sample.key)
                 }
             }
+            try Self.markPending(db, deviceID: deviceID, days: days)
             try Self.markSeen(
                 db, deviceID: deviceID, at: request.now.milliseconds, added: outcome.accepted.count)
             return outcome
@@ -85,6 +88,7 @@ extension SQLiteTrackStore {
                     try statement.execute(arguments: arguments(sample, deviceID: found, now: request.now))
                     if db.changesCount > 0 {
                         outcome.accepted.append(sample.key)
+                        try markPending(db, deviceID: found, days: [DayDetail.day(sample.time.milliseconds)])
                     } else {
                         outcome.duplicates.append(sample.key)
                     }
@@ -102,14 +106,17 @@ extension SQLiteTrackStore {
                     let found = try deviceIDs[request.device] ?? Self.deviceID(db, request.device)
                     guard let found else { throw TrackStoreError.unknownDevice(request.device) }
                     deviceIDs[request.device] = found
+                    var days = Set<Int64>()
                     for sample in request.samples {
                         try statement.execute(arguments: arguments(sample, deviceID: found, now: request.now))
                         if db.changesCount > 0 {
                             outcome.accepted.append(sample.key)
+                            days.insert(DayDetail.day(sample.time.milliseconds))
                         } else {
                             outcome.duplicates.append(sample.key)
                         }
                     }
+                    try markPending(db, deviceID: found, days: days)
                     stored = found
                     return .commit
                 }

@@ -1,8 +1,8 @@
-import GRDB
+package import GRDB
 
 extension SQLiteTrackStore {
     /// Named, append-only migrations: never edit one that shipped, add a new one.
-    static var migrator: DatabaseMigrator {
+    package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-devices-samples-sessions") { db in
             try db.execute(
@@ -119,6 +119,9 @@ extension SQLiteTrackStore {
         migrator.registerMigration("v8-gap-intervals") { db in
             try db.execute(sql: SQLiteTrackStore.gapIntervalTable)
         }
+        // Issue 25 items 1 and 5: a detail level and a clean-up flag per sample, worked out a
+        // device-day at a time (SQLiteTrackStore+Detail.swift); every existing day starts pending.
+        migrator.registerMigration("v9-levels-and-flags", migrate: detailMigration)
         // Share links (`bgtrack share`) and the per-device retention period (issue 25).
         migrator.registerMigration("v10-shares-retention") { db in
             try db.execute(sql: SQLiteTrackStore.sharesRetentionMigration)

@@ -14,6 +14,7 @@ public enum DeviceData {
         "alert_state",
         "share_link",
         "gap_interval",
+        "detail_pending",
     ]
 
     /// What a retention period deletes: the table, the time column it is judged by, and the

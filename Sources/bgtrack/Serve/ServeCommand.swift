@@ -14,6 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var connections: ConnectionOptions
+    @OptionGroup var cleanup: CleanupOptions
     @Option(help: "Address to listen on; keep 127.0.0.1 unless a TLS proxy sits in front.") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
     @Option(help: "Minutes without samples or heartbeats before a device shows as offline (fractions allowed).")
@@ -102,9 +103,11 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.groupCommit.enabled = groupCommit == .on
         configuration.groupCommit.maxPendingRequests = maxPendingUploads
         configuration.retention = try retentionPeriod()
+        configuration.cleanupRules = try cleanup.rules()
         let targets = try alertTargets()
         try await database.withStore(logger: logger) { store in
             let environment = TrackServerEnvironment(store: store, configuration: configuration, logger: logger)
+            try await environment.useDetailRules()
             logger.info("serving", metadata: ["db": "\(database.name)", "host": "\(host)", "port": "\(port)"])
             let alerts =
                 targets.isEmpty ? nil : Task { await AlertService(targets: targets, environment: environment).run() }

@@ -1,0 +1,88 @@
+import BackgroundCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LocationLog
+
+/// The data the range map script starts from, embedded in the page: the first answer of
+/// `GET /v1/devices/{id}/map` at the finest detail the budget allows, so the page draws without a
+/// second request; it asks again (with the token of the page's own URL) when the user zooms in.
+struct RangeMapData: Encodable {
+    var device: String
+    var title: String
+    var tileURL: String?
+    var utcOffsetMinutes: Int
+    var zone: String
+    var body: MapBody
+}
+
+extension TrackServerEnvironment {
+    /// `GET /devices/{id}/map?year=YYYY` (or `from`/`to`): a year, or any range, on one map at a
+    /// bounded cost (issue 25 item 1), with the excluded points as markers that can be shown.
+    func rangeMapPage(_ request: Request, context: some RequestContext) async throws -> Response {
+        let device = try context.parameters.require("id")
+        let token = Authenticator.bearer(request, allowQuery: true)
+        _ = try await auth.requireRead(token: token, device: device)
+        guard let record = try await store.device(named: device) else {
+            throw APIError(.notFound, "no device is registered as \"\(device)\"")
+        }
+        guard leafletAvailable else {
+            throw APIError(
+                .notImplemented,
+                "the range map needs Leaflet: install Debian's libjs-leaflet (apt-get install libjs-leaflet) "
+                    + "and restart the server; the day map works without it")
+        }
+        let parameters = request.uri.queryParameters
+        let end = (record.lastSeenAt ?? clock.now) + .milliseconds(1)
+        var range: (from: String, to: String)?
+        if let text = parameters.get("year"), !text.isEmpty {
+            guard text.utf8.count == 4, let year = Int(text), (1970...9999).contains(year),
+                let from = TimestampParser.iso8601("\(text)-01-01T00:00:00Z"),
+                let to = TimestampParser.iso8601("\(year + 1)-01-01T00:00:00Z")
+            else { throw APIError(.badRequest, "year must be four digits from 1970 to 9999, e.g. year=2026") }
+            let offset = Int64(configuration.utcOffsetMinutes) * 60_000
+            range = ("\(from.milliseconds - offset)", "\(to.milliseconds - offset)")
+        }
+        let query = try MapQuery(
+            { name in
+                switch name {
+                case "from": range?.from ?? parameters.get("from") ?? "\((end - .seconds(365 * 86_400)).milliseconds)"
+                case "to": range?.to ?? parameters.get("to") ?? "\(end.milliseconds)"
+                case "zoom": nil
+                default: parameters.get(name)
+                }
+            }, now: clock.now)
+        let permit = try readLimiter.acquire()
+        defer { permit.release() }
+        let body = try await mapBody(device: device, query: query)
+        let zone = HTML.zone(configuration.utcOffsetMinutes)
+        let title =
+            HTML.utc(query.from.milliseconds, offsetMinutes: configuration.utcOffsetMinutes).prefix(10) + " … "
+            + HTML.utc(query.to.milliseconds - 1, offsetMinutes: configuration.utcOffsetMinutes).prefix(10)
+        let data = RangeMapData(
+            device: device, title: String(title), tileURL: configuration.tileURL,
+            utcOffsetMinutes: configuration.utcOffsetMinutes, zone: zone, body: body)
+        let name = HTML.escape(device)
+        let indexLink = token.map { "/?token=\(HTML.percentEncoded($0))" } ?? "/"
+        let dayLink =
+            "/devices/\(HTML.percentEncoded(device))" + (token.map { "?token=\(HTML.percentEncoded($0))" } ?? "")
+        let html = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(name) — \(HTML.escape(data.title))</title>
+            <link rel="stylesheet" href="/static/leaflet/leaflet.css"><style>\(MapScript.css)\(RangeMapScript.css)</style>
+            <script src="/static/leaflet/leaflet.js"></script></head>
+            <body>
+            <header><a href="\(HTML.escape(indexLink))">devices</a> / <strong>\(name)</strong>
+            / <a href="\(HTML.escape(dayLink))">day</a> / \(HTML.escape(data.title)) (\(zone))
+            <label><input type="checkbox" id="show-excluded"> excluded points
+            (<span id="excluded-count">\(body.excluded.count)\(body.excludedTruncated ? "+" : "")</span>)</label>
+            <span id="summary"></span></header>
+            <div id="map"></div>
+            \(PageScripts.tags(data: try HTML.scriptJSON(data), id: "map-data", script: "range-map.js"))
+            </body></html>
+            """
+        return Response.text(html, contentType: "text/html; charset=utf-8")
+    }
+}
