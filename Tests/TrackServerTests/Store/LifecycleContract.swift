@@ -1,5 +1,6 @@
 import BackgroundCore
 import Foundation
+import LocationLog
 import Testing
 import TrackServer
 
@@ -119,6 +120,13 @@ enum LifecycleContract {
                 device: device, kind: .live, secretHash: "share-\(device)", expiresAt: now + .seconds(60),
                 createdBy: "cli"),
             at: now)
+        try await store.insertGaps(
+            [
+                IngestGap(
+                    id: "gap-\(device)", interval: GapInterval(start: now - .seconds(600), end: now, reason: .suspended)
+                )
+            ],
+            device: device, at: now)
     }
 }
 
