@@ -115,6 +115,11 @@ extension SQLiteTrackStore {
         migrator.registerMigration("v6-owntracks-key") { db in
             try db.execute(sql: "ALTER TABLE device ADD COLUMN owntracksKey BLOB")
         }
+        // Imports (`bgtrack import`): one checkpoint per device and file, committed with each batch
+        // of rows, so a killed import resumes where it stopped.
+        migrator.registerMigration("v11-imports") { db in
+            try db.execute(sql: SQLiteTrackStore.importJobTableSQL)
+        }
         return migrator
     }
 }
