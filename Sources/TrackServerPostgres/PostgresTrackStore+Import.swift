@@ -24,7 +24,8 @@ extension PostgresTrackStore: ImportStore {
         try await retryingDeadlocks {
             try await transaction { connection in
                 let deviceID = try await Self.deviceID(connection, device, logger: logger)
-                let outcome = try await Self.insertRows(connection, samples, deviceID: deviceID, now: now, logger: logger)
+                let outcome = try await Self.insertRows(
+                    connection, samples, deviceID: deviceID, now: now, logger: logger)
                 let added = outcome.accepted.count
                 // Not `seen`: an import is old history, not a sign of life from the phone.
                 try await connection.query(

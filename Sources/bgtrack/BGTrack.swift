@@ -8,7 +8,7 @@ struct BGTrack: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, SimulateCommand.self, CompareCommand.self, PolicyCommand.self, ServeCommand.self,
             DeviceCommand.self,
-            OperatorCommand.self, LoadCommand.self, LintPlistCommand.self,
+            OperatorCommand.self, LoadCommand.self, LintPlistCommand.self, ImportCommand.self,
         ]
     )
 }

@@ -17,7 +17,8 @@ enum GeoJSONFeature {
         switch type {
         case "Point":
             guard let at = try time(properties) else {
-                throw properties.problem("time", "is required: a point needs its time (\"time\", \"timestamp\" or \"date\")")
+                throw properties.problem(
+                    "time", "is required: a point needs its time (\"time\", \"timestamp\" or \"date\")")
             }
             let position = try self.position(coordinates, label: "geometry.coordinates")
             let accuracy = try properties.number("accuracy")
@@ -44,7 +45,8 @@ enum GeoJSONFeature {
             }
             return points
         default:
-            throw geometry.problem("type", "\"\(type.prefix(40))\" is not imported; only Point, LineString and MultiLineString are")
+            throw geometry.problem(
+                "type", "\"\(type.prefix(40))\" is not imported; only Point, LineString and MultiLineString are")
         }
     }
 
@@ -56,7 +58,8 @@ enum GeoJSONFeature {
         }
         guard case .array(let stamps) = times, stamps.count == positions.count else {
             throw SampleProblem(
-                message: "field \"properties.coordTimes\" must hold one time per point of \(label) (\(positions.count)); "
+                message:
+                    "field \"properties.coordTimes\" must hold one time per point of \(label) (\(positions.count)); "
                     + "a line without times cannot become a track")
         }
         var points: [IngestSample] = []
@@ -79,7 +82,8 @@ enum GeoJSONFeature {
         guard case .array(let numbers) = value, numbers.count >= 2, case .number(let longitude) = numbers[0],
             case .number(let latitude) = numbers[1]
         else {
-            throw SampleProblem(message: "field \"\(label)\" must be [longitude, latitude] or [longitude, latitude, altitude]")
+            throw SampleProblem(
+                message: "field \"\(label)\" must be [longitude, latitude] or [longitude, latitude, altitude]")
         }
         var altitude: Double?
         if numbers.count > 2, case .number(let value) = numbers[2] { altitude = value }
@@ -89,7 +93,9 @@ enum GeoJSONFeature {
     private static func time(_ properties: FieldReader) throws(SampleProblem) -> Instant? {
         for name in ["time", "timestamp", "date", "t"] {
             guard let value = properties.object[name], value != .null else { continue }
-            guard let at = instant(value) else { throw properties.problem(name, "is not an ISO-8601 time or a Unix time") }
+            guard let at = instant(value) else {
+                throw properties.problem(name, "is not an ISO-8601 time or a Unix time")
+            }
             return at
         }
         return nil

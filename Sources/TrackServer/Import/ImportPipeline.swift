@@ -38,15 +38,23 @@ public struct ImportPipeline {
         }
     }
 
-    /// The batches `chunk` completed.
-    public mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) throws(ImportFailure) -> [ImportBatch] {
-        try take(reader.feed(chunk), finished: false)
+    /// The batches `chunk` completed. When the file's structure broke in it, the last of them holds
+    /// every point found before the break and ``failure`` is set: commit them, then report it.
+    public mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) -> [ImportBatch] {
+        guard failure == nil else { return [] }
+        return take(reader.feed(chunk), finished: false)
     }
 
-    /// The end of the input: the last batch (possibly empty) with a finished checkpoint.
-    public mutating func finish() throws(ImportFailure) -> [ImportBatch] {
-        try take(reader.finish(), finished: true)
+    /// The end of the input: the last batch (possibly empty), its checkpoint finished unless the
+    /// file ended mid-structure (then ``failure`` says so).
+    public mutating func finish() -> [ImportBatch] {
+        guard failure == nil else { return [] }
+        return take(reader.finish(), finished: true)
     }
+
+    /// Why the file could not be read to its end (truncated, not the format): the points before it
+    /// are in the batches already answered.
+    public private(set) var failure: ImportFailure?
 
     /// The problems found since the last call, in file order.
     public mutating func takeProblems() -> [ImportProblem] {
@@ -84,7 +92,12 @@ public struct ImportPipeline {
             }
             if pending.count >= batchSize { batches.append(cut(after: record.position, finished: false)) }
         }
-        if finished { batches.append(cut(after: lastPosition, finished: true)) }
+        if let failure = reader.failure {
+            self.failure = failure
+            batches.append(cut(after: lastPosition, finished: false))
+        } else if finished {
+            batches.append(cut(after: lastPosition, finished: true))
+        }
         return batches
     }
 
@@ -131,12 +144,14 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
 extension ImportPipeline {
     /// Commits `batches` in order, each with the counts of the batches committed before it.
     /// - Returns: the rows added.
-    public mutating func commit(_ batches: [ImportBatch], to store: any ImportStore, device: String) async throws -> Int {
+    public mutating func commit(_ batches: [ImportBatch], to store: any ImportStore, device: String) async throws -> Int
+    {
         var total = 0
         for var batch in batches {
             batch.checkpoint.added = checkpoint.added
             batch.checkpoint.duplicates = checkpoint.duplicates
-            let added = try await store.commitImport(batch.samples, device: device, checkpoint: batch.checkpoint, at: now)
+            let added = try await store.commitImport(
+                batch.samples, device: device, checkpoint: batch.checkpoint, at: now)
             committed(batch, added: added)
             total += added
         }

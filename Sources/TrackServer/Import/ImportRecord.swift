@@ -53,13 +53,18 @@ public struct ImportFailure: Error, Hashable, Sendable, CustomStringConvertible 
 
 /// A reader of one format, fed the file's bytes chunk by chunk (sans-IO: the caller reads the file
 /// or the request body), answering the records each chunk completed.
+///
+/// A broken structure does not throw away the records found before it in the same chunk: they are
+/// answered, ``failure`` is set, and later input is ignored.
 protocol ImportReader {
     /// Records before this index are skipped without being decoded (a resumed import).
     var skipBefore: Int { get set }
+    /// Why reading stopped, once it did.
+    var failure: ImportFailure? { get }
     /// The records that `chunk` completed, in file order.
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) throws(ImportFailure) -> [ImportRecord]
-    /// The end of the file: the last records, or a failure when it ends mid-structure (truncated).
-    mutating func finish() throws(ImportFailure) -> [ImportRecord]
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) -> [ImportRecord]
+    /// The end of the file: the last records; sets ``failure`` when it ends mid-structure (truncated).
+    mutating func finish() -> [ImportRecord]
 }
 
 extension IngestSample {

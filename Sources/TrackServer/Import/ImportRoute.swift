@@ -17,9 +17,6 @@ struct ImportAnswer: Encodable {
 }
 
 enum ImportRoute {
-    /// The largest body accepted: a streamed import holds one batch in memory whatever its size, so
-    /// this bounds only how long one request may keep a connection and the writer busy.
-    static let maxBodyBytes: Int64 = 4_000_000_000
     static let maxProblems = 100
 }
 
@@ -42,10 +39,12 @@ extension TrackServerEnvironment {
                 .unsupportedMediaType,
                 "Content-Encoding \"\(encoding.prefix(40))\" is not supported for imports; send the file uncompressed")
         }
-        if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > ImportRoute.maxBodyBytes {
+        let limit = configuration.maxImportBytes
+        if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > limit {
             throw APIError(
                 .contentTooLarge,
-                "the file is \(length) bytes, more than \(ImportRoute.maxBodyBytes); split it or use `bgtrack import`",
+                "the file is \(length) bytes, more than \(limit) (serve --max-import-bytes); split it or use "
+                    + "`bgtrack import`",
                 headers: [.connection: "close"])
         }
         var named: ImportFormat?
@@ -74,9 +73,10 @@ extension TrackServerEnvironment {
         do {
             for try await buffer in request.body {
                 read += Int64(buffer.readableBytes)
-                guard read <= ImportRoute.maxBodyBytes else {
+                guard read <= limit else {
                     throw ImportFailure(
-                        "the body is larger than \(ImportRoute.maxBodyBytes) bytes; split the file or use `bgtrack import`")
+                        "the body is larger than \(limit) bytes (serve --max-import-bytes); the points before were "
+                            + "imported, split the file or use `bgtrack import`")
                 }
                 if pipeline == nil {
                     guard let format = named ?? ImportFormat.detect(head: buffer.readableBytesView.prefix(4096)) else {
@@ -92,19 +92,21 @@ extension TrackServerEnvironment {
                         resume: try await store.importCheckpoint(device: device, fingerprint: fingerprint))
                 }
                 guard var current = pipeline else { continue }
-                let batches = try buffer.withUnsafeReadableBytes { raw throws(ImportFailure) in
-                    try current.feed(raw.assumingMemoryBound(to: UInt8.self))
+                let batches = buffer.withUnsafeReadableBytes { raw in
+                    current.feed(raw.assumingMemoryBound(to: UInt8.self))
                 }
                 keep(current.takeProblems())
                 _ = try await current.commit(batches, to: store, device: device)
                 pipeline = current
+                if let failure = current.failure { throw failure }
             }
             guard var current = pipeline else {
                 throw APIError(.badRequest, "the body is empty; send the file as the request body")
             }
-            let last = try current.finish()
+            _ = try await current.commit(current.finish(), to: store, device: device)
             keep(current.takeProblems())
-            _ = try await current.commit(last, to: store, device: device)
+            pipeline = current
+            if let failure = current.failure { throw failure }
             context.logger.info(
                 "import stored",
                 metadata: [

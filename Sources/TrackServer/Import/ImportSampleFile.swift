@@ -90,7 +90,8 @@ package struct ImportSampleFile {
                 + "\"properties\":{\"time\":\"\(time.iso8601)\",\"accuracy\":\(Int(random.uniform(5...40)))}}"
         case .gpx:
             step()
-            return "<trkpt lat=\"\(format(latitude))\" lon=\"\(format(longitude))\"><ele>\(Int(random.uniform(500...530)))</ele>"
+            return
+                "<trkpt lat=\"\(format(latitude))\" lon=\"\(format(longitude))\"><ele>\(Int(random.uniform(500...530)))</ele>"
                 + "<time>\(time.iso8601)</time></trkpt>\n"
         case .kml:
             // gx:Track pairs each <when> with the gx:coord of the same rank; one pair a record here.

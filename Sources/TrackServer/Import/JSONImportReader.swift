@@ -14,8 +14,11 @@ struct JSONImportReader: ImportReader {
     /// The kinds of records seen, for the summary ("Takeout Records.json").
     private(set) var kinds: Set<JSONRecordSplitter.Kind> = []
 
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) throws(ImportFailure) -> [ImportRecord] {
-        let pieces = try splitter.feed(chunk)
+    private(set) var failure: ImportFailure?
+
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) -> [ImportRecord] {
+        let pieces = splitter.feed(chunk)
+        failure = splitter.failure
         var records: [ImportRecord] = []
         records.reserveCapacity(pieces.count)
         for piece in pieces where piece.position.record >= splitter.skipBefore {
@@ -25,8 +28,13 @@ struct JSONImportReader: ImportReader {
         return records
     }
 
-    mutating func finish() throws(ImportFailure) -> [ImportRecord] {
-        try splitter.finish()
+    mutating func finish() -> [ImportRecord] {
+        guard failure == nil else { return [] }
+        do {
+            try splitter.finish()
+        } catch {
+            failure = error
+        }
         return []
     }
 

@@ -61,9 +61,22 @@ struct JSONRecordSplitter {
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
 
-    /// The records `chunk` completed.
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) throws(ImportFailure) -> [Piece] {
+    /// Why the document cannot be read on, once it cannot.
+    private(set) var failure: ImportFailure?
+
+    /// The records `chunk` completed; on a broken structure, those before it, with ``failure`` set.
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) -> [Piece] {
+        guard failure == nil else { return [] }
         var pieces: [Piece] = []
+        do {
+            try scan(chunk, into: &pieces)
+        } catch {
+            failure = error
+        }
+        return pieces
+    }
+
+    private mutating func scan(_ chunk: UnsafeBufferPointer<UInt8>, into pieces: inout [Piece]) throws(ImportFailure) {
         var captureStart = 0
         var index = 0
         let count = chunk.count
@@ -154,7 +167,6 @@ struct JSONRecordSplitter {
             append(chunk, from: captureStart, through: count - 1)
         }
         offset += Int64(count)
-        return pieces
     }
 
     /// The end of the document: fails when it is cut short.
@@ -203,7 +215,8 @@ struct JSONRecordSplitter {
     }
 
     private func failure(_ message: String, at index: Int) -> ImportFailure {
-        ImportFailure("\(message) at byte \(ImportPosition.grouped(Int(offset) + index)); the records before it were imported")
+        ImportFailure(
+            "\(message) at byte \(ImportPosition.grouped(Int(offset) + index)); the records before it were imported")
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

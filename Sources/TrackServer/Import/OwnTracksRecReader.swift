@@ -16,7 +16,10 @@ struct OwnTracksRecReader: ImportReader {
     private var offset: Int64 = 0
     private var recordCount = 0
 
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) throws(ImportFailure) -> [ImportRecord] {
+    /// Every line stands alone: nothing stops a `.rec` file.
+    let failure: ImportFailure? = nil
+
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) -> [ImportRecord] {
         var records: [ImportRecord] = []
         var start = 0
         for index in 0..<chunk.count where chunk[index] == 0x0A {
@@ -30,7 +33,7 @@ struct OwnTracksRecReader: ImportReader {
         return records
     }
 
-    mutating func finish() throws(ImportFailure) -> [ImportRecord] {
+    mutating func finish() -> [ImportRecord] {
         endLine().map { [$0] } ?? []
     }
 
@@ -70,7 +73,8 @@ struct OwnTracksRecReader: ImportReader {
         guard let firstTab = line.firstIndex(of: 0x09),
             let secondTab = line[(firstTab + 1)...].firstIndex(of: 0x09)
         else {
-            return .failure(SampleProblem(message: "is not \"TIME<TAB>TOPIC<TAB>JSON\" (a .rec line of the OwnTracks Recorder)"))
+            return .failure(
+                SampleProblem(message: "is not \"TIME<TAB>TOPIC<TAB>JSON\" (a .rec line of the OwnTracks Recorder)"))
         }
         let json = Array(line[(secondTab + 1)...])
         let value: JSONValue
@@ -78,7 +82,8 @@ struct OwnTracksRecReader: ImportReader {
             try JSONBody.checkDepth(json)
             value = try JSONParser.parse(json)
         } catch let error as JSONParser.Failure {
-            return .failure(SampleProblem(message: "is not valid JSON after the second tab (\(error.message) of the JSON)"))
+            return .failure(
+                SampleProblem(message: "is not valid JSON after the second tab (\(error.message) of the JSON)"))
         } catch {
             return .failure(SampleProblem(message: "its JSON is nested more than \(JSONBody.maxDepth) levels deep"))
         }

@@ -93,7 +93,8 @@ enum TakeoutTimeline {
     private static func endpoint(_ activity: FieldReader, _ name: String) throws(SampleProblem) -> (Double, Double)? {
         switch activity.object[name] {
         case .string: return try latLng(activity, name)
-        case .object: return try activity.child(name).map { reader throws(SampleProblem) in try latLng(reader, "latLng") }
+        case .object:
+            return try activity.child(name).map { reader throws(SampleProblem) in try latLng(reader, "latLng") }
         default: return nil
         }
     }
@@ -110,7 +111,8 @@ enum TakeoutTimeline {
             return value
         }
         guard parts.count == 2, let latitude = degrees(parts[0]), let longitude = degrees(parts[1]) else {
-            throw fields.problem(name, "\"\(text.prefix(40))\" is not a position like \"48.1°, 11.5°\" or \"geo:48.1,11.5\"")
+            throw fields.problem(
+                name, "\"\(text.prefix(40))\" is not a position like \"48.1°, 11.5°\" or \"geo:48.1,11.5\"")
         }
         return (latitude, longitude)
     }

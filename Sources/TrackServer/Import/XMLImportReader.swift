@@ -30,20 +30,32 @@ struct XMLImportReader: ImportReader {
 
     private static let leaves: Set<String> = ["ele", "time", "speed", "course", "when", "coord", "coordinates"]
 
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) throws(ImportFailure) -> [ImportRecord] {
+    private(set) var failure: ImportFailure?
+
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) -> [ImportRecord] {
+        guard failure == nil else { return [] }
         var records: [ImportRecord] = []
         var tokenizer = self.tokenizer
         self.tokenizer = XMLTokenizer()  // the local copy is then the only one: no copy on write
-        try tokenizer.feed(chunk) { token throws(ImportFailure) in
-            self.handle(token, into: &records)
-            return self.leaf != nil
+        do {
+            try tokenizer.feed(chunk) { token throws(ImportFailure) in
+                self.handle(token, into: &records)
+                return self.leaf != nil
+            }
+        } catch {
+            failure = error
         }
         self.tokenizer = tokenizer
         return records
     }
 
-    mutating func finish() throws(ImportFailure) -> [ImportRecord] {
-        try tokenizer.finish()
+    mutating func finish() -> [ImportRecord] {
+        guard failure == nil else { return [] }
+        do {
+            try tokenizer.finish()
+        } catch {
+            failure = error
+        }
         return []
     }
 
@@ -173,9 +185,11 @@ struct XMLImportReader: ImportReader {
                 latitude.isFinite
             {
                 let altitude = numbers.count > 2 ? numbers[2] : nil
-                outcome = .success([.imported(time: time, latitude: latitude, longitude: longitude, altitude: altitude)])
+                outcome = .success([.imported(time: time, latitude: latitude, longitude: longitude, altitude: altitude)]
+                )
             } else {
-                outcome = .failure(SampleProblem(message: "gx:coord \"\(text.prefix(40))\" is not \"longitude latitude [altitude]\""))
+                outcome = .failure(
+                    SampleProblem(message: "gx:coord \"\(text.prefix(40))\" is not \"longitude latitude [altitude]\""))
             }
         } else {
             outcome = .failure(SampleProblem(message: "the <when> of gx:coord \(index + 1) is not an ISO-8601 time"))
@@ -196,7 +210,9 @@ struct XMLImportReader: ImportReader {
             records.append(
                 ImportRecord(
                     position: position,
-                    outcome: .failure(SampleProblem(message: "<coordinates> \"\(coordinates.prefix(40))\" is not \"lon,lat[,alt]\""))))
+                    outcome: .failure(
+                        SampleProblem(message: "<coordinates> \"\(coordinates.prefix(40))\" is not \"lon,lat[,alt]\"")))
+            )
             return
         }
         guard let when = current.when, let time = Instant(iso8601: when) else {
@@ -210,7 +226,8 @@ struct XMLImportReader: ImportReader {
         records.append(
             ImportRecord(
                 position: position,
-                outcome: .success([.imported(time: time, latitude: latitude, longitude: longitude, altitude: altitude)])))
+                outcome: .success([.imported(time: time, latitude: latitude, longitude: longitude, altitude: altitude)])
+            ))
     }
 }
 

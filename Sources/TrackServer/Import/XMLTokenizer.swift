@@ -45,7 +45,8 @@ struct XMLTokenizer {
                 if byte == UInt8(ascii: "<") {
                     if collectText, !text.isEmpty {
                         if textOverflow {
-                            throw failure("a text longer than \(Self.maxText >> 10) KiB where a number or a time belongs", index)
+                            throw failure(
+                                "a text longer than \(Self.maxText >> 10) KiB where a number or a time belongs", index)
                         }
                         _ = try handle(.text(text))
                     }
@@ -155,7 +156,8 @@ struct XMLTokenizer {
     }
 
     private func failure(_ message: String, _ index: Int) -> ImportFailure {
-        ImportFailure("\(message) at byte \(ImportPosition.grouped(Int(offset) + index)); the points before it were imported")
+        ImportFailure(
+            "\(message) at byte \(ImportPosition.grouped(Int(offset) + index)); the points before it were imported")
     }
 
     static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -169,7 +171,8 @@ struct XMLTokenizer {
         while index < attributes.endIndex {
             while index < attributes.endIndex, isWhitespace(attributes[index]) { index += 1 }
             let nameStart = index
-            while index < attributes.endIndex, attributes[index] != UInt8(ascii: "="), !isWhitespace(attributes[index]) {
+            while index < attributes.endIndex, attributes[index] != UInt8(ascii: "="), !isWhitespace(attributes[index])
+            {
                 index += 1
             }
             let found = attributes[nameStart..<index]

@@ -31,7 +31,8 @@ extension SQLiteTrackStore: ImportStore {
                 arguments: [device, fingerprint]
             ).map { row in
                 ImportCheckpoint(
-                    fingerprint: row["fingerprint"], format: row["format"], records: row["records"], bytes: row["bytes"],
+                    fingerprint: row["fingerprint"], format: row["format"], records: row["records"],
+                    bytes: row["bytes"],
                     points: row["points"], added: row["added"], duplicates: row["duplicates"],
                     rejected: row["rejected"], finished: row["finished"])
             }
