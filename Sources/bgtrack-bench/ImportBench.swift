@@ -75,7 +75,8 @@ struct ImportBench: ParsableCommand {
             let rate = Double(first.points) / first.seconds
             print(
                 "| \(kind.rawValue) | \(String(format: "%.1f", Double(size) / 1e6)) MB | \(first.points) | "
-                    + "\(String(format: "%.1f", first.seconds)) s | \(Int(rate)) | \(first.peakMB) MB | \(second.added) | "
+                    + "\(String(format: "%.1f", first.seconds)) s | \(Int(rate)) | \(String(format: "%.1f", first.cpuSeconds)) | "
+                    + "\(Int(Double(first.points) / max(first.cpuSeconds, 1e-3))) | \(first.peakMB) MB | \(second.added) | "
                     + "\(Int(raw)) | \(String(format: "%.2f", rate / raw)) |")
             try? FileManager.default.removeItem(atPath: file)
             try? FileManager.default.removeItem(atPath: database)
@@ -119,13 +120,15 @@ struct ImportBench: ParsableCommand {
         var added: Int
         var seconds: Double
         var peakMB: Int
+        /// User + system CPU seconds: on a loaded machine the wall time is mostly waiting for a core.
+        var cpuSeconds: Double
     }
 
     /// Runs `bgtrack ARGS` under `/usr/bin/time -f %M`, reading the summary it printed.
     static func bgtrack(_ binary: String, _ arguments: [String]) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        process.arguments = ["-f", "maxrss %M"] + [binary] + arguments
+        process.arguments = ["-f", "maxrss %M\ncpu %U %S"] + [binary] + arguments
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -148,7 +151,8 @@ struct ImportBench: ParsableCommand {
         }
         return Run(
             points: Int(value("points", in: outText)), added: Int(value("added", in: outText)),
-            seconds: value("time", in: outText), peakMB: Int(value("maxrss", in: errText) / 1024))
+            seconds: value("time", in: outText), peakMB: Int(value("maxrss", in: errText) / 1024),
+            cpuSeconds: value("cpu", in: errText) + value("cpu", in: errText, word: 2))
     }
 
     /// The same store method an import commits with, fed ready samples in the same batches: what

@@ -42,6 +42,7 @@ struct ImportFile {
         }
         let progress = ProgressBar(label: (path as NSString).lastPathComponent)
         var read: Int64 = 0
+        let resumedPoints = pipeline.checkpoint.points
         var committed = 0
         while pipeline.failure == nil, let data = try handle.read(upToCount: Self.chunkSize), !data.isEmpty {
             let batches = data.withUnsafeBytes { raw in pipeline.feed(raw.assumingMemoryBound(to: UInt8.self)) }
@@ -56,7 +57,8 @@ struct ImportFile {
             progress.update(
                 Int(read >> 10), of: Int(size >> 10),
                 note:
-                    "KiB, \(pipeline.checkpoint.points) points, \(Int(Double(pipeline.checkpoint.points) / elapsed))/s")
+                    "KiB, \(pipeline.checkpoint.points) points, \(Int(Double(pipeline.checkpoint.points - resumedPoints) / elapsed))/s"
+            )
         }
         progress.finish()
         _ = try await pipeline.commit(pipeline.finish(), to: store, device: device)
@@ -71,7 +73,7 @@ struct ImportFile {
               added       \(counts.added)
               duplicates  \(counts.duplicates)  (already stored for \(device))
               rejected    \(counts.rejected)
-              time        \(String(format: "%.1f", elapsed)) s, \(Int(Double(counts.points) / max(elapsed, 1e-3))) points/s
+              time        \(String(format: "%.1f", elapsed)) s, \(Int(Double(counts.points - resumedPoints) / max(elapsed, 1e-3))) points/s
             """)
     }
 
