@@ -140,10 +140,10 @@ struct ImportBench: ParsableCommand {
         guard process.terminationStatus == 0 else {
             throw ValidationError("bgtrack \(arguments.joined(separator: " ")) failed: \(errText.suffix(500))")
         }
-        func value(_ label: String, in text: String) -> Double {
+        func value(_ label: String, in text: String, word: Int = 1) -> Double {
             for line in text.split(separator: "\n") {
                 let words = line.split(separator: " ")
-                if words.first.map(String.init) == label, words.count > 1, let number = Double(words[1]) {
+                if words.first.map(String.init) == label, words.count > word, let number = Double(words[word]) {
                     return number
                 }
             }
