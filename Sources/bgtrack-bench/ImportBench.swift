@@ -33,7 +33,7 @@ struct ImportGenBench: ParsableCommand {
 /// import` into a fresh SQLite store: file size, points, seconds, points/s and the importing
 /// process's peak RSS (`/usr/bin/time`), then the same file again (rows added: 0). The baseline of
 /// the same run: the same points committed by the same store method without reading a file.
-struct ImportBench: ParsableCommand {
+struct ImportBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Import speed and peak memory of every format (needs a release bgtrack).")
 
