@@ -128,17 +128,21 @@ struct ImportBench: AsyncParsableCommand {
     static func bgtrack(_ binary: String, _ arguments: [String]) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        process.arguments = ["-f", "maxrss %M\ncpu %U %S"] + [binary] + arguments
+        // /usr/bin/time's figures into a file, the import's problems (standard error) to nothing: two
+        // pipes read one after the other would stall a child that fills the second.
+        let timeFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bgtrack-time-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: timeFile) }
+        process.arguments = ["-o", timeFile.path, "-f", "maxrss %M\ncpu %U %S"] + [binary] + arguments
         let output = Pipe()
-        let errors = Pipe()
         process.standardOutput = output
-        process.standardError = errors
+        process.standardError = FileHandle.nullDevice
         try process.run()
         let outText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        let errText = (try? String(contentsOf: timeFile, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 else {
-            throw ValidationError("bgtrack \(arguments.joined(separator: " ")) failed: \(errText.suffix(500))")
+            throw ValidationError("bgtrack \(arguments.joined(separator: " ")) failed: \(outText.suffix(500))")
         }
         func value(_ label: String, in text: String, word: Int = 1) -> Double {
             for line in text.split(separator: "\n") {

@@ -16,9 +16,9 @@ import TrackServer
         let perRecord = kind == .timeline || kind == .timelineIOS ? 10 : 1
         #expect(result.samples.count == records * perRecord)
         #expect(result.checkpoint.finished)
-        // The walk starts 2020-01-01 + 2 min, near Munich, one point every 2 minutes.
+        // The walk starts 2000-01-02 + 2 min, near Munich, one point every 2 minutes.
         let first = try #require(result.samples.first)
-        #expect(first.time == Instant(milliseconds: 1_577_836_800_000 + 120_000))
+        #expect(first.time == Instant(milliseconds: 946_771_200_000 + 120_000))
         #expect(abs(first.latitude - 48.137) < 0.001 && abs(first.longitude - 11.575) < 0.001)
         #expect(first.source == .imported)
         #expect(
