@@ -60,8 +60,9 @@ struct ImportBench: AsyncParsableCommand {
             formats.map { $0.split(separator: ",").compactMap { ImportSampleFile.Kind(rawValue: String($0)) } }
             ?? ImportSampleFile.Kind.allCases
         print(
-            "| format | file | points | time | points/s | peak RSS | 2nd import: added | raw commit points/s | / raw |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+            "| format | file | points | time | points/s | CPU s | points/CPU s | peak RSS | 2nd import: added "
+                + "| raw commit points/s | / raw |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for kind in kinds {
             guard let bytes = Self.bytes(kind == .takeoutRecords ? recordsSize : size) else { continue }
             let file = "\(base)/\(kind.rawValue).data"
