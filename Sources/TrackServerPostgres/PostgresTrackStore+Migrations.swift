@@ -130,6 +130,29 @@ extension PostgresTrackStore {
         detailMigration,
         // Share links (`bgtrack share`) and the per-device retention period (issue 25).
         Migration(version: 7, name: "v7-shares-retention", statements: sharesRetentionStatements),
+        // Imports (`bgtrack import`): one checkpoint per device and file, committed with each batch.
+        // (Versions 4-7 are other features'; versions need not be contiguous, only increasing.)
+        Migration(
+            version: 8, name: "v8-imports",
+            statements: [
+                """
+                CREATE TABLE import_job (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    deviceid BIGINT NOT NULL REFERENCES device(id),
+                    fingerprint TEXT NOT NULL,
+                    format TEXT NOT NULL,
+                    records BIGINT NOT NULL,
+                    bytes BIGINT NOT NULL,
+                    points BIGINT NOT NULL,
+                    added BIGINT NOT NULL,
+                    duplicates BIGINT NOT NULL,
+                    rejected BIGINT NOT NULL,
+                    finished BOOLEAN NOT NULL,
+                    updatedat BIGINT NOT NULL,
+                    UNIQUE (deviceid, fingerprint)
+                )
+                """
+            ]),
     ]
 
     /// Brings the schema up to date on one connection of its own, in one transaction under an

@@ -11,7 +11,8 @@ struct Bench: AsyncParsableCommand {
         abstract: "Benchmarks for BackgroundTracker (run them with -c release).",
         subcommands: [
             CompareBenchmark.self, StoreBench.self, ServerBench.self, PostgresBench.self, SinglePointBench.self,
-            SimplifyBench.self, ParseBench.self, HealthBench.self, ReadsBench.self, YearMapBench.self,
+            SimplifyBench.self, ParseBench.self, HealthBench.self, ReadsBench.self, YearMapBench.self, ImportBench.self,
+            ImportGenBench.self,
         ]
     )
 }

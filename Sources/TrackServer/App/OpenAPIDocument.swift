@@ -47,6 +47,18 @@ enum OpenAPIDocument {
                 revoked_at: {type: integer, nullable: true}
                 views: {type: integer}
                 last_viewed_at: {type: integer, nullable: true}
+            ImportAnswer:
+              type: object
+              required: [format, points, added, duplicates, rejected, finished, problems]
+              properties:
+                format: {type: string, example: Google Takeout Records.json}
+                points: {type: integer}
+                added: {type: integer}
+                duplicates: {type: integer}
+                rejected: {type: integer}
+                finished: {type: boolean}
+                problems: {type: array, maxItems: 100, items: {type: string}}
+                error: {type: string}
             NativeSample:
               type: object
               required: [id, seq, t, lat, lon]
@@ -614,6 +626,51 @@ enum OpenAPIDocument {
                   description: The server runs its most track reads at once (serve --max-concurrent-reads). Retry after Retry-After seconds.
                   headers:
                     Retry-After: {schema: {type: integer}}
+                  content:
+                    application/json:
+                      schema: {$ref: '#/components/schemas/Error'}
+          /v1/devices/{id}/imports:
+            post:
+              summary: Imports a file of the device's history (GPX, KML, GeoJSON, OwnTracks .rec, Google Takeout Records.json or the Timeline export), streamed through the same pipeline as `bgtrack import`. Only the device's own token (or session) may import into it.
+              description: >
+                The body is the file itself, uncompressed, at most 4,000,000,000 bytes; it is read as it
+                arrives and committed in batches, so memory does not grow with it. A point the device
+                already has is counted as a duplicate (importing a file twice adds nothing). A bad record
+                is listed in `problems` with its position and the rest are imported. The same file sent
+                again with the same Content-Length after a dropped connection goes on where it stopped.
+              security: [{bearer: []}]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: string}, example: iphone-42}
+                - name: format
+                  in: query
+                  description: When the first bytes do not tell ({ or [ is JSON, < is GPX/KML, a digit an OwnTracks .rec line).
+                  schema: {type: string, enum: [gpx, kml, geojson, takeout, timeline, owntracks-rec, json, xml, rec]}
+              requestBody:
+                required: true
+                content:
+                  application/octet-stream:
+                    schema: {type: string, format: binary}
+              responses:
+                "200":
+                  description: The whole file was read; its counts.
+                  content:
+                    application/json:
+                      schema: {$ref: '#/components/schemas/ImportAnswer'}
+                "422":
+                  description: The file's structure broke (truncated, not JSON/XML); what was read before it is stored and counted, `error` says where.
+                  content:
+                    application/json:
+                      schema: {$ref: '#/components/schemas/ImportAnswer'}
+                "400": {$ref: '#/components/responses/BadRequest'}
+                "401": {$ref: '#/components/responses/Unauthorized'}
+                "403": {$ref: '#/components/responses/Forbidden'}
+                "413":
+                  description: Content-Length is over 4,000,000,000 bytes; nothing was read.
+                  content:
+                    application/json:
+                      schema: {$ref: '#/components/schemas/Error'}
+                "415":
+                  description: A Content-Encoding (send the file uncompressed), or a body whose format cannot be told (add ?format=).
                   content:
                     application/json:
                       schema: {$ref: '#/components/schemas/Error'}

@@ -4,6 +4,9 @@ public struct ServerConfiguration: Sendable {
     public var port: Int = 8080
     /// Bytes accepted on the wire per request.
     public var maxBodyBytes: Int = 4 << 20
+    /// The largest import body (`POST /v1/devices/{id}/imports`): it is streamed, one batch in
+    /// memory whatever its size, so this bounds only how long one request keeps the writer busy.
+    public var maxImportBytes: Int64 = 4_000_000_000
     /// Bytes a gzip body may inflate to.
     public var maxDecompressedBytes: Int = 16 << 20
     /// Samples accepted in one batch (the phone sends 500); more is a 413 so the phone halves it.

@@ -44,6 +44,14 @@ struct OwnTracksParser: Sendable {
     }
 
     private func sample(_ body: JSONValue, now: Instant) throws(SampleProblem) -> IngestSample {
+        let sample = try Self.fields(of: body)
+        try rules.check(sample, label: "location", now: now)
+        return sample
+    }
+
+    /// A location message's fields as a sample, before the value checks (an import checks them
+    /// with its own position in the message).
+    static func fields(of body: JSONValue) throws(SampleProblem) -> IngestSample {
         let fields = try FieldReader(body, label: "location")
         let lat = try fields.requiredNumber("lat")
         let lon = try fields.requiredNumber("lon")
@@ -63,7 +71,6 @@ struct OwnTracksParser: Sendable {
             charging: batteryStatus.flatMap(Int.init(exactly:)).flatMap { [1: false, 2: true, 3: true][$0] },
             trigger: try fields.string("t").flatMap { Self.triggers[$0] }, source: .owntracks
         )
-        try rules.check(sample, label: "location", now: now)
         return sample
     }
 }

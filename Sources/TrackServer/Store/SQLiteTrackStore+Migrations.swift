@@ -126,6 +126,11 @@ extension SQLiteTrackStore {
         migrator.registerMigration("v10-shares-retention") { db in
             try db.execute(sql: SQLiteTrackStore.sharesRetentionMigration)
         }
+        // Imports (`bgtrack import`): one checkpoint per device and file, committed with each batch
+        // of rows, so a killed import resumes where it stopped.
+        migrator.registerMigration("v11-imports") { db in
+            try db.execute(sql: SQLiteTrackStore.importJobTableSQL)
+        }
         return migrator
     }
 }

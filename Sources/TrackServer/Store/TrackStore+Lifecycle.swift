@@ -15,6 +15,7 @@ public enum DeviceData {
         "share_link",
         "gap_interval",
         "detail_pending",
+        "import_job",
     ]
 
     /// What a retention period deletes: the table, the time column it is judged by, and the

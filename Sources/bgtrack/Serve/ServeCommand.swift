@@ -26,6 +26,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Accept OsmAnd/Traccar requests without a token (anyone knowing a device name can add points).")
     var allowTokenlessOsmand = false
     @Option(help: "Largest request body in bytes.") var maxBodyBytes = 4 << 20
+    @Option(help: "Largest import body in bytes (POST /v1/devices/{id}/imports; streamed, not held in memory).")
+    var maxImportBytes: Int64 = 4_000_000_000
     @Option(help: "Largest samples per batch; more answers 413 so clients split.") var maxBatch = 1000
     @Option(help: "Most samples one track read (export or map page) returns; a wider range answers 400.")
     var maxTrackPoints = 200_000
@@ -62,6 +64,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--offline-minutes, --gap-minutes and --session-hours must be positive and at most 1000000")
         }
+        guard maxImportBytes > 0 else {
+            throw ValidationError("--max-import-bytes must be positive (the largest import body in bytes)")
+        }
         guard maxBodyBytes > 0, maxBatch > 0, maxTrackPoints > 0 else {
             throw ValidationError("--max-body-bytes, --max-batch and --max-track-points must be positive")
         }
@@ -95,6 +100,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.tileURL = tileURL
         configuration.allowTokenlessOsmAnd = allowTokenlessOsmand
         configuration.maxBodyBytes = maxBodyBytes
+        configuration.maxImportBytes = maxImportBytes
         configuration.maxSamplesPerBatch = maxBatch
         configuration.maxTrackPoints = maxTrackPoints
         configuration.maxConcurrentReads = maxConcurrentReads

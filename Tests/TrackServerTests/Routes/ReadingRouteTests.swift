@@ -140,7 +140,7 @@ struct ReadingRouteTests {
         for path in [
             "/v1/batches", "/ingest/overland", "/ingest/owntracks", "/ingest/osmand", "/v1/sessions",
             "/v1/sessions/heartbeat", "/v1/devices", "/v1/devices/{id}/track", "/devices/{id}", "/healthz",
-            "/metrics", "/openapi.yaml",
+            "/metrics", "/openapi.yaml", "/v1/devices/{id}/imports",
         ] {
             #expect(spec.text.contains("  \(path):"), "openapi.yaml lacks \(path)")
         }

@@ -127,6 +127,10 @@ enum LifecycleContract {
                 )
             ],
             device: device, at: now)
+        let importer = try #require(store as? any ImportStore, "both stores take imports")
+        _ = try await importer.commitImport(
+            [StoreContract.sample("\(device)-imported", at: 600)], device: device,
+            checkpoint: ImportCheckpoint(fingerprint: "file-\(device)", format: "gpx", records: 1, points: 1), at: now)
     }
 }
 

@@ -1,0 +1,82 @@
+import BackgroundCore
+
+/// Where a record sits in an imported file, for messages ("record 12,345 at byte 1,234,567").
+public struct ImportPosition: Hashable, Sendable, CustomStringConvertible {
+    /// 0-based: the record's ordinal among the file's records (array elements, track points, lines).
+    public var record: Int
+    /// Where the record starts in the file.
+    public var byte: Int64
+    /// 1-based line, for line-based formats (OwnTracks `.rec`).
+    public var line: Int?
+
+    public init(record: Int, byte: Int64, line: Int? = nil) {
+        self.record = record
+        self.byte = byte
+        self.line = line
+    }
+
+    public var description: String {
+        let base = "record \(ImportPosition.grouped(record + 1)) at byte \(ImportPosition.grouped(Int(byte)))"
+        return line.map { "\(base) (line \(ImportPosition.grouped($0)))" } ?? base
+    }
+
+    /// `1234567` as `1,234,567`.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        return value < 0 ? "-" + out : out
+    }
+}
+
+/// One record a reader found: its points, or why it cannot be imported. A record may hold no
+/// point (a Takeout `rawSignals` Wi-Fi scan, an OwnTracks `.rec` line of another `_type`) or many
+/// (a Timeline segment's `timelinePath`).
+struct ImportRecord: Sendable {
+    var position: ImportPosition
+    var outcome: Result<[IngestSample], SampleProblem>
+}
+
+/// A problem that stops the reading (the file's structure is broken, so no later record can be
+/// trusted); the records before it stay imported.
+public struct ImportFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+
+    public init(_ message: String) {
+        self.message = message
+    }
+}
+
+/// A reader of one format, fed the file's bytes chunk by chunk (sans-IO: the caller reads the file
+/// or the request body), answering the records each chunk completed.
+///
+/// A broken structure does not throw away the records found before it in the same chunk: they are
+/// answered, ``failure`` is set, and later input is ignored.
+protocol ImportReader {
+    /// Records before this index are skipped without being decoded (a resumed import).
+    var skipBefore: Int { get set }
+    /// Why reading stopped, once it did.
+    var failure: ImportFailure? { get }
+    /// The records that `chunk` completed, in file order.
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) -> [ImportRecord]
+    /// The end of the file: the last records; sets ``failure`` when it ends mid-structure (truncated).
+    mutating func finish() -> [ImportRecord]
+}
+
+extension IngestSample {
+    /// An imported point: keyed by time and position like every protocol without sample ids, so
+    /// the same point imported twice, or imported after the phone uploaded it, is one row.
+    static func imported(
+        time: Instant, latitude: Double, longitude: Double, accuracy: Double? = nil, altitude: Double? = nil,
+        speed: Double? = nil, course: Double? = nil
+    ) -> IngestSample {
+        IngestSample(
+            key: positionKey(time: time, latitude: latitude, longitude: longitude), time: time, latitude: latitude,
+            longitude: longitude, accuracy: accuracy.knownAccuracy, altitude: altitude, speed: speed.unlessUnknown,
+            course: course.unlessUnknown, source: .imported)
+    }
+}

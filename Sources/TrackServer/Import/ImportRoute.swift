@@ -1,0 +1,134 @@
+import BackgroundCore
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The answer of `POST /v1/devices/{id}/imports`.
+struct ImportAnswer: Encodable {
+    var format: String
+    var points: Int
+    var added: Int
+    var duplicates: Int
+    var rejected: Int
+    var finished: Bool
+    /// The first ``ImportRoute/maxProblems`` problems, each with its position.
+    var problems: [String]
+    var error: String?
+}
+
+enum ImportRoute {
+    static let maxProblems = 100
+}
+
+extension TrackServerEnvironment {
+    /// `POST /v1/devices/{id}/imports[?format=gpx|kml|geojson|takeout|owntracks-rec]`: the file as the
+    /// body (not multipart, not compressed), streamed through the same pipeline as `bgtrack import`.
+    /// Only the device's own token (or session) may import into it, as only it may upload.
+    func importFile(_ request: Request, context: some RequestContext) async throws -> Response {
+        let device = try context.parameters.require("id")
+        let writer = try await auth.writer(token: Authenticator.bearer(request, allowQuery: false))
+        guard writer == device else {
+            throw APIError(.forbidden, "this token belongs to another device; a device imports only into itself")
+        }
+        guard let store = store as? any ImportStore else {
+            throw APIError(.notImplemented, "this server's store cannot import")
+        }
+        let encoding = request.headers[.contentEncoding]?.lowercased() ?? "identity"
+        guard encoding == "identity" || encoding.isEmpty else {
+            throw APIError(
+                .unsupportedMediaType,
+                "Content-Encoding \"\(encoding.prefix(40))\" is not supported for imports; send the file uncompressed")
+        }
+        let limit = configuration.maxImportBytes
+        if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > limit {
+            throw APIError(
+                .contentTooLarge,
+                "the file is \(length) bytes, more than \(limit) (serve --max-import-bytes); split it or use "
+                    + "`bgtrack import`",
+                headers: [.connection: "close"])
+        }
+        var named: ImportFormat?
+        if let name = request.uri.queryParameters.get("format") {
+            guard let format = ImportFormat(name: name) else {
+                throw APIError(.badRequest, "format \"\(name.prefix(40))\" is not one of: \(ImportFormat.names)")
+            }
+            named = format
+        }
+        var pipeline: ImportPipeline?
+        var problems: [String] = []
+        var read: Int64 = 0
+        let now = clock.now
+        func keep(_ found: [ImportProblem]) {
+            for problem in found where problems.count < ImportRoute.maxProblems { problems.append(problem.message) }
+        }
+        func answer(_ pipeline: ImportPipeline, error: String?) throws -> Response {
+            let counts = pipeline.checkpoint
+            return try Response.json(
+                ImportAnswer(
+                    format: pipeline.formatName, points: counts.points, added: counts.added,
+                    duplicates: counts.duplicates, rejected: counts.rejected, finished: counts.finished,
+                    problems: problems, error: error),
+                status: error == nil ? .ok : .unprocessableContent)
+        }
+        do {
+            for try await buffer in request.body {
+                read += Int64(buffer.readableBytes)
+                guard read <= limit else {
+                    throw ImportFailure(
+                        "the body is larger than \(limit) bytes (serve --max-import-bytes); the points before were "
+                            + "imported, split the file or use `bgtrack import`")
+                }
+                if pipeline == nil {
+                    guard let format = named ?? ImportFormat.detect(head: buffer.readableBytesView.prefix(4096)) else {
+                        if buffer.readableBytesView.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { continue }
+                        throw APIError(
+                            .unsupportedMediaType,
+                            "cannot tell the format from the first bytes; add ?format= (\(ImportFormat.names))")
+                    }
+                    // The same file sent again after a dropped connection goes on where it stopped.
+                    let fingerprint = Self.uploadFingerprint(request, head: buffer)
+                    pipeline = ImportPipeline(
+                        format: format, fingerprint: fingerprint, now: now,
+                        resume: try await store.importCheckpoint(device: device, fingerprint: fingerprint))
+                }
+                guard var current = pipeline else { continue }
+                let batches = buffer.withUnsafeReadableBytes { raw in
+                    current.feed(raw.assumingMemoryBound(to: UInt8.self))
+                }
+                keep(current.takeProblems())
+                _ = try await current.commit(batches, to: store, device: device)
+                pipeline = current
+                if let failure = current.failure { throw failure }
+            }
+            guard var current = pipeline else {
+                throw APIError(.badRequest, "the body is empty; send the file as the request body")
+            }
+            _ = try await current.commit(current.finish(), to: store, device: device)
+            keep(current.takeProblems())
+            pipeline = current
+            if let failure = current.failure { throw failure }
+            context.logger.info(
+                "import stored",
+                metadata: [
+                    "device": "\(device)", "format": "\(current.formatName)", "added": "\(current.checkpoint.added)",
+                    "duplicates": "\(current.checkpoint.duplicates)", "rejected": "\(current.checkpoint.rejected)",
+                ])
+            await metrics.recordSamples(
+                protocol: IngestSource.imported.rawValue, accepted: current.checkpoint.added,
+                duplicates: current.checkpoint.duplicates, rejected: current.checkpoint.rejected)
+            return try answer(current, error: nil)
+        } catch let failure as ImportFailure {
+            guard var current = pipeline else { throw APIError(.badRequest, failure.message) }
+            keep(current.takeProblems())
+            return try answer(current, error: failure.message)
+        }
+    }
+
+    /// Identifies an upload for its checkpoint: the declared length and the first bytes. A
+    /// chunked upload (no length) gets a checkpoint of its own, never resumed.
+    static func uploadFingerprint(_ request: Request, head: ByteBuffer) -> String {
+        guard let length = request.headers[.contentLength] else { return "upload " + Tokens.mint(prefix: "imp") }
+        let digest = SHA256.digest(Array(length.utf8) + Array(head.readableBytesView.prefix(64 << 10)))
+        return "upload " + digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+}

@@ -1,0 +1,74 @@
+public import BackgroundCore
+import GRDB
+
+extension SQLiteTrackStore: ImportStore {
+    static let importJobTableSQL = """
+        CREATE TABLE import_job (
+            id INTEGER PRIMARY KEY,
+            deviceId INTEGER NOT NULL REFERENCES device(id),
+            fingerprint TEXT NOT NULL,
+            format TEXT NOT NULL,
+            records INTEGER NOT NULL,
+            bytes INTEGER NOT NULL,
+            points INTEGER NOT NULL,
+            added INTEGER NOT NULL,
+            duplicates INTEGER NOT NULL,
+            rejected INTEGER NOT NULL,
+            finished INTEGER NOT NULL,
+            updatedAt INTEGER NOT NULL,
+            UNIQUE (deviceId, fingerprint)
+        )
+        """
+
+    public func importCheckpoint(device: String, fingerprint: String) async throws -> ImportCheckpoint? {
+        try await writer.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT j.* FROM import_job j JOIN device d ON d.id = j.deviceId
+                    WHERE d.name = ? AND j.fingerprint = ?
+                    """,
+                arguments: [device, fingerprint]
+            ).map { row in
+                ImportCheckpoint(
+                    fingerprint: row["fingerprint"], format: row["format"], records: row["records"],
+                    bytes: row["bytes"],
+                    points: row["points"], added: row["added"], duplicates: row["duplicates"],
+                    rejected: row["rejected"], finished: row["finished"])
+            }
+        }
+    }
+
+    public func commitImport(
+        _ samples: [IngestSample], device: String, checkpoint: ImportCheckpoint, at now: Instant
+    ) async throws -> Int {
+        try await writer.write { db in
+            guard let deviceID = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }
+            let statement = try db.cachedStatement(sql: Self.insertSQL)
+            var added = 0
+            for sample in samples {
+                try statement.execute(arguments: Self.arguments(sample, deviceID: deviceID, now: now))
+                added += db.changesCount
+            }
+            // Not `markSeen`: an import is old history, not a sign of life from the phone.
+            try db.execute(
+                sql: "UPDATE device SET sampleCount = sampleCount + ? WHERE id = ?", arguments: [added, deviceID])
+            try db.execute(
+                sql: """
+                    INSERT INTO import_job (deviceId, fingerprint, format, records, bytes, points, added, duplicates,
+                        rejected, finished, updatedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (deviceId, fingerprint) DO UPDATE SET format = excluded.format,
+                        records = excluded.records, bytes = excluded.bytes, points = excluded.points,
+                        added = excluded.added, duplicates = excluded.duplicates, rejected = excluded.rejected,
+                        finished = excluded.finished, updatedAt = excluded.updatedAt
+                    """,
+                arguments: [
+                    deviceID, checkpoint.fingerprint, checkpoint.format, checkpoint.records, checkpoint.bytes,
+                    checkpoint.points, checkpoint.added + added, checkpoint.duplicates + samples.count - added,
+                    checkpoint.rejected, checkpoint.finished, now.milliseconds,
+                ])
+            return added
+        }
+    }
+}

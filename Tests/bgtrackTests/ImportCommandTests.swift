@@ -1,0 +1,100 @@
+import BackgroundCore
+import Foundation
+import Testing
+import TrackServer
+
+@testable import bgtrack
+
+/// `bgtrack import`: its flags, and the real binary killed with SIGKILL mid-import and run again.
+@Suite struct ImportCommandTests {
+    static func temporaryFile(_ text: String, name: String = "import.json") throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bgtrack-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func badFlagsAreRefusedWithWhatToDo() throws {
+        let file = try Self.temporaryFile("{}")
+        let directory = (file as NSString).deletingLastPathComponent
+        let cases: [([String], String)] = [
+            (["import", file], "--device"),
+            (["import", "--device", "p"], "<files>"),
+            (["import", "--device", "", file], "--device must name"),
+            (["import", "--device", String(repeating: "d", count: 65), file], "--device must name"),
+            (["import", "--device", "p", "/nonexistent/x.gpx"], "does not exist"),
+            (["import", "--device", "p", directory], "is a directory"),
+            (["import", "--device", "p", "--format", "shapefile", file], "is not one of: gpx"),
+            (["import", "--device", "p", "--batch-size", "0", file], "outside 1…1000000"),
+            (["import", "--device", "p", "--batch-size", "99999999999", file], "outside 1…1000000"),
+        ]
+        for (arguments, expected) in cases {
+            let text = try #require(refusal(arguments), "\(arguments) parsed")
+            #expect(text.contains(expected), "\(arguments): \(text)")
+        }
+        #expect(refusal(["import", "--device", "p", "--format", "GPX", file]) == nil)
+    }
+
+    static func binary() throws -> String {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let path = executable.deletingLastPathComponent().appendingPathComponent("bgtrack").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw ImportFailure("bgtrack not found at \(path); build it with `swift build --build-tests` first")
+        }
+        return path
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, signalled: Bool, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try binary())
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, process.terminationReason == .uncaughtSignal, text)
+    }
+
+    @Test func aKilledImportResumesAndEndsWithEveryPointOnce() async throws {
+        let records = 2_000
+        let file = try Self.temporaryFile(ImportSampleFile.text(.takeoutRecords, records: records, seed: 9))
+        let database = (file as NSString).deletingLastPathComponent + "/tracks.sqlite"
+        #expect(try Self.run(["device", "add", "p", "--db", database]).status == 0)
+        let base = ["import", "--device", "p", "--db", database, "--batch-size", "300", file]
+        let killed = try Self.run(base + ["--kill-after-batches", "3"])
+        #expect(killed.signalled, "the import was not killed: \(killed.output)")
+        let resumed = try Self.run(base)
+        #expect(resumed.status == 0, "\(resumed.output)")
+        #expect(resumed.output.contains("resuming after record 900"), "\(resumed.output)")
+        #expect(resumed.output.contains("added       2000"), "\(resumed.output)")
+        #expect(resumed.output.contains("duplicates  0"), "\(resumed.output)")
+        let again = try Self.run(base)
+        #expect(again.output.contains("added       0"), "\(again.output)")
+        #expect(again.output.contains("duplicates  2000"), "\(again.output)")
+        let store = try SQLiteTrackStore(path: database)
+        let tally = try await store.sampleTally(
+            device: "p", from: Instant(milliseconds: 0), to: Instant(milliseconds: .max))
+        #expect(tally == SampleTally(rows: records, distinctTimes: records))
+    }
+
+    @Test func badRecordsAreReportedAndTheRestImportedAndATruncatedFileFails() throws {
+        var text = ImportSampleFile.text(.gpx, records: 5)
+        text = text.replacingOccurrences(of: "<trkpt lat=\"48.13", with: "<trkpt lat=\"98.13")
+        let file = try Self.temporaryFile(text, name: "bad.gpx")
+        let truncated = try Self.temporaryFile(
+            String(ImportSampleFile.text(.gpx, records: 5).dropLast(40)), name: "cut.gpx")
+        let database = (file as NSString).deletingLastPathComponent + "/tracks.sqlite"
+        #expect(try Self.run(["device", "add", "p", "--db", database]).status == 0)
+        let result = try Self.run(["import", "--device", "p", "--db", database, file, truncated])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("bad.gpx: record 1 at byte"), "\(result.output)")
+        #expect(result.output.contains("latitude 98.13"), "\(result.output)")
+        #expect(result.output.contains("cut.gpx: the XML ends at byte"), "\(result.output)")
+        let unknown = try Self.run(["import", "--device", "ghost", "--db", database, file])
+        #expect(unknown.status != 0 && unknown.output.contains("bgtrack device add ghost"), "\(unknown.output)")
+    }
+}
