@@ -124,6 +124,35 @@ extension PostgresTrackStore {
         // The OwnTracks payload key (`device add|set --owntracks-key`), 32 bytes.
         Migration(
             version: 3, name: "v3-owntracks-key", statements: ["ALTER TABLE device ADD COLUMN owntrackskey BYTEA"]),
+        // The timeline (issue 24): closed stays, trips and gaps per device, and the detector's state.
+        Migration(
+            version: 4, name: "v4-timeline",
+            statements: [
+                """
+                CREATE TABLE timeline_entry (
+                    deviceid BIGINT NOT NULL REFERENCES device(id),
+                    kind TEXT NOT NULL,
+                    startat BIGINT NOT NULL,
+                    endat BIGINT NOT NULL,
+                    latitude DOUBLE PRECISION,
+                    longitude DOUBLE PRECISION,
+                    endlatitude DOUBLE PRECISION,
+                    endlongitude DOUBLE PRECISION,
+                    radius DOUBLE PRECISION,
+                    distance DOUBLE PRECISION,
+                    samplecount BIGINT,
+                    inferred BOOLEAN,
+                    PRIMARY KEY (deviceid, startat, kind)
+                )
+                """,
+                "CREATE INDEX timeline_entry_end ON timeline_entry (deviceid, endat)",
+                """
+                CREATE TABLE timeline_state (
+                    deviceid BIGINT PRIMARY KEY REFERENCES device(id),
+                    builder TEXT NOT NULL
+                )
+                """,
+            ]),
     ]
 
     /// Brings the schema up to date on one connection of its own, in one transaction under an

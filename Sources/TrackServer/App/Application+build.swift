@@ -28,6 +28,7 @@ public func buildRouter(_ environment: TrackServerEnvironment) -> Router<BasicRe
     router.get("/v1/devices", use: environment.listDevices)
     router.get("/v1/devices/{id}/track", use: environment.track)
     router.get("/v1/devices/{id}/rejected", use: environment.rejected)
+    router.get("/v1/devices/{id}/timeline", use: environment.timelineRoute)
     router.get("/devices/{id}", use: environment.mapPage)
     router.get("/static/leaflet/**", use: environment.leafletAsset)
     router.get("/static/bgtrack/{name}", use: environment.pageScript)

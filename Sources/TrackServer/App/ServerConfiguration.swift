@@ -35,6 +35,9 @@ public struct ServerConfiguration: Sendable {
     public var connections = ConnectionLimits()
     /// The ingest write pipeline: on by default; its bounds and the queue's limit (``GroupCommitLimits``).
     public var groupCommit = GroupCommitLimits()
+    /// The stays-and-trips timeline (issue 24): its settings, and whether it is computed at all.
+    public var timeline = TimelineUpdater.Settings()
+    public var timelineEnabled = true
 
     public init() {}
 }

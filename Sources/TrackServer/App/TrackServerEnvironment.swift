@@ -15,6 +15,9 @@ public struct TrackServerEnvironment: Sendable {
     /// The bound on concurrent track reads (``ServerConfiguration/maxConcurrentReads``), shared by
     /// every copy of the environment.
     public let readLimiter: ReadLimiter
+    /// Keeps each device's timeline up to date after every ingest commit; `nil` when the timeline
+    /// is off or the store keeps none.
+    public let timeline: TimelineUpdater?
 
     public init(
         store: any TrackStore, clock: ServerClock = .system, configuration: ServerConfiguration = .init(),
@@ -29,6 +32,11 @@ public struct TrackServerEnvironment: Sendable {
         self.logger = logger
         committer = SampleCommitter(store: store, limits: configuration.groupCommit)
         readLimiter = ReadLimiter(limit: configuration.maxConcurrentReads)
+        timeline =
+            configuration.timelineEnabled
+            ? (store as? any TrackStore & TimelineStore).map {
+                TimelineUpdater(store: $0, settings: configuration.timeline, logger: logger)
+            } : nil
     }
 
     var auth: Authenticator { Authenticator(store: store, clock: clock) }

@@ -12,6 +12,7 @@ extension TrackServerEnvironment {
             let parser = NativeBatchParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
             let parsed = try parser.parse(bytes: bytes, device: device, now: clock.now)
             let outcome = try await committer.insert(parsed.samples, device: device, at: clock.now, bytes: bytes.count)
+            await updateTimeline(parsed.samples, outcome: outcome, device: device)
             await record(.native, outcome: outcome, rejected: parsed.rejected.count)
             context.logger.info(
                 "batch stored",

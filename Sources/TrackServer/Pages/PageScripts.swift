@@ -18,6 +18,7 @@ enum PageScripts {
         switch name {
         case "map.js": data("MAP", "map-data") + dayPicker + MapScript.javascript
         case "leaflet-map.js": data("MAP", "map-data") + dayPicker + LeafletMapScript.javascript
+        case "timeline.js": data("TIMELINE", "timeline-data") + TimelineScript.javascript
         case "devices.js":
             data("DATA", "devices-data") + "const DEVICES = DATA.devices, TILES = DATA.tiles;\n"
                 + TrackServerEnvironment.devicesMapScript
