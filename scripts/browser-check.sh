@@ -5,7 +5,8 @@
 # track, gap, start/end and point elements are in the DOM, and with tiles at least one tile was
 # requested from the local server and drawn by Leaflet.
 #
-#   scripts/browser-check.sh [--screenshots DIR]    # DIR gets demo-map.png, demo-map-tiles.png, demo-index.png
+#   scripts/browser-check.sh [--screenshots DIR]    # DIR gets demo-map.png, demo-map-tiles.png, demo-index.png,
+#                                                   # demo-timeline.json (the day's GET …/timeline)
 #
 # Needs chromium and libjs-leaflet (Debian packages). Only loopback addresses are used.
 set -euo pipefail
@@ -70,6 +71,23 @@ require 'class="[^"]*gap' "$work/plain-map.dom" "gap lines"
 require 'gap-label' "$work/plain-map.dom" "gap labels"
 require 'start-marker' "$work/plain-map.dom" "start marker"
 require 'end-marker' "$work/plain-map.dom" "end marker"
+# The day's timeline (issue 24): the panel's entries, stays as circles, trips coloured by mode.
+require 'class="entry stay' "$work/plain-map.dom" "timeline stays listed"
+require 'class="entry trip' "$work/plain-map.dom" "timeline trips listed"
+require 'timeline-stay' "$work/plain-map.dom" "stay circles"
+require 'timeline-trip' "$work/plain-map.dom" "trip lines"
+timeline_url="$(python3 -c 'import sys, urllib.parse as u, datetime as d
+url = sys.argv[1]; q = u.parse_qs(u.urlsplit(url).query); day = d.date.fromisoformat(q["day"][0])
+base, device = url.split("/devices/")[0], url.split("/devices/")[1].split("?")[0]
+token = q["token"][0]
+print(f"{base}/v1/devices/{device}/timeline?from={day}T00:00:00Z&to={day + d.timedelta(days=1)}T00:00:00Z&token={token}")' "$map_url")"
+python3 -c 'import json, sys, urllib.request
+body = json.load(urllib.request.urlopen(sys.argv[1]))
+kinds = [e["type"] for e in body["entries"]]
+print("    timeline JSON: %d stays, %d trips, %d gaps" % tuple(kinds.count(k) for k in ("stay", "trip", "gap")))
+json.dump(body, open(sys.argv[2], "w"), indent=1)
+sys.exit(0 if "stay" in kinds and "trip" in kinds else 1)' "$timeline_url" "$work/timeline.json" \
+    || { echo "browser check: the timeline endpoint has no stays or trips" >&2; exit 1; }
 index_url="${map_url%%/devices/*}/?token=${map_url##*token=}"
 load "$index_url" "$work/plain-index"
 require 'device-marker' "$work/plain-index.dom" "device markers on the index map"
@@ -92,5 +110,6 @@ if [ -n "$shots" ]; then
     shoot "$map_url" "$shots/demo-map.png" 1280,860
     shoot "$map_url_tiles" "$shots/demo-map-tiles.png" 1280,860
     shoot "$index_url" "$shots/demo-index.png" 1000,700
+    cp "$work/timeline.json" "$shots/demo-timeline.json"; echo "  wrote $shots/demo-timeline.json"
 fi
 echo "browser check: passed"
