@@ -142,6 +142,7 @@ extension PostgresTrackStore {
                     distance DOUBLE PRECISION,
                     samplecount BIGINT,
                     inferred BOOLEAN,
+                    mode TEXT,
                     PRIMARY KEY (deviceid, startat, kind)
                 )
                 """,

@@ -30,15 +30,15 @@ extension PostgresTrackStore: TimelineStore {
                 try await connection.query(
                     """
                     INSERT INTO timeline_entry (deviceid, kind, startat, endat, latitude, longitude, endlatitude,
-                        endlongitude, radius, distance, samplecount, inferred)
+                        endlongitude, radius, distance, samplecount, inferred, mode)
                     VALUES (\(id), \(row.kind), \(row.start), \(row.end), \(row.latitude), \(row.longitude),
                         \(row.endLatitude), \(row.endLongitude), \(row.radius), \(row.distance), \(row.sampleCount),
-                        \(row.inferred))
+                        \(row.inferred), \(row.mode))
                     ON CONFLICT (deviceid, startat, kind) DO UPDATE SET endat = EXCLUDED.endat,
                         latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude,
                         endlatitude = EXCLUDED.endlatitude, endlongitude = EXCLUDED.endlongitude,
                         radius = EXCLUDED.radius, distance = EXCLUDED.distance, samplecount = EXCLUDED.samplecount,
-                        inferred = EXCLUDED.inferred
+                        inferred = EXCLUDED.inferred, mode = EXCLUDED.mode
                     """, logger: logger)
             }
             try await connection.query(
@@ -53,20 +53,24 @@ extension PostgresTrackStore: TimelineStore {
         let found = try await rows(
             """
             SELECT kind, startat, endat, latitude, longitude, endlatitude, endlongitude, radius, distance,
-                samplecount, inferred
+                samplecount, inferred, mode
             FROM timeline_entry
             WHERE deviceid = (SELECT id FROM device WHERE name = \(device)) AND endat >= \(from.ms)
                 AND startat < \(to.ms)
             ORDER BY startat, endat
             """)
         return try found.compactMap { row in
-            let (kind, start, end, latitude, longitude, endLatitude, endLongitude, radius, distance, count, inferred) =
+            let (
+                kind, start, end, latitude, longitude, endLatitude, endLongitude, radius, distance, count, inferred,
+                mode
+            ) =
                 try row.decode(
-                    (String, Int64, Int64, Double?, Double?, Double?, Double?, Double?, Double?, Int64?, Bool?).self)
+                    (String, Int64, Int64, Double?, Double?, Double?, Double?, Double?, Double?, Int64?, Bool?, String?)
+                        .self)
             return TimelineRow(
                 kind: kind, start: start, end: end, latitude: latitude, longitude: longitude,
                 endLatitude: endLatitude, endLongitude: endLongitude, radius: radius, distance: distance,
-                sampleCount: count, inferred: inferred
+                sampleCount: count, inferred: inferred, mode: mode
             ).entry
         }
     }

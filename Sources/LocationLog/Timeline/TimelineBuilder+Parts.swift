@@ -69,6 +69,8 @@ struct OpenTrip: Hashable, Sendable, Codable {
     var last: TimelinePoint
     var distance: Double = 0
     var count = 1
+    /// Metres covered per mode (``TravelMode/allCases`` order), each leg by its own speed.
+    var metresByMode: [Double] = [0, 0, 0, 0]
 
     init(_ point: TimelinePoint) {
         first = point
@@ -76,7 +78,14 @@ struct OpenTrip: Hashable, Sendable, Codable {
     }
 
     mutating func append(_ point: TimelinePoint) {
-        distance += Self.leg(from: last, to: point)
+        let metres = Self.leg(from: last, to: point)
+        distance += metres
+        let seconds = Double(point.t - last.t) / 1000
+        if seconds > 0, let index = TravelMode.allCases.firstIndex(of: TravelMode(meanSpeed: metres / seconds)),
+            metresByMode.indices.contains(index)
+        {
+            metresByMode[index] += metres
+        }
         last = point
         count += 1
     }
@@ -101,8 +110,10 @@ struct OpenTrip: Hashable, Sendable, Codable {
     /// The closed trip, or `nil` when it never left its first sample.
     var trip: Trip? {
         guard count >= 2, last.t > first.t else { return nil }
+        let dominant = zip(TravelMode.allCases, metresByMode).max { $0.1 < $1.1 }
         return Trip(
             start: first.time, end: last.time, distance: distance, sampleCount: count, startLatitude: first.lat,
-            startLongitude: first.lon, endLatitude: last.lat, endLongitude: last.lon)
+            startLongitude: first.lon, endLatitude: last.lat, endLongitude: last.lon,
+            mode: (dominant?.1 ?? 0) > 0 ? dominant?.0 : nil)
     }
 }

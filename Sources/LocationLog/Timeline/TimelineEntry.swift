@@ -64,10 +64,14 @@ public struct Trip: Hashable, Sendable {
     public var startLongitude: Double
     public var endLatitude: Double
     public var endLongitude: Double
+    /// How the trip was probably made: the mode of the legs that covered most of its distance
+    /// (a walk to a train and the ride are a vehicle trip, not the cycling their mean suggests).
+    public var mode: TravelMode
 
+    /// - Parameter mode: `nil` guesses it from the mean speed.
     public init(
         start: Instant, end: Instant, distance: Double, sampleCount: Int, startLatitude: Double,
-        startLongitude: Double, endLatitude: Double, endLongitude: Double
+        startLongitude: Double, endLatitude: Double, endLongitude: Double, mode: TravelMode? = nil
     ) {
         self.start = start
         self.end = end
@@ -77,12 +81,13 @@ public struct Trip: Hashable, Sendable {
         self.startLongitude = startLongitude
         self.endLatitude = endLatitude
         self.endLongitude = endLongitude
+        let seconds = (end - start).seconds
+        self.mode = mode ?? TravelMode(meanSpeed: seconds > 0 ? distance / seconds : 0)
     }
 
     public var duration: Duration { end - start }
     /// Metres per second over the whole trip (0 for a trip without duration).
     public var meanSpeed: Double { duration.seconds > 0 ? distance / duration.seconds : 0 }
-    public var mode: TravelMode { TravelMode(meanSpeed: meanSpeed) }
 }
 
 /// A stretch with no sample, longer than the gap threshold, that is neither a stay nor a trip.

@@ -133,6 +133,7 @@ extension SQLiteTrackStore {
                         distance REAL,
                         sampleCount INTEGER,
                         inferred INTEGER,
+                        mode TEXT,
                         PRIMARY KEY (deviceId, startAt, kind)
                     ) WITHOUT ROWID;
                     CREATE INDEX timeline_entry_end ON timeline_entry(deviceId, endAt);

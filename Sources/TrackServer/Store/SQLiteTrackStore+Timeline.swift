@@ -28,14 +28,14 @@ extension SQLiteTrackStore: TimelineStore {
             let insert = try db.cachedStatement(
                 sql: """
                     INSERT OR REPLACE INTO timeline_entry (deviceId, kind, startAt, endAt, latitude, longitude,
-                        endLatitude, endLongitude, radius, distance, sampleCount, inferred)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        endLatitude, endLongitude, radius, distance, sampleCount, inferred, mode)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
             for entry in closed {
                 let row = TimelineRow(entry)
                 try insert.execute(arguments: [
                     id, row.kind, row.start, row.end, row.latitude, row.longitude, row.endLatitude,
-                    row.endLongitude, row.radius, row.distance, row.sampleCount, row.inferred,
+                    row.endLongitude, row.radius, row.distance, row.sampleCount, row.inferred, row.mode,
                 ])
             }
             try db.execute(
@@ -50,7 +50,7 @@ extension SQLiteTrackStore: TimelineStore {
                 db,
                 sql: """
                     SELECT kind, startAt, endAt, latitude, longitude, endLatitude, endLongitude, radius, distance,
-                        sampleCount, inferred
+                        sampleCount, inferred, mode
                     FROM timeline_entry
                     WHERE deviceId = (SELECT id FROM device WHERE name = ?) AND endAt >= ? AND startAt < ?
                     ORDER BY startAt, endAt
@@ -59,7 +59,7 @@ extension SQLiteTrackStore: TimelineStore {
                 TimelineRow(
                     kind: row[0], start: row[1], end: row[2], latitude: row[3], longitude: row[4],
                     endLatitude: row[5], endLongitude: row[6], radius: row[7], distance: row[8],
-                    sampleCount: row[9], inferred: row[10]
+                    sampleCount: row[9], inferred: row[10], mode: row[11]
                 ).entry
             }
         }

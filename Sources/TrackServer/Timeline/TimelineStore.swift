@@ -31,6 +31,7 @@ package struct TimelineRow: Hashable, Sendable {
     package var distance: Double?
     package var sampleCount: Int64?
     package var inferred: Bool?
+    package var mode: String?
 
     package init(_ entry: TimelineEntry) {
         start = entry.start.milliseconds
@@ -51,6 +52,7 @@ package struct TimelineRow: Hashable, Sendable {
             endLongitude = trip.endLongitude
             distance = trip.distance
             sampleCount = Int64(trip.sampleCount)
+            mode = trip.mode.rawValue
         case .gap:
             kind = "gap"
         }
@@ -58,7 +60,8 @@ package struct TimelineRow: Hashable, Sendable {
 
     package init(
         kind: String, start: Int64, end: Int64, latitude: Double?, longitude: Double?, endLatitude: Double?,
-        endLongitude: Double?, radius: Double?, distance: Double?, sampleCount: Int64?, inferred: Bool?
+        endLongitude: Double?, radius: Double?, distance: Double?, sampleCount: Int64?, inferred: Bool?,
+        mode: String?
     ) {
         self.kind = kind
         self.start = start
@@ -71,6 +74,7 @@ package struct TimelineRow: Hashable, Sendable {
         self.distance = distance
         self.sampleCount = sampleCount
         self.inferred = inferred
+        self.mode = mode
     }
 
     /// The entry, or `nil` for a row of an unknown kind (written by a newer server).
@@ -88,7 +92,7 @@ package struct TimelineRow: Hashable, Sendable {
                 Trip(
                     start: start, end: end, distance: distance ?? 0, sampleCount: Int(sampleCount ?? 0),
                     startLatitude: latitude ?? 0, startLongitude: longitude ?? 0, endLatitude: endLatitude ?? 0,
-                    endLongitude: endLongitude ?? 0))
+                    endLongitude: endLongitude ?? 0, mode: mode.flatMap(TravelMode.init(rawValue:))))
         case "gap":
             return .gap(TimelineGap(start: start, end: end))
         default:

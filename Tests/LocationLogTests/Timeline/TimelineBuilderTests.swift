@@ -237,4 +237,16 @@ extension TimelineEntry {
         day.stay(1800)
         #expect(day.timeline().compactMap(\.trip).map(\.mode) == [.vehicle])
     }
+
+    @Test func aWalkToATrainAndTheRideIsAVehicleTrip() {
+        // 1 km on foot, then 10 km at 11 m/s: the mean (4.9 m/s) says cycling, the distance says vehicle.
+        var day = TimelineDay()
+        day.stay(1800)
+        day.walk(north: 1000, speed: 1.4, every: 60)
+        day.walk(north: 10_000, speed: 11, every: 60)
+        day.stay(1800)
+        let trip = day.timeline().compactMap(\.trip).first
+        #expect(trip.map { $0.meanSpeed > 2.5 && $0.meanSpeed < 7 } == true)
+        #expect(trip?.mode == .vehicle)
+    }
 }
