@@ -235,7 +235,8 @@ struct ServerBench: AsyncParsableCommand {
             }
         }
         let seconds = (clock.now - start).seconds
-        let stored = try await store.device(named: "bench")?.sampleCount ?? 0
+        // Counted from the rows: raw SQL does not keep the device's tally (v5-device-tallies).
+        let stored = try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sample") ?? 0 }
         guard stored == samples.count else { throw ValidationError("fair raw stored \(stored) of \(samples.count)") }
         return seconds
     }
