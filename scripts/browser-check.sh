@@ -7,7 +7,7 @@
 #
 #   scripts/browser-check.sh [--screenshots DIR]    # DIR gets demo-map.png, demo-map-tiles.png, demo-index.png,
 #                                                   # demo-map-gaps.png and demo-gaps.json (the day's gap reasons),
-#                                                   # year-map.png
+#                                                   # year-map.png and demo-timeline.json (the day's GET …/timeline)
 #   (BGTRACK_BROWSER_YEAR=0 skips the year-on-one-map case, which builds a 262,800-point store)
 #
 # Needs chromium and libjs-leaflet (Debian packages). Only loopback addresses are used.
@@ -78,6 +78,23 @@ require 'id="gaps"' "$work/plain-map.dom" "gap reason list"
 require 'force-quit' "$work/plain-map.dom" "force-quit reason"
 require 'no network: uploads waited' "$work/plain-map.dom" "no-network reason"
 require 'Low Power Mode was on' "$work/plain-map.dom" "Low Power Mode reason"
+# The day's timeline (issue 24): the panel's entries, stays as circles, trips coloured by mode.
+require 'class="entry stay' "$work/plain-map.dom" "timeline stays listed"
+require 'class="entry trip' "$work/plain-map.dom" "timeline trips listed"
+require 'timeline-stay' "$work/plain-map.dom" "stay circles"
+require 'timeline-trip' "$work/plain-map.dom" "trip lines"
+timeline_url="$(python3 -c 'import sys, urllib.parse as u, datetime as d
+url = sys.argv[1]; q = u.parse_qs(u.urlsplit(url).query); day = d.date.fromisoformat(q["day"][0])
+base, device = url.split("/devices/")[0], url.split("/devices/")[1].split("?")[0]
+token = q["token"][0]
+print(f"{base}/v1/devices/{device}/timeline?from={day}T00:00:00Z&to={day + d.timedelta(days=1)}T00:00:00Z&token={token}")' "$map_url")"
+python3 -c 'import json, sys, urllib.request
+body = json.load(urllib.request.urlopen(sys.argv[1]))
+kinds = [e["type"] for e in body["entries"]]
+print("    timeline JSON: %d stays, %d trips, %d gaps" % tuple(kinds.count(k) for k in ("stay", "trip", "gap")))
+json.dump(body, open(sys.argv[2], "w"), indent=1)
+sys.exit(0 if "stay" in kinds and "trip" in kinds else 1)' "$timeline_url" "$work/timeline.json" \
+    || { echo "browser check: the timeline endpoint has no stays or trips" >&2; exit 1; }
 index_url="${map_url%%/devices/*}/?token=${map_url##*token=}"
 load "$index_url" "$work/plain-index"
 require 'device-marker' "$work/plain-index.dom" "device markers on the index map"
@@ -142,6 +159,7 @@ open(sys.argv[2], "w").write(json.dumps(body, indent=2, ensure_ascii=False) + "\
 print("  wrote", sys.argv[2], len(body["gaps"]), "gaps")
 PY
     if [ -n "${year_url:-}" ]; then shoot "$year_url" "$shots/year-map.png" 1280,860; fi
+    cp "$work/timeline.json" "$shots/demo-timeline.json"; echo "  wrote $shots/demo-timeline.json"
 fi
 echo "== a shared day (share link)"
 bash scripts/browser-check-share.sh "$bin" "$work/plain" "$map_url" "$work" "$shots"

@@ -124,6 +124,36 @@ extension PostgresTrackStore {
         // The OwnTracks payload key (`device add|set --owntracks-key`), 32 bytes.
         Migration(
             version: 3, name: "v3-owntracks-key", statements: ["ALTER TABLE device ADD COLUMN owntrackskey BYTEA"]),
+        // The timeline (issue 24): closed stays, trips and gaps per device, and the detector's state.
+        Migration(
+            version: 4, name: "v4-timeline",
+            statements: [
+                """
+                CREATE TABLE timeline_entry (
+                    deviceid BIGINT NOT NULL REFERENCES device(id),
+                    kind TEXT NOT NULL,
+                    startat BIGINT NOT NULL,
+                    endat BIGINT NOT NULL,
+                    latitude DOUBLE PRECISION,
+                    longitude DOUBLE PRECISION,
+                    endlatitude DOUBLE PRECISION,
+                    endlongitude DOUBLE PRECISION,
+                    radius DOUBLE PRECISION,
+                    distance DOUBLE PRECISION,
+                    samplecount BIGINT,
+                    inferred BOOLEAN,
+                    mode TEXT,
+                    PRIMARY KEY (deviceid, startat, kind)
+                )
+                """,
+                "CREATE INDEX timeline_entry_end ON timeline_entry (deviceid, endat)",
+                """
+                CREATE TABLE timeline_state (
+                    deviceid BIGINT PRIMARY KEY REFERENCES device(id),
+                    builder TEXT NOT NULL
+                )
+                """,
+            ]),
         // Why the phone took no samples (issue 24 item 3). Version 4 belongs to another change.
         Migration(version: 5, name: "v5-gap-intervals", statements: gapIntervalStatements),
         // Issue 25 items 1 and 5 (PostgresTrackStore+Detail.swift); 4 and 5 belong to other changes.

@@ -2,13 +2,14 @@ public import BackgroundCore
 
 extension Scenario {
     /// The scenarios `--scenario` accepts.
-    public static let names = ["commute", "home-day"]
+    public static let names = ["commute", "home-day", "week"]
 
     /// A scenario by name, or `nil` for an unknown one.
     public static func named(_ name: String, start: Instant = defaultStart) -> Scenario? {
         switch name {
         case "commute": return commute(start: start)
         case "home-day": return homeDay(start: start)
+        case "week": return week(start: start)
         default: return nil
         }
     }

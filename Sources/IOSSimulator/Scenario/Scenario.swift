@@ -64,7 +64,8 @@ public struct Scenario: Sendable {
         var copy = self
         copy.duration = .milliseconds(Int64(hours * 3_600_000))
         let day = 86_400.0
-        let days = Int((hours * 3600 / day).rounded(.up))
+        // A scenario longer than a day (the week) is already its whole span: nothing repeats.
+        let days = duration.seconds > day ? 1 : Int((hours * 3600 / day).rounded(.up))
         if days > 1 {
             copy.happenings = (0..<days).flatMap { index in
                 happenings.map { (at: $0.at + Double(index) * day, $0.1) }

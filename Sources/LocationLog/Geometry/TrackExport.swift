@@ -85,10 +85,10 @@ public enum TrackExport {
     }
 
     /// The GPX document up to its first `trkseg`.
-    package static func gpxHead(name: String) -> String {
+    package static func gpxHead(name: String, before elements: String = "") -> String {
         #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
             + #"<gpx version="1.1" creator="BackgroundTracker" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
-            + "<trk><name>\(xmlEscaped(name))</name>\n"
+            + elements + "<trk><name>\(xmlEscaped(name))</name>\n"
     }
 
     package static let gpxTail = "</trk>\n</gpx>\n"

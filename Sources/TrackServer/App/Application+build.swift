@@ -31,6 +31,7 @@ public func buildRouter(_ environment: TrackServerEnvironment) -> Router<TrackRe
     router.get("/v1/devices/{id}/gaps", use: environment.gaps)
     router.get("/v1/devices/{id}/map", use: environment.mapTrack)
     router.post("/v1/devices/{id}/imports", use: environment.importFile)
+    router.get("/v1/devices/{id}/timeline", use: environment.timelineRoute)
     router.get("/devices/{id}", use: environment.mapPage)
     router.get("/devices/{id}/map", use: environment.rangeMapPage)
     router.get("/static/leaflet/**", use: environment.leafletAsset)

@@ -674,6 +674,65 @@ enum OpenAPIDocument {
                   content:
                     application/json:
                       schema: {$ref: '#/components/schemas/Error'}
+          /v1/devices/{id}/timeline:
+            get:
+              summary: "A device's timeline: stays (at least the server's stay minutes within its stay radius), trips between them (distance, duration, mean speed, a mode guessed from speed) and gaps (no sample for longer than the gap threshold, never drawn as a trip; explained false and reasons empty when the client gave no reason), computed as samples arrive. Entries overlapping from..to (default the last 24 h, at most 31 days), in time order; the last stay or trip may be open (still growing)."
+              security: [{bearer: []}, {tokenQuery: []}]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: string}, example: iphone-42}
+                - {name: from, in: query, schema: {type: string}, description: epoch ms or ISO-8601}
+                - {name: to, in: query, schema: {type: string}, description: epoch ms or ISO-8601}
+              responses:
+                "200":
+                  description: The entries with the settings they were computed with.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [device, from, to, stay_radius_m, stay_minimum_s, gap_threshold_s, entries]
+                        properties:
+                          device: {type: string}
+                          from: {type: integer}
+                          to: {type: integer}
+                          stay_radius_m: {type: number}
+                          stay_minimum_s: {type: number}
+                          gap_threshold_s: {type: number}
+                          entries:
+                            type: array
+                            items:
+                              type: object
+                              required: [type, start, end, open]
+                              properties:
+                                type: {type: string, enum: [stay, trip, gap]}
+                                start: {type: integer, description: epoch ms}
+                                end: {type: integer, description: epoch ms}
+                                open: {type: boolean, description: the last stay or trip, still growing}
+                                lat: {type: number, description: stay centre}
+                                lon: {type: number, description: stay centre}
+                                radius_m: {type: number, description: the stay's furthest sample from its centre}
+                                inferred: {type: boolean, description: the stay spans a gap with the same position at both ends}
+                                samples: {type: integer}
+                                from: {type: array, items: {type: number}, description: "trip start [lat, lon]"}
+                                to: {type: array, items: {type: number}, description: "trip end [lat, lon]"}
+                                distance_m: {type: number}
+                                duration_s: {type: number}
+                                mean_speed_mps: {type: number}
+                                mode: {type: string, enum: [still, walking, cycling, vehicle]}
+                                explained: {type: boolean, description: a gap the client gave a reason for}
+                                reasons:
+                                  type: array
+                                  items:
+                                    type: object
+                                    required: [start, end, reason]
+                                    properties:
+                                      start: {type: integer}
+                                      end: {type: integer}
+                                      reason: {type: string}
+                                      detail: {type: string}
+                "400": {$ref: '#/components/responses/BadRequest'}
+                "401": {$ref: '#/components/responses/Unauthorized'}
+                "403": {$ref: '#/components/responses/Forbidden'}
+                "404": {$ref: '#/components/responses/NotFound'}
           /devices/{id}:
             get:
               summary: The map page of one UTC day (no external resources unless a tile URL is configured).

@@ -47,6 +47,9 @@ public struct ServerConfiguration: Sendable {
     public var shareStaleAfter: Duration = .seconds(900)
     /// Which stored points the map leaves out as excluded (kept, flagged, exported): issue 25 item 5.
     public var cleanupRules = CleanupRules()
+    /// The stays-and-trips timeline (issue 24): its settings, and whether it is computed at all.
+    public var timeline = TimelineUpdater.Settings()
+    public var timelineEnabled = true
 
     public init() {}
 }

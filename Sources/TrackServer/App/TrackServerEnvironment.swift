@@ -18,6 +18,9 @@ public struct TrackServerEnvironment: Sendable {
     /// The share pages' per-link and per-address limits (``ServerConfiguration/shareLimits``),
     /// shared by every copy of the environment.
     public let shareLimiter: ShareRateLimiter
+    /// Keeps each device's timeline up to date after every ingest commit; `nil` when the timeline
+    /// is off or the store keeps none.
+    public let timeline: TimelineUpdater?
 
     public init(
         store: any TrackStore, clock: ServerClock = .system, configuration: ServerConfiguration = .init(),
@@ -33,6 +36,11 @@ public struct TrackServerEnvironment: Sendable {
         committer = SampleCommitter(store: store, limits: configuration.groupCommit)
         readLimiter = ReadLimiter(limit: configuration.maxConcurrentReads)
         shareLimiter = ShareRateLimiter(limits: configuration.shareLimits)
+        timeline =
+            configuration.timelineEnabled
+            ? (store as? any TrackStore & TimelineStore).map {
+                TimelineUpdater(store: $0, settings: configuration.timeline, logger: logger)
+            } : nil
     }
 
     var auth: Authenticator { Authenticator(store: store, clock: clock) }

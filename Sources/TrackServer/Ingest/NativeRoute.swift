@@ -14,6 +14,7 @@ extension TrackServerEnvironment {
             let outcome = try await committer.insert(parsed.samples, device: device, at: clock.now, bytes: bytes.count)
             // After the samples' commit, before the answer: an acknowledged gap is stored.
             if !parsed.gaps.isEmpty { try await store.insertGaps(parsed.gaps, device: device, at: clock.now) }
+            await updateTimeline(parsed.samples, outcome: outcome, device: device)
             await record(.native, outcome: outcome, rejected: parsed.rejected.count)
             context.logger.info(
                 "batch stored",

@@ -61,6 +61,7 @@ extension TrackServerEnvironment {
         let outcome = try await committer.insert(
             parsed.samples, device: parsed.device, at: clock.now,
             bytes: bytes.count + (request.uri.query?.utf8.count ?? 0))
+        await updateTimeline(parsed.samples, outcome: outcome, device: parsed.device)
         await record(.osmand, outcome: outcome, rejected: 0)
         context.logger.info(
             "osmand location stored",

@@ -53,6 +53,7 @@ extension TrackServerEnvironment {
             switch message {
             case .location(let sample):
                 let outcome = try await committer.insert([sample], device: device, at: clock.now, bytes: bytes.count)
+                await updateTimeline([sample], outcome: outcome, device: device)
                 await record(.owntracks, outcome: outcome, rejected: 0)
                 context.logger.info(
                     "owntracks location stored",

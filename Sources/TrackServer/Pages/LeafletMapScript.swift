@@ -15,6 +15,7 @@ enum LeafletMapScript {
     static let javascript = """
         (function () {
           const map = L.map('map', {preferCanvas: false});
+          window.BGTRACK_MAP = map;  // the timeline panel (timeline.js) draws on it
           if (MAP.tileURL) {
             L.tileLayer(MAP.tileURL, {maxZoom: 19, className: 'bgtrack-tiles',
               attribution: 'tiles: ' + new URL(MAP.tileURL.replace(/[{}]/g, ''), location.href).host}).addTo(map);

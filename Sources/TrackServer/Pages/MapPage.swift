@@ -56,7 +56,8 @@ extension TrackServerEnvironment {
         data.gaps = try await gapBodies(device: device, from: start, to: start + .seconds(86_400))
         let page = MapPageHTML(
             data: data, dayNumber: dayNumber, token: token, pointCount: segments.joined().count,
-            leaflet: leafletAvailable)
+            leaflet: leafletAvailable,
+            timelineHTML: try await mapTimelineHTML(device: device, from: start, to: start + .seconds(86_400)))
         return Response.text(try page.render(), contentType: "text/html; charset=utf-8")
     }
 
@@ -81,6 +82,8 @@ struct MapPageHTML {
     var pointCount: Int
     /// Draw with Leaflet (served from `/static/leaflet/`); else the plain SVG map.
     var leaflet: Bool
+    /// The timeline panel (``TimelineScript``), empty without a timeline.
+    var timelineHTML = ""
 
     func link(day: Int) -> String {
         var query = "day=\(HTML.isoDay(day))"
@@ -125,6 +128,7 @@ struct MapPageHTML {
             \(banner)
             \(body)
             \(PageScripts.tags(data: try HTML.scriptJSON(data), id: "map-data", script: leaflet ? "leaflet-map.js" : "map.js"))
+            \(timelineHTML)
             </body></html>
             """
     }

@@ -19,6 +19,7 @@ enum PageScripts {
         case "map.js": data("MAP", "map-data") + dayPicker + GapScript.javascript + MapScript.javascript
         case "leaflet-map.js": data("MAP", "map-data") + dayPicker + GapScript.javascript + LeafletMapScript.javascript
         case "range-map.js": data("MAP", "map-data") + RangeMapScript.javascript
+        case "timeline.js": data("TIMELINE", "timeline-data") + TimelineScript.javascript
         case "devices.js":
             data("DATA", "devices-data") + "const DEVICES = DATA.devices, TILES = DATA.tiles;\n"
                 + TrackServerEnvironment.devicesMapScript

@@ -14,6 +14,8 @@ struct TrackBody: Sendable {
     /// GeoJSON's header counts the segments before any line: asked of the store beforehand.
     var segmentCount: Int
     var flushBytes = 64 << 10
+    /// The stays, trips and gaps of the range (GeoJSON and GPX include them; see ``TimelineExport``).
+    var timeline: [TimelineEntry] = []
 
     /// Writes the whole body and finishes it.
     func write(to writer: inout any ResponseBodyWriter) async throws {
@@ -61,11 +63,12 @@ struct TrackBody: Sendable {
             for point in run.points { TrackExport.appendGeoJSONPointFeature(point, to: &out.text) }
             try await out.flushIfFull(&writer)
         }
+        out.text += TimelineExport.geoJSONFeatures(timeline)
         out.text += "]}"
     }
 
     private func gpx(_ out: inout Output, _ writer: inout any ResponseBodyWriter) async throws {
-        out.text += TrackExport.gpxHead(name: name)
+        out.text += TrackExport.gpxHead(name: name, before: TimelineExport.gpxElements(timeline))
         var segment = -1
         try await reader.read { run in
             if run.segment != segment {

@@ -68,7 +68,8 @@ extension TrackServerEnvironment {
             reader: TrackReader(
                 store: store, device: device, from: query.from, to: query.to,
                 maximumGap: configuration.gapThreshold, simplify: query.simplify),
-            format: query.format, name: device, segmentCount: segmentCount)
+            format: query.format, name: device, segmentCount: segmentCount,
+            timeline: try await exportedTimeline(device: device, from: query.from, to: query.to, format: query.format))
         return Response(
             status: .ok, headers: [.contentType: query.format.contentType],
             body: ResponseBody { writer in

@@ -115,6 +115,34 @@ extension SQLiteTrackStore {
         migrator.registerMigration("v6-owntracks-key") { db in
             try db.execute(sql: "ALTER TABLE device ADD COLUMN owntracksKey BLOB")
         }
+        // The timeline (issue 24): closed stays, trips and gaps per device, and the detector's
+        // state so the server resumes it without re-reading history.
+        migrator.registerMigration("v7-timeline") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE timeline_entry (
+                        deviceId INTEGER NOT NULL REFERENCES device(id),
+                        kind TEXT NOT NULL,
+                        startAt INTEGER NOT NULL,
+                        endAt INTEGER NOT NULL,
+                        latitude REAL,
+                        longitude REAL,
+                        endLatitude REAL,
+                        endLongitude REAL,
+                        radius REAL,
+                        distance REAL,
+                        sampleCount INTEGER,
+                        inferred INTEGER,
+                        mode TEXT,
+                        PRIMARY KEY (deviceId, startAt, kind)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX timeline_entry_end ON timeline_entry(deviceId, endAt);
+                    CREATE TABLE timeline_state (
+                        deviceId INTEGER PRIMARY KEY REFERENCES device(id),
+                        builder TEXT NOT NULL
+                    );
+                    """)
+        }
         // Why the phone took no samples (issue 24 item 3): its gap intervals, by the id it minted.
         migrator.registerMigration("v8-gap-intervals") { db in
             try db.execute(sql: SQLiteTrackStore.gapIntervalTable)

@@ -16,15 +16,18 @@ public enum DeviceData {
         "gap_interval",
         "detail_pending",
         "import_job",
+        "timeline_entry",
+        "timeline_state",
     ]
 
     /// What a retention period deletes: the table, the time column it is judged by, and the
-    /// device tally (if any) its deletions decrement. Timeline tables join this list when present.
+    /// device tally (if any) its deletions decrement.
     public static let aged: [(table: String, time: String, tally: String?)] = [
         ("sample", "t", "sampleCount"),
         ("event", "receivedAt", nil),
         ("rejected_point", "receivedAt", "rejectedCount"),
         ("gap_interval", "start", nil),
+        ("timeline_entry", "endAt", nil),
     ]
 
     /// The per-table counts' key for the device row itself and the queued alerts naming it.

@@ -15,6 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var connections: ConnectionOptions
     @OptionGroup var cleanup: CleanupOptions
+    @OptionGroup var timeline: TimelineOptions
     @Option(help: "Address to listen on; keep 127.0.0.1 unless a TLS proxy sits in front.") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
     @Option(help: "Minutes without samples or heartbeats before a device shows as offline (fractions allowed).")
@@ -107,6 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.utcOffsetMinutes = try utcOffsetMinutes()
         configuration.connections = connections.limits(logger: logger)
         configuration.groupCommit.enabled = groupCommit == .on
+        timeline.apply(to: &configuration)
         configuration.groupCommit.maxPendingRequests = maxPendingUploads
         configuration.retention = try retentionPeriod()
         configuration.cleanupRules = try cleanup.rules()

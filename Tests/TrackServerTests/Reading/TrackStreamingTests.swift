@@ -105,7 +105,9 @@ struct TrackStreamingTests {
     }
 
     @Test func theRouteStreamsTheSameBytes() async throws {
-        let server = try await TestServer()
+        // The track alone: with the timeline on, GeoJSON and GPX also carry the stays and trips
+        // (TimelineRouteTests checks those).
+        let server = try await TestServer { $0.timelineEnabled = false }
         _ = try await server.store.insert(Self.track(), device: "iphone-42", at: TestServer.start)
         for format in TrackQuery.Format.allCases {
             let response = try await server.test { client in

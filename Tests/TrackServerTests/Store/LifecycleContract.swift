@@ -131,6 +131,10 @@ enum LifecycleContract {
         _ = try await importer.commitImport(
             [StoreContract.sample("\(device)-imported", at: 600)], device: device,
             checkpoint: ImportCheckpoint(fingerprint: "file-\(device)", format: "gpx", records: 1, points: 1), at: now)
+        let timeline = try #require(store as? any TimelineStore, "both stores keep a timeline")
+        try await timeline.saveTimeline(
+            device: device, closed: [.gap(TimelineGap(start: now - .seconds(600), end: now))], checkpoint: "{}",
+            replacingFrom: nil)
     }
 }
 

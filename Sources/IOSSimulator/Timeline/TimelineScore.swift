@@ -1,0 +1,94 @@
+import BackgroundCore
+public import LocationLog
+
+/// How a detected timeline compares with the truth: stays matched one to one (overlapping in
+/// time, centre within the stay radius of the true place), the error of their edges, and the
+/// distance error of the trips between matched stays.
+public struct TimelineScore: Hashable, Sendable {
+    public var staysExpected = 0
+    public var staysFound = 0
+    /// Detected stays matched to a true one (one to one).
+    public var staysMatched = 0
+    /// |detected start - true arrival| in seconds, for matched stays not cut by the scenario's start.
+    public var startErrors: [Double] = []
+    /// |detected end - true departure| in seconds, for matched stays not cut by the scenario's end.
+    public var endErrors: [Double] = []
+    /// |detected - true| / true, for true trips whose two stays were matched and that no gap cut.
+    public var tripDistanceErrors: [Double] = []
+    /// True trips between matched stays that a gap interrupts (shown as a gap, not measured).
+    public var tripsAcrossGaps = 0
+    /// Stay edges next to a gap (the phone was silent: the true arrival or departure is not in
+    /// the data), not judged for their error.
+    public var edgesAtGaps = 0
+    public var gapsFound = 0
+    public var inferredStays = 0
+
+    public init() {}
+
+    public var precision: Double { staysFound == 0 ? 1 : Double(staysMatched) / Double(staysFound) }
+    public var recall: Double { staysExpected == 0 ? 1 : Double(staysMatched) / Double(staysExpected) }
+
+    /// Adds another run's counts and errors (a table row over seeds).
+    public mutating func merge(_ other: TimelineScore) {
+        staysExpected += other.staysExpected
+        staysFound += other.staysFound
+        staysMatched += other.staysMatched
+        startErrors += other.startErrors
+        endErrors += other.endErrors
+        tripDistanceErrors += other.tripDistanceErrors
+        tripsAcrossGaps += other.tripsAcrossGaps
+        edgesAtGaps += other.edgesAtGaps
+        gapsFound += other.gapsFound
+        inferredStays += other.inferredStays
+    }
+
+    /// Scores `entries` (a whole timeline, closed) against `truth`; `radius` is the stay radius.
+    public init(entries: [TimelineEntry], truth: TimelineTruth, radius: Double) {
+        let positions = entries.indices.filter { if case .stay = entries[$0] { true } else { false } }
+        let stays = positions.compactMap { if case .stay(let stay) = entries[$0] { stay } else { nil } }
+        func isGap(_ index: Int) -> Bool {
+            guard entries.indices.contains(index), case .gap = entries[index] else { return false }
+            return true
+        }
+        staysExpected = truth.stays.count
+        staysFound = stays.count
+        gapsFound = entries.count { if case .gap = $0 { true } else { false } }
+        inferredStays = stays.count { $0.inferred }
+        var taken = Set<Int>()
+        var matches: [Int: Stay] = [:]
+        for (index, place) in truth.stays.enumerated() {
+            let candidates = stays.indices.filter { candidate in
+                let stay = stays[candidate]
+                let centre = Coordinate(latitude: stay.latitude, longitude: stay.longitude)
+                return !taken.contains(candidate) && stay.start <= place.departure && stay.end >= place.arrival
+                    && centre.distance(to: place.place) <= radius
+            }
+            let best = candidates.max { overlap(stays[$0], place) < overlap(stays[$1], place) }
+            guard let best else { continue }
+            taken.insert(best)
+            matches[index] = stays[best]
+            let gapBefore = isGap(positions[best] - 1)
+            let gapAfter = isGap(positions[best] + 1)
+            edgesAtGaps += (!place.cutAtStart && gapBefore ? 1 : 0) + (!place.cutAtEnd && gapAfter ? 1 : 0)
+            if !place.cutAtStart, !gapBefore { startErrors.append(abs((stays[best].start - place.arrival).seconds)) }
+            if !place.cutAtEnd, !gapAfter { endErrors.append(abs((stays[best].end - place.departure).seconds)) }
+        }
+        staysMatched = matches.count
+        for (index, journey) in truth.trips.enumerated() {
+            guard let left = matches[index], let right = matches[index + 1], journey.distance > 0 else { continue }
+            let between = entries.filter { $0.start >= left.end && $0.end <= right.start }
+            if between.contains(where: { if case .gap = $0 { true } else { false } }) {
+                tripsAcrossGaps += 1
+                continue
+            }
+            let detected = between.reduce(0.0) { total, entry in
+                if case .trip(let trip) = entry { total + trip.distance } else { total }
+            }
+            tripDistanceErrors.append(abs(detected - journey.distance) / journey.distance)
+        }
+    }
+
+    private func overlap(_ stay: Stay, _ place: TimelineTruth.Place) -> Int64 {
+        min(stay.end, place.departure).milliseconds - max(stay.start, place.arrival).milliseconds
+    }
+}

@@ -1,0 +1,119 @@
+import BackgroundCore
+
+/// Points that may be (or already are) a stay: their running mean is the centre.
+struct StayCluster: Hashable, Sendable, Codable {
+    /// Kept only while the cluster is a candidate (shorter than a stay), so leading points can
+    /// leave it; an open stay keeps just its sums.
+    var points: [TimelinePoint]
+    var first: TimelinePoint
+    var last: TimelinePoint
+    var sumLatitude: Double
+    var sumLongitude: Double
+    var count: Int
+    var radius: Double
+    var inferred: Bool
+
+    init(_ point: TimelinePoint) {
+        points = [point]
+        first = point
+        last = point
+        sumLatitude = point.lat
+        sumLongitude = point.lon
+        count = 1
+        radius = 0
+        inferred = false
+    }
+
+    var latitude: Double { sumLatitude / Double(count) }
+    var longitude: Double { sumLongitude / Double(count) }
+    var duration: Duration { last.time - first.time }
+
+    func distance(to point: TimelinePoint) -> Double { point.distance(latitude: latitude, longitude: longitude) }
+
+    mutating func append(_ point: TimelinePoint, keepingPoints: Bool) {
+        if keepingPoints { points.append(point) }
+        last = point
+        sumLatitude += point.lat
+        sumLongitude += point.lon
+        count += 1
+        radius = max(radius, distance(to: point))
+    }
+
+    /// Removes and returns the oldest point (the cluster must keep its points and hold two or more).
+    mutating func dropFirst() -> TimelinePoint {
+        let head = points.removeFirst()
+        sumLatitude -= head.lat
+        sumLongitude -= head.lon
+        count -= 1
+        first = points[0]
+        radius = points.reduce(0) { max($0, $1.distance(latitude: latitude, longitude: longitude)) }
+        return head
+    }
+
+    /// The centre as a point at `time`: where a trip leaving or reaching the stay is measured
+    /// from, so a trip runs place to place (its samples inside the radius belong to the stay).
+    func centre(at time: Int64) -> TimelinePoint {
+        TimelinePoint(time: Instant(milliseconds: time), latitude: latitude, longitude: longitude)
+    }
+
+    var stay: Stay {
+        Stay(
+            start: first.time, end: last.time, latitude: latitude, longitude: longitude, radius: radius,
+            sampleCount: count, inferred: inferred)
+    }
+}
+
+/// A trip being measured: where it began, where it is now, how far it went.
+struct OpenTrip: Hashable, Sendable, Codable {
+    var first: TimelinePoint
+    var last: TimelinePoint
+    var distance: Double = 0
+    var count = 1
+    /// Metres covered per mode (``TravelMode/allCases`` order), each leg by its own speed.
+    var metresByMode: [Double] = [0, 0, 0, 0]
+
+    init(_ point: TimelinePoint) {
+        first = point
+        last = point
+    }
+
+    mutating func append(_ point: TimelinePoint) {
+        let metres = Self.leg(from: last, to: point)
+        distance += metres
+        let seconds = Double(point.t - last.t) / 1000
+        if seconds > 0, let index = TravelMode.allCases.firstIndex(of: TravelMode(meanSpeed: metres / seconds)),
+            metresByMode.indices.contains(index)
+        {
+            metresByMode[index] += metres
+        }
+        last = point
+        count += 1
+    }
+
+    /// Metres between two consecutive samples of a trip. The straight line cuts every corner
+    /// between them (two minutes of walking is 170 m of path); when both ends measured a moving
+    /// speed, the person moved the whole time, and the mean speed times the time is the path's
+    /// length. Never less than the straight line, never more than twice it plus 50 m (a bad speed
+    /// reading must not invent a detour).
+    static func leg(from: TimelinePoint, to: TimelinePoint) -> Double {
+        let straight = from.distance(to: to)
+        guard let before = from.spd, let after = to.spd, before >= movingSpeed, after >= movingSpeed else {
+            return straight
+        }
+        let travelled = (before + after) / 2 * Double(to.t - from.t) / 1000
+        return min(max(straight, travelled), straight * 2 + 50)
+    }
+
+    /// Below this (m/s) a measured speed says the person was not moving.
+    static let movingSpeed = 0.5
+
+    /// The closed trip, or `nil` when it never left its first sample.
+    var trip: Trip? {
+        guard count >= 2, last.t > first.t else { return nil }
+        let dominant = zip(TravelMode.allCases, metresByMode).max { $0.1 < $1.1 }
+        return Trip(
+            start: first.time, end: last.time, distance: distance, sampleCount: count, startLatitude: first.lat,
+            startLongitude: first.lon, endLatitude: last.lat, endLongitude: last.lon,
+            mode: (dominant?.1 ?? 0) > 0 ? dominant?.0 : nil)
+    }
+}

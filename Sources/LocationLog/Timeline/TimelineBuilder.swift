@@ -1,0 +1,173 @@
+public import BackgroundCore
+
+/// Turns time-ordered samples into stays, trips and gaps as they arrive, one sample at a time.
+///
+/// A sans-IO machine: `add(_:)` takes the next sample and returns the entries it closed; the
+/// caller stores them. The open stay or trip is never returned by `add` (it may still grow);
+/// `provisional` shows it, `finish()` closes it. The state is `Codable`, so a server persists it
+/// beside the closed entries and resumes without re-reading history.
+///
+/// Rules, for 2-3 minute sampling with gaps:
+/// - a stay is `minimumStay` or longer within `stayRadius` of the running centre;
+/// - a trip is the movement between two stays, measured along its samples;
+/// - two samples more than `gapThreshold` apart are a gap. With the same position at both ends
+///   (within the stay radius) the stay continues across it, marked inferred (unless
+///   `infersStaysAcrossGaps` is off); otherwise the gap is its own entry, never a trip.
+///
+/// ```swift
+/// var builder = TimelineBuilder(settings: .sampling(every: .seconds(120)))
+/// for sample in samples { closed += builder.add(TimelinePoint(sample)) }
+/// closed += builder.finish()
+/// ```
+public struct TimelineBuilder: Sendable {
+    public var settings: TimelineSettings
+    private var state: State = .empty
+    /// The newest sample seen, accurate or not: a gap is measured from here.
+    private var lastTime: Int64?
+
+    private enum State: Hashable, Sendable, Codable {
+        case empty
+        /// No stay open: the trip so far (`nil` before the first point left the candidate) and
+        /// the trailing points that may become a stay.
+        case moving(trip: OpenTrip?, candidate: StayCluster)
+        /// A stay is open.
+        case staying(StayCluster)
+    }
+
+    public init(settings: TimelineSettings = TimelineSettings()) {
+        self.settings = settings
+    }
+
+    /// The time of the newest sample taken; an older one is ignored by `add`.
+    public var newestTime: Instant? { lastTime.map(Instant.init(milliseconds:)) }
+
+    /// Takes the next sample and returns the entries it closed, oldest first.
+    ///
+    /// A sample not newer than the newest one seen is ignored (returns nothing): a late sample
+    /// needs a rebuild from a checkpoint before it (see `TimelineStore` on the server).
+    public mutating func add(_ point: TimelinePoint) -> [TimelineEntry] {
+        if let lastTime, point.t <= lastTime { return [] }
+        let previous = lastTime
+        lastTime = point.t
+        guard (point.acc ?? 0) <= settings.worstAccuracy else { return [] }
+        let gapped = previous.map { point.t - $0 > settings.gapThreshold.wholeMilliseconds } ?? false
+        var closed: [TimelineEntry] = []
+        switch state {
+        case .empty:
+            state = .moving(trip: nil, candidate: StayCluster(point))
+        case .staying(var stay):
+            if stay.distance(to: point) <= settings.stayRadius, !gapped || settings.infersStaysAcrossGaps {
+                stay.inferred = stay.inferred || gapped
+                stay.append(point, keepingPoints: false)
+                state = .staying(stay)
+            } else {
+                closed.append(.stay(stay.stay))
+                if gapped, let previous {
+                    closed.append(.gap(TimelineGap(start: Instant(milliseconds: previous), end: point.time)))
+                    state = .moving(trip: nil, candidate: StayCluster(point))
+                } else {
+                    state = .moving(trip: OpenTrip(stay.centre(at: stay.last.t)), candidate: StayCluster(point))
+                }
+            }
+        case .moving(let trip, let candidate):
+            closed += move(trip: trip, candidate: candidate, point: point, gapFrom: gapped ? previous : nil)
+        }
+        return closed
+    }
+
+    private mutating func move(trip: OpenTrip?, candidate: StayCluster, point: TimelinePoint, gapFrom: Int64?)
+        -> [TimelineEntry]
+    {
+        let gapped = gapFrom != nil
+        var trip = trip
+        var candidate = candidate
+        var closed: [TimelineEntry] = []
+        if gapped, !(settings.infersStaysAcrossGaps && candidate.distance(to: point) <= settings.stayRadius) {
+            for member in candidate.points { trip = Self.extend(trip, with: member) }
+            if let finished = trip?.trip { closed.append(.trip(finished)) }
+            closed.append(.gap(TimelineGap(start: Instant(milliseconds: gapFrom ?? candidate.last.t), end: point.time)))
+            state = .moving(trip: nil, candidate: StayCluster(point))
+            return closed
+        }
+        if gapped {
+            candidate.inferred = true
+        } else {
+            // Leading points that the new one pulls out of reach leave the candidate for the trip.
+            while candidate.count > 0, candidate.distance(to: point) > settings.stayRadius {
+                guard candidate.count > 1 else {
+                    trip = Self.extend(trip, with: candidate.points[0])
+                    candidate = StayCluster(point)
+                    state = .moving(trip: trip, candidate: candidate)
+                    return closed
+                }
+                trip = Self.extend(trip, with: candidate.dropFirst())
+            }
+        }
+        candidate.append(point, keepingPoints: true)
+        if candidate.duration >= settings.minimumStay {
+            let arrival = candidate.centre(at: candidate.first.t)
+            if let reaching = trip.map({ Self.extend($0, with: arrival) }), let finished = reaching.trip {
+                closed.append(.trip(finished))
+            }
+            candidate.points = []
+            state = .staying(candidate)
+        } else {
+            state = .moving(trip: trip, candidate: candidate)
+        }
+        return closed
+    }
+
+    private static func extend(_ trip: OpenTrip?, with point: TimelinePoint) -> OpenTrip {
+        guard var trip else { return OpenTrip(point) }
+        trip.append(point)
+        return trip
+    }
+
+    /// Closes the open stay or trip (the end of the data) and returns it; the builder is empty after.
+    public mutating func finish() -> [TimelineEntry] {
+        defer { state = .empty }
+        switch state {
+        case .empty:
+            return []
+        case .staying(let stay):
+            return [.stay(stay.stay)]
+        case .moving(var trip, let candidate):
+            for member in candidate.points { trip = Self.extend(trip, with: member) }
+            return trip?.trip.map { [.trip($0)] } ?? []
+        }
+    }
+
+    /// What `finish()` would return now, without closing anything: the open stay or trip.
+    public var provisional: [TimelineEntry] {
+        var copy = self
+        return copy.finish()
+    }
+
+    /// Where the open part begins: entries that end after this may still change, earlier ones not.
+    public var openSince: Instant? {
+        switch state {
+        case .empty: nil
+        case .staying(let stay): stay.first.time
+        case .moving(let trip, let candidate): (trip?.first ?? candidate.first).time
+        }
+    }
+}
+
+extension TimelineBuilder: Codable {
+    enum CodingKeys: String, CodingKey { case state, lastTime }
+
+    /// Resumes a persisted builder. The settings are not persisted (an operator may change them);
+    /// set `settings` after decoding.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        settings = TimelineSettings()
+        state = try container.decode(State.self, forKey: .state)
+        lastTime = try container.decodeIfPresent(Int64.self, forKey: .lastTime)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encodeIfPresent(lastTime, forKey: .lastTime)
+    }
+}

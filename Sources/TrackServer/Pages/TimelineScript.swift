@@ -1,0 +1,96 @@
+import BackgroundCore
+import LocationLog
+
+/// The map page's timeline panel: the day's stays, trips and gaps listed beside the track and,
+/// on the Leaflet map, stays drawn as circles of their radius labelled with their times, trips as
+/// straight lines coloured by mode, unexplained gaps named as such. Reads `TIMELINE` from the
+/// page's `timeline-data` block; served as `/static/bgtrack/timeline.js` (no inline script).
+enum TimelineScript {
+    /// The page's data: the entries as `GET /v1/devices/{id}/timeline` answers them.
+    struct Data: Encodable {
+        var entries: [TimelineItem]
+        var utcOffsetMinutes: Int
+        var zone: String
+    }
+
+    static let css = """
+        #timeline { position: absolute; top: 54px; left: 54px; z-index: 1000; width: 270px; max-height: 60vh;
+          overflow: auto; background: rgba(255,255,255,.94); border-radius: 4px; padding: 6px 8px; font-size: 12px;
+          box-shadow: 0 1px 4px rgba(0,0,0,.3); }
+        #timeline h2 { font-size: 13px; margin: 0 0 4px; }
+        #timeline li { list-style: none; margin: 2px 0; padding-left: 14px; position: relative; }
+        #timeline li::before { content: ''; position: absolute; left: 0; top: 4px; width: 9px; height: 9px;
+          border-radius: 50%; background: var(--c); }
+        #timeline ul { margin: 0; padding: 0; }
+        #timeline .gap { color: #c01c28; }
+        .stay-label { background: #fff; border: 1px solid #613583; color: #613583; border-radius: 3px;
+          padding: 0 3px; font-size: 11px; white-space: nowrap; }
+        """
+
+    /// Colours per trip mode; stays purple, gaps red.
+    static let javascript = """
+        (function () {
+          const box = document.getElementById('timeline');
+          if (!box) return;
+          const modeColour = {still: '#77767b', walking: '#26a269', cycling: '#e5a50a', vehicle: '#1c71d8'};
+          const local = ms => new Date(ms + TIMELINE.utcOffsetMinutes * 60000);
+          const hm = ms => local(ms).toISOString().slice(11, 16);
+          const dur = s => s >= 3600 ? Math.floor(s / 3600) + ' h ' + Math.round(s % 3600 / 60) + ' min'
+            : Math.round(s / 60) + ' min';
+          const km = m => m >= 1000 ? (m / 1000).toFixed(1) + ' km' : Math.round(m) + ' m';
+          const title = document.createElement('h2');
+          title.textContent = 'Timeline (' + TIMELINE.zone + ')';
+          box.appendChild(title);
+          const list = document.createElement('ul');
+          box.appendChild(list);
+          if (TIMELINE.entries.length === 0) {
+            const li = document.createElement('li');
+            li.textContent = 'No stays or trips on this day.';
+            list.appendChild(li);
+          }
+          const map = window.BGTRACK_MAP;
+          TIMELINE.entries.forEach(e => {
+            const li = document.createElement('li');
+            li.className = 'entry ' + e.type;
+            const span = hm(e.start) + '–' + hm(e.end) + ' ';
+            const seconds = (e.end - e.start) / 1000;
+            if (e.type === 'stay') {
+              li.style.setProperty('--c', '#613583');
+              li.textContent = span + 'stay ' + dur(seconds) + (e.inferred ? ' (inferred across a gap)' : '') +
+                (e.open ? ' (ongoing)' : '');
+              if (map) {
+                L.circle([e.lat, e.lon], {radius: Math.max(25, e.radius_m), color: '#613583', weight: 2,
+                  fillOpacity: 0.15, dashArray: e.inferred ? '4 4' : null, className: 'timeline-stay'})
+                  .bindTooltip(hm(e.start) + '–' + hm(e.end), {permanent: true, direction: 'top',
+                    className: 'stay-label'}).addTo(map);
+              }
+            } else if (e.type === 'trip') {
+              const colour = modeColour[e.mode] || '#333';
+              li.style.setProperty('--c', colour);
+              li.textContent = span + e.mode + ' ' + km(e.distance_m) + ', ' + dur(seconds) +
+                (e.open ? ' (ongoing)' : '');
+              if (map) {
+                L.polyline([e.from, e.to], {color: colour, weight: 6, opacity: 0.55, className: 'timeline-trip'})
+                  .bindTooltip(e.mode + ' ' + km(e.distance_m)).addTo(map);
+              }
+            } else {
+              li.style.setProperty('--c', '#c01c28');
+              li.textContent = span + 'gap ' + dur(seconds) + ', ' + (e.explained
+                ? (e.reasons || []).map(r => r.reason).join(', ') : 'unexplained');
+            }
+            list.appendChild(li);
+          });
+        })();
+
+        """
+
+    /// The panel, its data and its script, for the map page's body.
+    static func html(entries: [TimelineEntry], open: Int, utcOffsetMinutes: Int, zone: String) throws -> String {
+        let items =
+            entries.dropLast(open).map { TimelineItem($0, open: false) }
+            + entries.suffix(open).map { TimelineItem($0, open: true) }
+        let data = Data(entries: items, utcOffsetMinutes: utcOffsetMinutes, zone: zone)
+        return "<style>\(css)</style><aside id=\"timeline\"></aside>\n"
+            + PageScripts.tags(data: try HTML.scriptJSON(data), id: "timeline-data", script: "timeline.js")
+    }
+}

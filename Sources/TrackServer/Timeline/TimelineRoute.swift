@@ -1,0 +1,82 @@
+import BackgroundCore
+import HTTPTypes
+import Hummingbird
+import LocationLog
+
+extension TrackServerEnvironment {
+    /// Hands the newly stored samples of an ingest to the timeline (duplicates are not new).
+    func updateTimeline(_ samples: [IngestSample], outcome: InsertOutcome, device: String) async {
+        guard let timeline, !outcome.accepted.isEmpty else { return }
+        let accepted = Set(outcome.accepted)
+        await timeline.ingest(samples.filter { accepted.contains($0.key) }, device: device)
+    }
+
+    /// `GET /v1/devices/{id}/timeline?from&to`: the device's stays, trips and gaps overlapping the
+    /// range (default: the last 24 hours), the open one last with `"open": true`.
+    func timelineRoute(_ request: Request, context: some RequestContext) async throws -> Response {
+        let device = try context.parameters.require("id")
+        _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
+        guard try await store.device(named: device) != nil else {
+            throw APIError(.notFound, "no device is registered as \"\(device)\"")
+        }
+        let range = try TimelineQuery({ request.uri.queryParameters.get($0) }, now: clock.now)
+        guard let timeline else {
+            throw APIError(
+                .notFound,
+                "this server computes no timeline (started with --no-timeline, or its store keeps none); "
+                    + "restart bgtrack serve without --no-timeline")
+        }
+        let found = try await timeline.timeline(device: device, from: range.from, to: range.to)
+        return try Response.json(
+            TimelineBody(
+                device: device, from: range.from, to: range.to, closed: found.closed, open: found.provisional,
+                settings: timeline.settings.timeline))
+    }
+}
+
+/// The range of a timeline request, checked: epoch milliseconds or ISO-8601, at most 31 days.
+struct TimelineQuery {
+    var from: Instant
+    var to: Instant
+
+    static let longest = Duration.seconds(31 * 86_400)
+
+    init(_ parameter: (String) -> String?, now: Instant) throws(APIError) {
+        func instant(_ name: String) throws(APIError) -> Instant? {
+            guard let text = parameter(name), !text.isEmpty else { return nil }
+            guard let value = TimestampParser.instant(from: text) else {
+                throw APIError(
+                    .badRequest, "\"\(name)\" must be epoch milliseconds or ISO-8601, got \"\(text.prefix(40))\"")
+            }
+            return value
+        }
+        to = try instant("to") ?? now
+        from = try instant("from") ?? (to - .seconds(24 * 3600))
+        guard from <= to else { throw APIError(.badRequest, "\"from\" is after \"to\"; swap them") }
+        guard to - from <= Self.longest else {
+            throw APIError(.badRequest, "the range is longer than 31 days; ask for a shorter from…to")
+        }
+    }
+}
+
+extension TrackServerEnvironment {
+    /// The timeline a GeoJSON or GPX export carries (none for CSV and polyline, or without a timeline).
+    func exportedTimeline(device: String, from: Instant, to: Instant, format: TrackQuery.Format) async throws
+        -> [TimelineEntry]
+    {
+        guard let timeline, format == .geojson || format == .gpx else { return [] }
+        let found = try await timeline.timeline(device: device, from: from, to: to)
+        return found.closed + found.provisional
+    }
+}
+
+extension TrackServerEnvironment {
+    /// The map page's timeline panel for `from..<to`, or nothing without a timeline.
+    func mapTimelineHTML(device: String, from: Instant, to: Instant) async throws -> String {
+        guard let timeline else { return "" }
+        let found = try await timeline.timeline(device: device, from: from, to: to)
+        return try TimelineScript.html(
+            entries: found.closed + found.provisional, open: found.provisional.count,
+            utcOffsetMinutes: configuration.utcOffsetMinutes, zone: HTML.zone(configuration.utcOffsetMinutes))
+    }
+}

@@ -1,0 +1,102 @@
+public import BackgroundCore
+public import LocationLog
+
+/// Where the server keeps each device's timeline: the closed stays, trips and gaps, and the
+/// detector's state, so a restart resumes it without re-reading history.
+///
+/// Separate from ``TrackStore`` (the timeline is an addition a store may lack); both stores
+/// conform, and the contract suite `TimelineStoreContract` runs on SQLite and PostgreSQL.
+public protocol TimelineStore: Sendable {
+    /// The device's persisted ``TimelineBuilder`` (its JSON), `nil` before the first save.
+    func timelineCheckpoint(device: String) async throws -> String?
+    /// In one transaction: deletes the device's entries that start at or after `replacingFrom`
+    /// (a rebuild after a late sample), stores `closed`, and saves the checkpoint.
+    /// Throws ``TrackStoreError/unknownDevice(_:)`` for a device that is not registered.
+    func saveTimeline(device: String, closed: [TimelineEntry], checkpoint: String, replacingFrom: Instant?)
+        async throws
+    /// The device's closed entries that overlap `from..<to` (end ≥ from, start < to), in time order.
+    func timelineEntries(device: String, from: Instant, to: Instant) async throws -> [TimelineEntry]
+}
+
+/// A timeline entry as a table row: the columns both stores share.
+package struct TimelineRow: Hashable, Sendable {
+    package var kind: String
+    package var start: Int64
+    package var end: Int64
+    package var latitude: Double?
+    package var longitude: Double?
+    package var endLatitude: Double?
+    package var endLongitude: Double?
+    package var radius: Double?
+    package var distance: Double?
+    package var sampleCount: Int64?
+    package var inferred: Bool?
+    package var mode: String?
+
+    package init(_ entry: TimelineEntry) {
+        start = entry.start.milliseconds
+        end = entry.end.milliseconds
+        switch entry {
+        case .stay(let stay):
+            kind = "stay"
+            latitude = stay.latitude
+            longitude = stay.longitude
+            radius = stay.radius
+            sampleCount = Int64(stay.sampleCount)
+            inferred = stay.inferred
+        case .trip(let trip):
+            kind = "trip"
+            latitude = trip.startLatitude
+            longitude = trip.startLongitude
+            endLatitude = trip.endLatitude
+            endLongitude = trip.endLongitude
+            distance = trip.distance
+            sampleCount = Int64(trip.sampleCount)
+            mode = trip.mode.rawValue
+        case .gap:
+            kind = "gap"
+        }
+    }
+
+    package init(
+        kind: String, start: Int64, end: Int64, latitude: Double?, longitude: Double?, endLatitude: Double?,
+        endLongitude: Double?, radius: Double?, distance: Double?, sampleCount: Int64?, inferred: Bool?,
+        mode: String?
+    ) {
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.latitude = latitude
+        self.longitude = longitude
+        self.endLatitude = endLatitude
+        self.endLongitude = endLongitude
+        self.radius = radius
+        self.distance = distance
+        self.sampleCount = sampleCount
+        self.inferred = inferred
+        self.mode = mode
+    }
+
+    /// The entry, or `nil` for a row of an unknown kind (written by a newer server).
+    package var entry: TimelineEntry? {
+        let start = Instant(milliseconds: start)
+        let end = Instant(milliseconds: end)
+        switch kind {
+        case "stay":
+            return .stay(
+                Stay(
+                    start: start, end: end, latitude: latitude ?? 0, longitude: longitude ?? 0, radius: radius ?? 0,
+                    sampleCount: Int(sampleCount ?? 0), inferred: inferred ?? false))
+        case "trip":
+            return .trip(
+                Trip(
+                    start: start, end: end, distance: distance ?? 0, sampleCount: Int(sampleCount ?? 0),
+                    startLatitude: latitude ?? 0, startLongitude: longitude ?? 0, endLatitude: endLatitude ?? 0,
+                    endLongitude: endLongitude ?? 0, mode: mode.flatMap(TravelMode.init(rawValue:))))
+        case "gap":
+            return .gap(TimelineGap(start: start, end: end))
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,175 @@
+public import BackgroundCore
+import Foundation
+public import LocationLog
+public import Logging
+
+/// Keeps every device's timeline up to date as samples are stored: right after each ingest
+/// commit, the new samples go through the device's ``TimelineBuilder``, and the entries they
+/// close are saved with the builder's state (``TimelineStore``).
+///
+/// Incremental: the builder lives in memory and is saved only when an entry closes; after a
+/// restart it resumes from its checkpoint and reads just the samples stored after it. A late
+/// sample (older than the newest one the builder took) rebuilds only from the entry it falls in.
+/// One device is updated by one task at a time; samples arriving meanwhile join its queue.
+public actor TimelineUpdater {
+    /// The settings, and whether stays are inferred across gaps for clients that cannot say why
+    /// they were silent (Overland, OwnTracks, OsmAnd): off by default (issue 24 item 4).
+    public struct Settings: Sendable {
+        public var timeline: TimelineSettings
+        public var infersStaysForOtherClients: Bool
+
+        public init(timeline: TimelineSettings = TimelineSettings(), infersStaysForOtherClients: Bool = false) {
+            self.timeline = timeline
+            self.infersStaysForOtherClients = infersStaysForOtherClients
+        }
+
+        func builderSettings(for source: IngestSource) -> TimelineSettings {
+            var settings = timeline
+            if source != .native { settings.infersStaysAcrossGaps = infersStaysForOtherClients }
+            return settings
+        }
+    }
+
+    private let store: any TrackStore & TimelineStore
+    public let settings: Settings
+    private let logger: Logger
+    private var builders: [String: TimelineBuilder] = [:]
+    private var queued: [String: [IngestSample]] = [:]
+    private var busy: Set<String> = []
+    /// Samples read per page when catching up or rebuilding.
+    static let pageSize = 20_000
+
+    public init(store: any TrackStore & TimelineStore, settings: Settings, logger: Logger) {
+        self.store = store
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// Takes samples the store has just committed. Returns when they (and any queued behind
+    /// them) are in the timeline, or at once if another task is updating this device (it takes
+    /// them too). Never throws: the timeline is derived data, and a failed update is logged and
+    /// redone from the stored samples on the next one.
+    public func ingest(_ samples: [IngestSample], device: String) async {
+        guard !samples.isEmpty else { return }
+        queued[device, default: []] += samples
+        guard !busy.contains(device) else { return }
+        busy.insert(device)
+        defer { busy.remove(device) }
+        while let next = queued.removeValue(forKey: device) {
+            do {
+                try await update(device: device, with: next)
+            } catch {
+                builders[device] = nil
+                logger.error(
+                    "timeline update failed; it is redone from the stored samples on the next batch",
+                    metadata: ["device": "\(device)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// The device's timeline overlapping `from..<to`: the closed entries, then the open stay or
+    /// trip (`provisional`), which may still grow.
+    public func timeline(device: String, from: Instant, to: Instant) async throws
+        -> (closed: [TimelineEntry], provisional: [TimelineEntry])
+    {
+        let closed = try await store.timelineEntries(device: device, from: from, to: to)
+        let builder = try await builder(for: device)
+        let open = builder.provisional.filter { $0.end >= from && $0.start < to }
+        return (closed, open)
+    }
+
+    private func update(device: String, with samples: [IngestSample]) async throws {
+        let sorted = samples.sorted { $0.time < $1.time }
+        let cached = builders[device]
+        // Loading catches up with every stored sample newer than the checkpoint, these included.
+        let (loaded, checkpointNewest) = try await load(device: device)
+        var builder = loaded
+        let newest = cached == nil ? checkpointNewest : builder.newestTime
+        if let newest, let earliest = sorted.first?.time, earliest <= newest {
+            try await rebuild(device: device, from: earliest, current: builder)
+            return
+        }
+        guard cached != nil else { return }
+        var closed: [TimelineEntry] = []
+        for sample in sorted {
+            builder.settings = settings.builderSettings(for: sample.source)
+            closed += builder.add(TimelinePoint(sample))
+        }
+        builders[device] = builder
+        if !closed.isEmpty { try await save(device: device, closed: closed, builder: builder, replacingFrom: nil) }
+    }
+
+    private func builder(for device: String) async throws -> TimelineBuilder {
+        try await load(device: device).builder
+    }
+
+    /// The device's builder: in memory, or its checkpoint caught up with the samples stored after
+    /// it (and the newest sample the checkpoint had taken).
+    private func load(device: String) async throws -> (builder: TimelineBuilder, checkpointNewest: Instant?) {
+        if let builder = builders[device] { return (builder, builder.newestTime) }
+        var builder = TimelineBuilder(settings: settings.timeline)
+        if let saved = try await store.timelineCheckpoint(device: device) {
+            do {
+                builder = try JSONDecoder().decode(TimelineBuilder.self, from: Data(saved.utf8))
+            } catch {
+                logger.warning(
+                    "unreadable timeline checkpoint; rebuilding the device's timeline from its samples",
+                    metadata: ["device": "\(device)", "error": "\(error)"])
+                try await rebuild(device: device, from: .epoch, current: TimelineBuilder(settings: settings.timeline))
+                return (builders[device] ?? builder, nil)
+            }
+        }
+        let checkpointNewest = builder.newestTime
+        let after = checkpointNewest.map { $0 + .milliseconds(1) } ?? .epoch
+        let closed = try await feed(&builder, device: device, from: after)
+        builders[device] = builder
+        if !closed.isEmpty { try await save(device: device, closed: closed, builder: builder, replacingFrom: nil) }
+        return (builder, checkpointNewest)
+    }
+
+    /// Recomputes the timeline from the entry a late sample at `time` may change onwards: the
+    /// first that ends within a gap threshold before it (a stay the sample may extend) or later.
+    private func rebuild(device: String, from time: Instant, current: TimelineBuilder) async throws {
+        let affected = try await store.timelineEntries(
+            device: device, from: time - settings.timeline.gapThreshold, to: Instant(milliseconds: .max))
+        let start = min(time, affected.first?.start ?? current.openSince ?? time)
+        var builder = TimelineBuilder(settings: settings.timeline)
+        let closed = try await feed(&builder, device: device, from: start)
+        builders[device] = builder
+        try await save(device: device, closed: closed, builder: builder, replacingFrom: start)
+    }
+
+    /// Feeds the device's stored samples from `from` on, page by page; returns the closed entries.
+    private func feed(_ builder: inout TimelineBuilder, device: String, from: Instant) async throws
+        -> [TimelineEntry]
+    {
+        var closed: [TimelineEntry] = []
+        var lower = from
+        while true {
+            let page = try await store.samples(
+                device: device, from: lower, to: Instant(milliseconds: .max), limit: Self.pageSize)
+            for sample in page {
+                builder.settings = settings.builderSettings(for: sample.source)
+                closed += builder.add(TimelinePoint(sample))
+            }
+            guard page.count == Self.pageSize, let last = page.last else { return closed }
+            lower = last.time + .milliseconds(1)
+        }
+    }
+
+    private func save(device: String, closed: [TimelineEntry], builder: TimelineBuilder, replacingFrom: Instant?)
+        async throws
+    {
+        let checkpoint = String(decoding: try JSONEncoder().encode(builder), as: UTF8.self)
+        try await store.saveTimeline(
+            device: device, closed: closed, checkpoint: checkpoint, replacingFrom: replacingFrom)
+    }
+}
+
+extension TimelinePoint {
+    init(_ sample: IngestSample) {
+        self.init(
+            time: sample.time, latitude: sample.latitude, longitude: sample.longitude, accuracy: sample.accuracy,
+            speed: sample.speed)
+    }
+}

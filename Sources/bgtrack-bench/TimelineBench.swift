@@ -1,0 +1,40 @@
+import ArgumentParser
+import BackgroundCore
+import Foundation
+import IOSSimulator
+import LocationLog
+
+/// `bgtrack-bench timeline`: the timeline judged against the simulator's truth (issue 24 item 2),
+/// every scenario × strategy over seeds, printed as the Markdown table BENCHMARKS.md carries.
+struct TimelineBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline", abstract: "Stays and trips detected vs the simulator's truth (issue 24).")
+
+    @Option(help: "Scenarios, comma-separated.") var scenarios = "commute,home-day,week"
+    @Option(help: "Strategies, comma-separated (default: all).") var strategies: String?
+    @Option(help: "Seeds 1…N.") var seeds: UInt64 = 20
+
+    func validate() throws {
+        for name in scenarios.split(separator: ",") where Scenario.named(String(name)) == nil {
+            throw ValidationError("--scenarios: unknown \(name); use \(Scenario.names.joined(separator: ", "))")
+        }
+        for name in (strategies ?? "").split(separator: ",") where StrategyName(rawValue: String(name)) == nil {
+            throw ValidationError(
+                "--strategies: unknown \(name); use \(StrategyName.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard (1...1000).contains(seeds) else { throw ValidationError("--seeds \(seeds) is outside 1…1000") }
+    }
+
+    func run() async throws {
+        let chosen =
+            strategies.map { $0.split(separator: ",").compactMap { StrategyName(rawValue: String($0)) } }
+            ?? StrategyName.allCases
+        let rows = TimelineEvaluation.table(
+            scenarios: scenarios.split(separator: ",").map(String.init), strategies: chosen, seeds: 1...seeds
+        ) { done, total in
+            FileHandle.standardError.write(Data("\r\(done)/\(total) runs".utf8))
+        }
+        FileHandle.standardError.write(Data("\n".utf8))
+        print(TimelineEvaluation.markdown(rows))
+    }
+}

@@ -1,0 +1,146 @@
+import BackgroundCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LocationLog
+import Testing
+import TrackServer
+
+/// `GET /v1/devices/{id}/timeline`, the exports and the map page's timeline (issue 24).
+@Suite("Timeline: endpoint, exports, map panel")
+struct TimelineRouteTests {
+    static let day: Int64 = 1_732_233_600_000  // 2024-11-22T00:00Z
+
+    /// A native batch of 2-minute samples: `minutes` with a position `north` metres from home.
+    static func batch(_ minutes: [Int64], north: (Int64) -> Double, seqBase: Int64 = 0) -> String {
+        let samples = minutes.enumerated().map { index, minute in
+            let id = String(format: "00000000-0000-4000-8000-%012lld", seqBase + Int64(index) + 1)
+            let latitude = 31.2304 + north(minute) / 111_320
+            return #"{"id":"\#(id)","seq":\#(seqBase + Int64(index) + 1),"t":\#(day + minute * 60_000),"#
+                + #""lat":\#(latitude),"lon":121.4737,"acc":8}"#
+        }
+        return #"{"batch":"b\#(seqBase)","device":"iphone-42","samples":[\#(samples.joined(separator: ","))]}"#
+    }
+
+    /// Home 00:00-01:00, a 2.5 km walk, the office 01:30-03:00.
+    static let morning = batch(Array(stride(from: Int64(0), to: 180, by: 2))) { minute in
+        minute < 60 ? Double(minute % 3) : minute < 90 ? Double(minute - 60) * 84 : 2520 + Double(minute % 3)
+    }
+
+    func seeded(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+        let server = try await TestServer(configure: configure)
+        try await server.test { client in
+            let response = try await client.executeRequest(
+                uri: "/v1/batches", method: .post, headers: .bearer(server.phoneToken),
+                body: ByteBuffer(text: Self.morning))
+            #expect(response.status == .ok, "\(response.text)")
+        }
+        return server
+    }
+
+    func get(_ server: TestServer, _ uri: String, token: String? = nil) async throws -> TestResponse {
+        try await server.test { client in
+            try await client.executeRequest(
+                uri: uri, method: .get, headers: .bearer(token ?? server.operatorToken), body: nil)
+        }
+    }
+
+    static let range = "from=\(day)&to=\(day + 86_400_000)"
+
+    @Test func stayTripStayAsSamplesArrive() async throws {
+        let server = try await seeded()
+        let response = try await get(server, "/v1/devices/iphone-42/timeline?\(Self.range)")
+        #expect(response.status == .ok)
+        let body = try #require(response.json as? [String: Any])
+        let entries = try #require(body["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["type"] as? String } == ["stay", "trip", "stay"])
+        #expect(entries.map { $0["open"] as? Bool } == [false, false, true])
+        #expect(entries[1]["mode"] as? String == "walking")
+        let distance = try #require(entries[1]["distance_m"] as? Double)
+        #expect(abs(distance - 2520) < 150, "\(distance)")
+        #expect(entries[0]["start"] as? Int64 == Self.day)
+        #expect(body["stay_radius_m"] as? Double == 100)
+        // The device reads its own timeline; another device may not.
+        #expect(try await get(server, "/v1/devices/iphone-42/timeline", token: server.phoneToken).status == .ok)
+        #expect(try await get(server, "/v1/devices/iphone-42/timeline", token: server.otherToken).status == .forbidden)
+        #expect(try await get(server, "/v1/devices/ghost/timeline").status == .notFound)
+    }
+
+    @Test(arguments: [
+        ("from=yesterday", "must be epoch milliseconds or ISO-8601, got"),
+        ("from=2000&to=1000", "is after"),
+        ("from=0&to=99999999999999", "longer than 31 days"),
+        ("to=" + String(repeating: "9", count: 5000), "must be epoch milliseconds"),
+        ("from=%00%ff%fe", "must be epoch milliseconds"),
+    ])
+    func hostileRangesAreRefusedWithTheReason(query: String, reason: String) async throws {
+        let server = try await seeded()
+        let response = try await get(server, "/v1/devices/iphone-42/timeline?\(query)")
+        #expect(response.status == .badRequest)
+        #expect(response.text.contains(reason), "\(response.text)")
+        #expect(response.text.count < 400)
+        #expect(try await server.sampleCount() == 90)  // nothing stored was lost
+    }
+
+    @Test func aServerWithoutTimelineSaysHowToTurnItOn() async throws {
+        let server = try await seeded { $0.timelineEnabled = false }
+        let response = try await get(server, "/v1/devices/iphone-42/timeline")
+        #expect(response.status == .notFound)
+        #expect(response.text.contains("--no-timeline"))
+    }
+
+    @Test func exportsCarryTheTimeline() async throws {
+        let server = try await seeded()
+        let geojson = try await get(server, "/v1/devices/iphone-42/track?\(Self.range)&format=geojson")
+        #expect(geojson.text.contains(#""timeline":"stay""#) && geojson.text.contains(#""timeline":"trip""#))
+        #expect(geojson.text.contains(#""mode":"walking""#))
+        #expect(try JSONSerialization.jsonObject(with: Data(geojson.text.utf8)) is [String: Any])
+        let gpx = try await get(server, "/v1/devices/iphone-42/track?\(Self.range)&format=gpx")
+        let text = gpx.text
+        #expect(text.contains("<wpt ") && text.contains("<rte><name>trip</name>"))
+        // GPX 1.1 orders wpt, rte, trk.
+        let wpt = try #require(text.range(of: "<wpt "))
+        let rte = try #require(text.range(of: "<rte>"))
+        let trk = try #require(text.range(of: "<trk>"))
+        #expect(wpt.lowerBound < rte.lowerBound && rte.lowerBound < trk.lowerBound)
+        let csv = try await get(server, "/v1/devices/iphone-42/track?\(Self.range)&format=csv")
+        #expect(!csv.text.contains("stay"))
+    }
+
+    @Test func theMapPageListsTheDaysTimeline() async throws {
+        let server = try await seeded()
+        let page = try await get(server, "/devices/iphone-42?day=2024-11-22&token=\(server.operatorToken)")
+        #expect(page.status == .ok)
+        #expect(page.text.contains("id=\"timeline\"") && page.text.contains("src=\"/static/bgtrack/timeline.js\""))
+        #expect(page.text.contains("id=\"timeline-data\"") && page.text.contains(#""type":"stay""#))
+        #expect(!page.text.contains("<script>"))  // no inline script: the CSP allows none
+        let script = try await get(server, "/static/bgtrack/timeline.js")
+        #expect(script.status == .ok && script.text.contains("TIMELINE.entries"))
+    }
+
+    @Test func anOverlandGapWithTheSamePositionAtBothEndsIsUnexplained() async throws {
+        let server = try await TestServer()
+        @Sendable func overland(_ minutes: [Int64]) -> String {
+            let features = minutes.map { minute in
+                let time = Instant(milliseconds: Self.day + minute * 60_000).iso8601
+                return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[121.4737,31.2304]},"#
+                    + #""properties":{"timestamp":"\#(time)","horizontal_accuracy":10}}"#
+            }
+            return #"{"locations":[\#(features.joined(separator: ","))]}"#
+        }
+        for minutes in [Array(stride(from: Int64(0), to: 30, by: 2)), Array(stride(from: Int64(120), to: 150, by: 2))] {
+            try await server.test { client in
+                let response = try await client.executeRequest(
+                    uri: "/ingest/overland", method: .post, headers: .bearer(server.phoneToken),
+                    body: ByteBuffer(text: overland(minutes)))
+                #expect(response.status == .ok, "\(response.text)")
+            }
+        }
+        let response = try await get(server, "/v1/devices/iphone-42/timeline?\(Self.range)")
+        let entries = try #require((response.json as? [String: Any])?["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["type"] as? String } == ["stay", "gap", "stay"])
+        #expect(entries[1]["explained"] as? Bool == false)
+        #expect((entries[1]["reasons"] as? [Any])?.isEmpty == true)
+    }
+}

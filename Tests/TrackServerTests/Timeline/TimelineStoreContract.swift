@@ -1,0 +1,210 @@
+import BackgroundCore
+import Foundation
+import LocationLog
+import Logging
+import Testing
+import TrackServer
+
+/// The contract of ``TimelineStore`` and of ``TimelineUpdater`` on it: run on SQLite (in memory
+/// and on disk) and on PostgreSQL.
+enum TimelineContract {
+    static let now = Instant(milliseconds: 1_732_244_800_000)
+    static let day = Instant(milliseconds: 1_732_233_600_000)
+    static let quiet = Logger(label: "bgtrack.test.timeline") { _ in SwiftLogNoOpLogHandler() }
+
+    static func stay(_ startMinutes: Int64, _ endMinutes: Int64, inferred: Bool = false) -> TimelineEntry {
+        .stay(
+            Stay(
+                start: day + .seconds(startMinutes * 60), end: day + .seconds(endMinutes * 60), latitude: 31.2,
+                longitude: 121.4, radius: 12, sampleCount: 5, inferred: inferred))
+    }
+
+    static func trip(_ startMinutes: Int64, _ endMinutes: Int64) -> TimelineEntry {
+        .trip(
+            Trip(
+                start: day + .seconds(startMinutes * 60), end: day + .seconds(endMinutes * 60), distance: 1234.5,
+                sampleCount: 7, startLatitude: 31.2, startLongitude: 121.4, endLatitude: 31.21, endLongitude: 121.41))
+    }
+
+    static func gap(_ startMinutes: Int64, _ endMinutes: Int64) -> TimelineEntry {
+        .gap(TimelineGap(start: day + .seconds(startMinutes * 60), end: day + .seconds(endMinutes * 60)))
+    }
+
+    static func entriesAndCheckpointRoundTrip(_ store: any TrackStore & TimelineStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
+        #expect(try await store.timelineCheckpoint(device: "a") == nil)
+        let entries = [stay(0, 60, inferred: true), trip(60, 80), gap(80, 200), stay(200, 300)]
+        try await store.saveTimeline(device: "a", closed: entries, checkpoint: "{\"x\":1}", replacingFrom: nil)
+        #expect(try await store.timelineCheckpoint(device: "a") == "{\"x\":1}")
+        #expect(try await store.timelineEntries(device: "a", from: day, to: day + .seconds(86_400)) == entries)
+        // Overlap: end ≥ from and start < to.
+        let middle = try await store.timelineEntries(
+            device: "a", from: day + .seconds(70 * 60), to: day + .seconds(200 * 60))
+        #expect(middle == [trip(60, 80), gap(80, 200)])
+        #expect(try await store.timelineEntries(device: "b", from: day, to: day + .seconds(86_400)).isEmpty)
+        #expect(try await store.timelineEntries(device: "nobody", from: day, to: day + .seconds(86_400)).isEmpty)
+        // A rebuild replaces what starts at or after its start, and the checkpoint.
+        try await store.saveTimeline(
+            device: "a", closed: [trip(60, 90), stay(90, 400)], checkpoint: "{\"x\":2}",
+            replacingFrom: day + .seconds(60 * 60))
+        #expect(
+            try await store.timelineEntries(device: "a", from: day, to: day + .seconds(86_400))
+                == [stay(0, 60, inferred: true), trip(60, 90), stay(90, 400)])
+        #expect(try await store.timelineCheckpoint(device: "a") == "{\"x\":2}")
+    }
+
+    static func anUnknownDeviceWritesNothing(_ store: any TrackStore & TimelineStore) async throws {
+        await #expect(throws: TrackStoreError.unknownDevice("ghost")) {
+            try await store.saveTimeline(device: "ghost", closed: [stay(0, 60)], checkpoint: "{}", replacingFrom: nil)
+        }
+        #expect(try await store.timelineCheckpoint(device: "ghost") == nil)
+    }
+
+    /// A day of 2-minute samples: home, a walk, the office, a silent hour with the phone moved.
+    static func daySamples() -> [IngestSample] {
+        var samples: [IngestSample] = []
+        var minute: Int64 = 0
+        func add(_ north: Double) {
+            let time = day + .seconds(minute * 60)
+            samples.append(
+                IngestSample(
+                    key: "k\(minute)", id: "k\(minute)", seq: minute + 1, time: time,
+                    latitude: 31.2 + north / 111_320, longitude: 121.4, accuracy: 8, source: .native))
+        }
+        while minute < 120 { add(Double(minute % 4)); minute += 2 }  // home
+        while minute < 150 { add(Double(minute - 120) * 84); minute += 2 }  // walking 1.4 m/s
+        while minute < 240 { add(2520 + Double(minute % 3)); minute += 2 }  // office
+        minute += 60  // silent, then elsewhere
+        while minute < 400 { add(9000 + Double(minute % 5)); minute += 2 }
+        return samples
+    }
+
+    static func offline(_ samples: [IngestSample]) -> [TimelineEntry] {
+        var builder = TimelineBuilder()
+        let points = samples.sorted { $0.time < $1.time }.map {
+            TimelinePoint(time: $0.time, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy)
+        }
+        var entries: [TimelineEntry] = []
+        for point in points { entries += builder.add(point) }
+        return entries + builder.finish()
+    }
+
+    static func all(_ updater: TimelineUpdater) async throws -> [TimelineEntry] {
+        let found = try await updater.timeline(device: "a", from: day, to: day + .seconds(86_400))
+        return found.closed + found.provisional
+    }
+
+    /// The updater fed batch by batch, a late batch, and a restart all give the offline timeline.
+    static func theUpdaterMatchesTheOfflineTimeline(_ store: any TrackStore & TimelineStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        let samples = daySamples()
+        let expected = offline(samples)
+        #expect(expected.map(\.kind) == ["stay", "trip", "stay", "gap", "stay"])
+        let updater = TimelineUpdater(store: store, settings: .init(), logger: quiet)
+        // In batches of 17, holding back one batch from the middle, which arrives last (late).
+        let batches = stride(from: 0, to: samples.count, by: 17).map {
+            Array(samples[$0..<min($0 + 17, samples.count)])
+        }
+        for (index, batch) in batches.enumerated() where index != 3 {
+            _ = try await store.insert(batch, device: "a", at: now)
+            await updater.ingest(batch, device: "a")
+        }
+        _ = try await store.insert(batches[3], device: "a", at: now)
+        await updater.ingest(batches[3], device: "a")
+        #expect(try await all(updater) == expected)
+        // A new server on the same store resumes from the checkpoint.
+        let restarted = TimelineUpdater(store: store, settings: .init(), logger: quiet)
+        #expect(try await all(restarted) == expected)
+    }
+
+    /// Overland, OwnTracks and OsmAnd give no reasons: their gaps stay gaps by default.
+    static func otherClientsGapsStayGaps(_ store: any TrackStore & TimelineStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        var samples: [IngestSample] = []
+        for minute in Array(stride(from: Int64(0), to: 60, by: 2)) + Array(stride(from: Int64(240), to: 300, by: 2)) {
+            samples.append(
+                IngestSample(
+                    key: "o\(minute)", time: day + .seconds(minute * 60), latitude: 31.2, longitude: 121.4,
+                    accuracy: 10, source: .overland))
+        }
+        _ = try await store.insert(samples, device: "a", at: now)
+        let updater = TimelineUpdater(store: store, settings: .init(), logger: quiet)
+        await updater.ingest(samples, device: "a")
+        #expect(try await all(updater).map(\.kind) == ["stay", "gap", "stay"])
+        let native = samples.map { sample -> IngestSample in
+            var copy = sample
+            copy.source = .native
+            return copy
+        }
+        #expect(offline(native).map(\.kind) == ["inferred-stay"])
+    }
+}
+
+extension TimelineEntry {
+    var kind: String {
+        switch self {
+        case .stay(let stay): stay.inferred ? "inferred-stay" : "stay"
+        case .trip: "trip"
+        case .gap: "gap"
+        }
+    }
+}
+
+enum TimelineStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqliteInMemory, sqliteOnDisk
+    var testDescription: String { rawValue }
+
+    func make() throws -> SQLiteTrackStore {
+        switch self {
+        case .sqliteInMemory:
+            return try SQLiteTrackStore.inMemory()
+        case .sqliteOnDisk:
+            let path = FileManager.default.temporaryDirectory
+                .appendingPathComponent("bgtrack-timeline-\(UUID().uuidString).sqlite").path
+            return try SQLiteTrackStore(path: path)
+        }
+    }
+}
+
+@Suite("Timeline store contract: SQLite")
+struct TimelineStoreContract {
+    @Test(arguments: TimelineStoreKind.allCases)
+    func entriesAndCheckpointRoundTrip(kind: TimelineStoreKind) async throws {
+        try await TimelineContract.entriesAndCheckpointRoundTrip(kind.make())
+    }
+
+    @Test(arguments: TimelineStoreKind.allCases)
+    func anUnknownDeviceWritesNothing(kind: TimelineStoreKind) async throws {
+        try await TimelineContract.anUnknownDeviceWritesNothing(kind.make())
+    }
+
+    @Test(arguments: TimelineStoreKind.allCases)
+    func theUpdaterMatchesTheOfflineTimeline(kind: TimelineStoreKind) async throws {
+        try await TimelineContract.theUpdaterMatchesTheOfflineTimeline(kind.make())
+    }
+
+    @Test(arguments: TimelineStoreKind.allCases)
+    func otherClientsGapsStayGaps(kind: TimelineStoreKind) async throws {
+        try await TimelineContract.otherClientsGapsStayGaps(kind.make())
+    }
+}
+
+@Suite("Timeline store contract: PostgreSQL")
+struct PostgresTimelineStoreContract {
+    @Test(.postgres) func entriesAndCheckpointRoundTrip() async throws {
+        try await PostgresTestDatabase.withStore { try await TimelineContract.entriesAndCheckpointRoundTrip($0) }
+    }
+
+    @Test(.postgres) func anUnknownDeviceWritesNothing() async throws {
+        try await PostgresTestDatabase.withStore { try await TimelineContract.anUnknownDeviceWritesNothing($0) }
+    }
+
+    @Test(.postgres) func theUpdaterMatchesTheOfflineTimeline() async throws {
+        try await PostgresTestDatabase.withStore { try await TimelineContract.theUpdaterMatchesTheOfflineTimeline($0) }
+    }
+
+    @Test(.postgres) func otherClientsGapsStayGaps() async throws {
+        try await PostgresTestDatabase.withStore { try await TimelineContract.otherClientsGapsStayGaps($0) }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import BackgroundCore
+import LocationLog
+import Testing
+import TrackServer
+
+@testable import bgtrack
+
+/// `bgtrack serve`'s timeline flags: hostile values are refused with the flag named; good ones
+/// reach the server's configuration.
+@Suite struct TimelineOptionsTests {
+    @Test(arguments: [
+        (["--stay-radius", "0"], "--stay-radius"), (["--stay-radius", "-5"], "--stay-radius"),
+        (["--stay-radius", "nan"], "--stay-radius"), (["--stay-radius", "1e300"], "--stay-radius"),
+        (["--stay-minutes", "0"], "--stay-minutes"), (["--stay-minutes", "inf"], "--stay-minutes"),
+        (["--stay-minutes", "99999999"], "--stay-minutes"),
+        (["--timeline-gap-minutes", "-1"], "--timeline-gap-minutes"),
+        (["--timeline-gap-minutes", String(repeating: "9", count: 5000)], "--timeline-gap-minutes"),
+        (["--stay-radius", "ten"], "--stay-radius"),
+    ])
+    func badValuesNameTheFlag(arguments: [String], flag: String) throws {
+        let text = try #require(refusal(["serve"] + arguments))
+        #expect(text.contains(flag), "\(text)")
+    }
+
+    @Test func goodValuesReachTheConfiguration() throws {
+        let serve = try #require(
+            try BGTrack.parseAsRoot([
+                "serve", "--stay-radius", "150", "--stay-minutes", "7.5", "--timeline-gap-minutes", "12",
+                "--infer-stays-for-all-clients",
+            ]) as? ServeCommand)
+        var configuration = ServerConfiguration()
+        serve.timeline.apply(to: &configuration)
+        #expect(configuration.timelineEnabled)
+        #expect(configuration.timeline.timeline.stayRadius == 150)
+        #expect(configuration.timeline.timeline.minimumStay == .seconds(450))
+        #expect(configuration.timeline.timeline.gapThreshold == .seconds(720))
+        #expect(configuration.timeline.infersStaysForOtherClients)
+        let off = try #require(try BGTrack.parseAsRoot(["serve", "--no-timeline"]) as? ServeCommand)
+        off.timeline.apply(to: &configuration)
+        #expect(!configuration.timelineEnabled)
+        #expect(!configuration.timeline.infersStaysForOtherClients)
+    }
+}
