@@ -116,6 +116,7 @@ extension PostgresTrackStore {
             for aged in DeviceData.aged {
                 let table = aged.table.lowercased()
                 let time = aged.time.lowercased()
+                let key = aged.key.lowercased()
                 var binds = PostgresBindings()
                 binds.append(deviceID)
                 binds.append(before.ms)
@@ -123,9 +124,9 @@ extension PostgresTrackStore {
                 let gone = try await connection.query(
                     PostgresQuery(
                         unsafeSQL: """
-                            DELETE FROM \(table) WHERE id IN (
-                                SELECT id FROM \(table) WHERE deviceid = $1 AND \(time) < $2 ORDER BY \(time) LIMIT $3)
-                            RETURNING id
+                            DELETE FROM \(table) WHERE deviceid = $1 AND \(key) IN (
+                                SELECT \(key) FROM \(table) WHERE deviceid = $1 AND \(time) < $2 ORDER BY \(time) LIMIT $3)
+                            RETURNING 1
                             """, binds: binds),
                     logger: logger
                 ).collect().count

@@ -76,7 +76,8 @@ enum TimelineScript {
             } else {
               li.style.setProperty('--c', '#c01c28');
               li.textContent = span + 'gap ' + dur(seconds) + ', ' + (e.explained
-                ? (e.reasons || []).map(r => r.reason).join(', ') : 'unexplained');
+                ? (e.reasons || []).map(r => r.reason + (r.detail ? ' (' + r.detail + ')' : '')).join(', ')
+                : 'unexplained');
             }
             list.appendChild(li);
           });

@@ -122,11 +122,11 @@ extension SQLiteTrackStore {
             for aged in DeviceData.aged {
                 try db.execute(
                     sql: """
-                        DELETE FROM \(aged.table) WHERE id IN (
-                            SELECT id FROM \(aged.table) WHERE deviceId = ? AND \(aged.time) < ?
+                        DELETE FROM \(aged.table) WHERE deviceId = ? AND \(aged.key) IN (
+                            SELECT \(aged.key) FROM \(aged.table) WHERE deviceId = ? AND \(aged.time) < ?
                             ORDER BY \(aged.time) LIMIT ?)
                         """,
-                    arguments: [deviceID, before.milliseconds, max(0, limit)])
+                    arguments: [deviceID, deviceID, before.milliseconds, max(0, limit)])
                 let count = db.changesCount
                 deleted[aged.table] = count
                 if let tally = aged.tally, count > 0 {

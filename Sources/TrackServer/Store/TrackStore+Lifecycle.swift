@@ -20,14 +20,15 @@ public enum DeviceData {
         "timeline_state",
     ]
 
-    /// What a retention period deletes: the table, the time column it is judged by, and the
-    /// device tally (if any) its deletions decrement.
-    public static let aged: [(table: String, time: String, tally: String?)] = [
-        ("sample", "t", "sampleCount"),
-        ("event", "receivedAt", nil),
-        ("rejected_point", "receivedAt", "rejectedCount"),
-        ("gap_interval", "start", nil),
-        ("timeline_entry", "endAt", nil),
+    /// What a retention period deletes: the table, the time column it is judged by, the device
+    /// tally (if any) its deletions decrement, and the column that picks a batch of rows within the
+    /// device (`id`, or the start time where a table has no id).
+    public static let aged: [(table: String, time: String, tally: String?, key: String)] = [
+        ("sample", "t", "sampleCount", "id"),
+        ("event", "receivedAt", nil, "id"),
+        ("rejected_point", "receivedAt", "rejectedCount", "id"),
+        ("gap_interval", "start", nil, "id"),
+        ("timeline_entry", "endAt", nil, "startAt"),
     ]
 
     /// The per-table counts' key for the device row itself and the queued alerts naming it.

@@ -75,7 +75,11 @@ public actor TimelineUpdater {
         let closed = try await store.timelineEntries(device: device, from: from, to: to)
         let builder = try await builder(for: device)
         let open = builder.provisional.filter { $0.end >= from && $0.start < to }
-        return (closed, open)
+        guard closed.contains(where: \.isGap) || open.contains(where: \.isGap) else { return (closed, open) }
+        // The phone's own reasons (issue 24 item 3), stored apart as it sent them, go to the gaps
+        // they overlap; a gap none overlaps stays unexplained.
+        let reasons = try await store.gapIntervals(device: device, from: from, to: to)
+        return (closed.map { $0.explained(by: reasons) }, open.map { $0.explained(by: reasons) })
     }
 
     private func update(device: String, with samples: [IngestSample]) async throws {

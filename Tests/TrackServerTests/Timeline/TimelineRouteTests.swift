@@ -143,4 +143,31 @@ struct TimelineRouteTests {
         #expect(entries[1]["explained"] as? Bool == false)
         #expect((entries[1]["reasons"] as? [Any])?.isEmpty == true)
     }
+    /// A native client's reason for a gap (batch version 2) explains the timeline's gap it
+    /// overlaps; the timeline never guesses one.
+    @Test func aNativeGapCarriesThePhonesReason() async throws {
+        let server = try await TestServer()
+        // Home until 00:30, nothing until 02:00 (the app was force-quit), then 3 km away.
+        let before = Self.batch(Array(stride(from: Int64(0), to: 32, by: 2))) { minute in Double(minute % 3) }
+        let after = Self.batch(Array(stride(from: Int64(120), to: 160, by: 2)), north: { _ in 3000 }, seqBase: 100)
+        let gap =
+            #"{"id":"6f1c0000-0000-4000-8000-000000000001","start":\#(Self.day + 30 * 60_000),"#
+            + #""end":\#(Self.day + 120 * 60_000),"reason":"force-quit","detail":"the user reopened it"}"#
+        let withGap = after.replacingOccurrences(of: #"{"batch":"#, with: #"{"v":2,"gaps":[\#(gap)],"batch":"#)
+        for body in [before, withGap] {
+            try await server.test { client in
+                let response = try await client.executeRequest(
+                    uri: "/v1/batches", method: .post, headers: .bearer(server.phoneToken), body: ByteBuffer(text: body)
+                )
+                #expect(response.status == .ok, "\(response.text)")
+            }
+        }
+        let response = try await get(server, "/v1/devices/iphone-42/timeline?\(Self.range)")
+        let entries = try #require((response.json as? [String: Any])?["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["type"] as? String } == ["stay", "gap", "stay"])
+        #expect(entries[1]["explained"] as? Bool == true)
+        let reasons = try #require(entries[1]["reasons"] as? [[String: Any]])
+        #expect(reasons.map { $0["reason"] as? String } == ["force-quit"])
+        #expect(reasons.first?["detail"] as? String == "the user reopened it")
+    }
 }
