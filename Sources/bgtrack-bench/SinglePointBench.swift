@@ -32,6 +32,14 @@ struct SinglePointBench: AsyncParsableCommand {
             "Where Swift concurrency runs: event-loops (on SwiftNIO's event loops, as `bgtrack serve` does) or "
                 + "default (the runtime's own pool, for comparison)."))
     var executor = "default"
+    @Flag(
+        help: ArgumentHelp(
+            "Run our server without the stays-and-trips timeline (`bgtrack serve --no-timeline`), to see its "
+                + "cost on this workload: one device, its points from 16 connections interleaved in time."))
+    var noTimeline = false
+
+    /// Whether our server computes the timeline in the cells of this run (`--no-timeline`).
+    @TaskLocal static var timeline = true
 
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0…600") }
@@ -83,6 +91,11 @@ struct SinglePointBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await Self.$timeline.withValue(!noTimeline) { try await measureAll() }
+    }
+
+    func measureAll() async throws {
+        print("our server's timeline: " + (Self.timeline ? "on" : "off (--no-timeline)"))
         let adopted = executor == "event-loops" && ServerThreads.adoptEventLoopsAsGlobalExecutor()
         print("Swift concurrency on " + (adopted ? "SwiftNIO's event loops" : "the runtime's default pool"))
         var cells: [Cell] = []
@@ -205,6 +218,7 @@ struct SinglePointBench: AsyncParsableCommand {
         configuration.port = 0
         configuration.leafletDirectory = nil
         configuration.groupCommit.enabled = cell.groupCommit
+        configuration.timelineEnabled = timeline
         // Critical only: stopping the server by cancellation logs an error per connection; a
         // failed request shows as a failure of the cell instead.
         var logger = Logger(label: "bench")

@@ -159,13 +159,17 @@ extension GapRecordingTests {
     @Test func trackingTurnedOffIsNotCalledSuspension() throws {
         let store = try LocationStore.inMemory()
         try store.append(fix(0), trigger: .timer, state: .background)
-        try store.noteTrackingStopped(at: at(1))
+        try store.noteTrackingStopped(at: at(1), detail: "the server ended the session")
         try store.append(fix(45), trigger: .foreground, state: .foreground)
-        #expect(try pending(store).isEmpty)
-        // And a launch after it explains nothing either: tracking had been off.
+        let stopped = try store.pendingGaps(limit: 10).map(\.interval)
+        #expect(
+            stopped == [
+                GapInterval(start: at(1), end: at(45), reason: .trackingStopped, detail: "the server ended the session")
+            ])
+        // A launch while tracking is off is not called a kill: tracking had been off.
         try store.noteTrackingStopped(at: at(46))
         try store.noteLaunch(.user, at: at(90))
-        #expect(try store.openGaps().isEmpty)
+        #expect(try store.openGaps().keys.sorted { $0.rawValue < $1.rawValue } == [.trackingStopped])
     }
 }
 

@@ -30,9 +30,9 @@ extension Tracker {
     }
 
     /// Tracking was turned off (by the user, or because the server ended the session).
-    func noteTrackingStoppedForGaps() {
+    func noteTrackingStoppedForGaps(detail: String) {
         let now = clock.now
-        try? withStore { try $0.noteTrackingStopped(at: now) }
+        try? withStore { try $0.noteTrackingStopped(at: now, detail: detail) }
     }
 
     /// The gaps that ride with the next batch.

@@ -23,7 +23,7 @@ extension Tracker {
                     clock.cancel(id)
                 case .stopKeepAlive:
                     log(.warning, "the server ended the session: tracking stops until the user logs in again")
-                    stop()
+                    stop(because: "the server ended the session")
                 case .notify(let notice):
                     NoticeAdapter.post(notice)
                     status.notices.append(notice)

@@ -208,8 +208,13 @@ public final class Tracker {
     /// Turns tracking off: ends every task and location service and cancels the dead-man notice.
     /// Samples already stored are still uploaded.
     public func stop() {
+        stop(because: "the app turned tracking off")
+    }
+
+    /// ``stop()``, with the words the phone's gap record gives for the silence that follows.
+    func stop(because detail: String) {
         deliver(.stop)
-        noteTrackingStoppedForGaps()
+        noteTrackingStoppedForGaps(detail: detail)
         // Heartbeats belong to tracking; after the server ended the session they have stopped already.
         if case .active = heartbeat?.state { deliverHeartbeat(.loggedOut) }
         machine = nil

@@ -316,7 +316,7 @@ extension Simulation {
                 case .stopKeepAlive:
                     sessionRejectedByApp = true
                     deliver(.stop)
-                    noteTrackingStoppedForGaps()
+                    noteTrackingStoppedForGaps(detail: "the server ended the session")
                 case .notify(let notice): notify(notice)
                 }
             }

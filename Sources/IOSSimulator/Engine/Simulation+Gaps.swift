@@ -28,10 +28,10 @@ extension Simulation {
     }
 
     /// The app stopped tracking itself (the server ended its session): not a gap the system caused.
-    mutating func noteTrackingStoppedForGaps() {
+    mutating func noteTrackingStoppedForGaps(detail: String) {
         guard recordsGaps else { return }
         let now = self.now
-        _ = storeValue { try $0.noteTrackingStopped(at: now) }
+        _ = storeValue { try $0.noteTrackingStopped(at: now, detail: detail) }
     }
 
     /// The user force-quits the app: a running app hears `applicationWillTerminate`, a suspended

@@ -24,6 +24,9 @@ public enum GapReason: String, Sendable, Hashable, CaseIterable {
     case noNetwork = "no-network"
     /// The phone's storage was full, so samples could not be stored.
     case storageFull = "storage-full"
+    /// The app stopped tracking on purpose: the user turned it off, or the server ended the
+    /// session; sampling resumed when tracking was started again.
+    case trackingStopped = "tracking-stopped"
 }
 
 /// One interval in which the phone knows why it took no sample.

@@ -98,12 +98,17 @@ extension LocationStore {
         }
     }
 
-    /// Tracking was turned off on purpose (the user, or the server ending the session): the
-    /// silence until tracking resumes is not the system's doing, so it is not called suspension
-    /// or a kill. No ``GapReason`` names it, so it stays unexplained.
-    public func noteTrackingStopped(at now: Instant) throws(StoreError) {
+    /// Tracking was turned off on purpose (`detail` says by whom: the user, or the server ending
+    /// the session): the silence until the next sample is ``GapReason/trackingStopped``, not
+    /// suspension or a kill, whatever launches happen meanwhile.
+    public func noteTrackingStopped(at now: Instant, detail: String? = nil) throws(StoreError) {
         try write("noting that tracking stopped") { db in
             try db.execute(sql: "UPDATE gap_clock SET last_sample_at = NULL, terminating_at = NULL WHERE id = 1")
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)",
+                arguments: [
+                    GapReason.trackingStopped.rawValue, now.milliseconds, detail.map { String($0.prefix(200)) },
+                ])
         }
     }
 
@@ -169,7 +174,7 @@ extension LocationStore {
 
 /// The SQL behind the gap methods, shared with `append` (which closes a relaunch's gap).
 enum GapRows {
-    static let processReasons: [GapReason] = [.forceQuit, .terminatedBySystem]
+    static let processReasons: [GapReason] = [.forceQuit, .terminatedBySystem, .trackingStopped]
 
     static func insert(_ db: Database, id: UUID, _ interval: GapInterval) throws {
         try db.execute(

@@ -107,7 +107,7 @@ enum OpenAPIDocument {
                 reason:
                   type: string
                   description: A reason this server does not know refuses that gap alone (gapsRejected).
-                  enum: [suspended, terminated-by-system, force-quit, location-services-off, authorization-lowered, precise-off, low-power-mode, no-network, storage-full]
+                  enum: [suspended, terminated-by-system, force-quit, location-services-off, authorization-lowered, precise-off, low-power-mode, no-network, storage-full, tracking-stopped]
                 detail: {type: string, maxLength: 200, nullable: true}
             BatchResponse:
               type: object

@@ -16,6 +16,7 @@ package enum GapWords {
         case .lowPowerMode: "Low Power Mode was on"
         case .noNetwork: "no network: uploads waited"
         case .storageFull: "no samples, the phone's storage was full"
+        case .trackingStopped: "no samples, tracking was turned off"
         }
     }
 
@@ -23,7 +24,7 @@ package enum GapWords {
     package static func stopsSampling(_ reason: GapReason) -> Bool {
         switch reason {
         case .suspended, .terminatedBySystem, .forceQuit, .locationServicesOff, .authorizationLowered,
-            .storageFull:
+            .storageFull, .trackingStopped:
             true
         case .preciseOff, .lowPowerMode, .noNetwork: false
         }

@@ -36,9 +36,17 @@ public actor TimelineUpdater {
     private var builders: [String: TimelineBuilder] = [:]
     private var queued: [String: [IngestSample]] = [:]
     private var busy: Set<String> = []
+    /// The newest samples of each device, not yet given to its builder: those within
+    /// ``reorderWindow`` of the newest (at most ``heldLimit``), so samples that arrive a little out
+    /// of order (concurrent requests, a resent batch) are put in order instead of each one forcing
+    /// a rebuild from the store. Reads see them (``timeline(device:from:to:)``).
+    private var held: [String: [IngestSample]] = [:]
     /// Samples read per page when catching up or rebuilding.
     static let pageSize = 20_000
-
+    static let reorderWindow = Duration.seconds(300)
+    static let heldLimit = 4_096
+    /// Rebuilds from the store so far (a sample older than what the builder already took).
+    package private(set) var rebuilds = 0
     public init(store: any TrackStore & TimelineStore, settings: Settings, logger: Logger) {
         self.store = store
         self.settings = settings
@@ -60,6 +68,7 @@ public actor TimelineUpdater {
                 try await update(device: device, with: next)
             } catch {
                 builders[device] = nil
+                held[device] = nil
                 logger.error(
                     "timeline update failed; it is redone from the stored samples on the next batch",
                     metadata: ["device": "\(device)", "error": "\(error)"])
@@ -72,8 +81,10 @@ public actor TimelineUpdater {
     public func timeline(device: String, from: Instant, to: Instant) async throws
         -> (closed: [TimelineEntry], provisional: [TimelineEntry])
     {
-        let closed = try await store.timelineEntries(device: device, from: from, to: to)
-        let builder = try await builder(for: device)
+        let stored = try await store.timelineEntries(device: device, from: from, to: to)
+        var builder = try await builder(for: device)
+        let fresh = take((held[device] ?? [])[...], into: &builder)
+        let closed = stored + fresh.filter { $0.end >= from && $0.start < to }
         let open = builder.provisional.filter { $0.end >= from && $0.start < to }
         guard closed.contains(where: \.isGap) || open.contains(where: \.isGap) else { return (closed, open) }
         // The phone's own reasons (issue 24 item 3), stored apart as it sent them, go to the gaps
@@ -93,12 +104,13 @@ public actor TimelineUpdater {
             try await rebuild(device: device, from: earliest, current: builder)
             return
         }
+        // Loading read every stored sample after the checkpoint, these among them.
         guard cached != nil else { return }
-        var closed: [TimelineEntry] = []
-        for sample in sorted {
-            builder.settings = settings.builderSettings(for: sample.source)
-            closed += builder.add(TimelinePoint(sample))
-        }
+        let pending = ((held[device] ?? []) + sorted).sorted { $0.time < $1.time }
+        // The builder takes what is old enough; the rest waits for stragglers.
+        let cut = Self.ripe(pending)
+        let closed = take(pending[..<cut], into: &builder)
+        held[device] = Array(pending[cut...])
         builders[device] = builder
         if !closed.isEmpty { try await save(device: device, closed: closed, builder: builder, replacingFrom: nil) }
     }
@@ -125,8 +137,9 @@ public actor TimelineUpdater {
         }
         let checkpointNewest = builder.newestTime
         let after = checkpointNewest.map { $0 + .milliseconds(1) } ?? .epoch
-        let closed = try await feed(&builder, device: device, from: after)
+        let (closed, newest) = try await feed(&builder, device: device, from: after)
         builders[device] = builder
+        held[device] = newest
         if !closed.isEmpty { try await save(device: device, closed: closed, builder: builder, replacingFrom: nil) }
         return (builder, checkpointNewest)
     }
@@ -138,27 +151,49 @@ public actor TimelineUpdater {
             device: device, from: time - settings.timeline.gapThreshold, to: Instant(milliseconds: .max))
         let start = min(time, affected.first?.start ?? current.openSince ?? time)
         var builder = TimelineBuilder(settings: settings.timeline)
-        let closed = try await feed(&builder, device: device, from: start)
+        let (closed, newest) = try await feed(&builder, device: device, from: start)
         builders[device] = builder
+        held[device] = newest
+        rebuilds += 1
         try await save(device: device, closed: closed, builder: builder, replacingFrom: start)
     }
 
-    /// Feeds the device's stored samples from `from` on, page by page; returns the closed entries.
+    /// Feeds the device's stored samples from `from` on, page by page, except the newest
+    /// (``ripe(_:)``), which it returns to be held; returns the closed entries too.
     private func feed(_ builder: inout TimelineBuilder, device: String, from: Instant) async throws
-        -> [TimelineEntry]
+        -> (closed: [TimelineEntry], held: [IngestSample])
     {
         var closed: [TimelineEntry] = []
+        var pending: [IngestSample] = []
         var lower = from
         while true {
             let page = try await store.samples(
                 device: device, from: lower, to: Instant(milliseconds: .max), limit: Self.pageSize)
-            for sample in page {
-                builder.settings = settings.builderSettings(for: sample.source)
-                closed += builder.add(TimelinePoint(sample))
-            }
-            guard page.count == Self.pageSize, let last = page.last else { return closed }
+            pending += page
+            let cut = Self.ripe(pending)
+            closed += take(pending[..<cut], into: &builder)
+            pending.removeFirst(cut)
+            guard page.count == Self.pageSize, let last = page.last else { return (closed, pending) }
             lower = last.time + .milliseconds(1)
         }
+    }
+
+    /// How many of the time-ordered `pending` the builder takes now: those older than the reorder
+    /// window behind the newest, and the oldest beyond the held limit.
+    static func ripe(_ pending: [IngestSample]) -> Int {
+        guard let newest = pending.last?.time else { return 0 }
+        let old = pending.firstIndex { $0.time > newest - reorderWindow } ?? pending.count
+        return max(old, pending.count - heldLimit)
+    }
+
+    /// Gives `samples` (in time order) to the builder; returns the entries they closed.
+    private func take(_ samples: ArraySlice<IngestSample>, into builder: inout TimelineBuilder) -> [TimelineEntry] {
+        var closed: [TimelineEntry] = []
+        for sample in samples {
+            builder.settings = settings.builderSettings(for: sample.source)
+            closed += builder.add(TimelinePoint(sample))
+        }
+        return closed
     }
 
     private func save(device: String, closed: [TimelineEntry], builder: TimelineBuilder, replacingFrom: Instant?)

@@ -118,6 +118,32 @@ enum TimelineContract {
         #expect(try await all(restarted) == expected)
     }
 
+    /// Samples a little out of order (neighbours swapped, as concurrent requests deliver them) are
+    /// put in order without a rebuild from the store; one older than the reorder window forces
+    /// one rebuild; both give the offline timeline.
+    static func samplesSlightlyOutOfOrderNeedNoRebuild(_ store: any TrackStore & TimelineStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        var samples = daySamples()
+        let updater = TimelineUpdater(store: store, settings: .init(), logger: quiet)
+        var arrival = samples
+        for index in stride(from: 0, to: arrival.count - 1, by: 2) { arrival.swapAt(index, index + 1) }
+        for sample in arrival {
+            _ = try await store.insert([sample], device: "a", at: now)
+            await updater.ingest([sample], device: "a")
+        }
+        #expect(await updater.rebuilds == 0)
+        #expect(try await all(updater) == offline(samples))
+        // Minute 1, at home: hours behind the newest sample.
+        let late = IngestSample(
+            key: "late", id: "late", seq: 10_000, time: day + .seconds(60), latitude: 31.2, longitude: 121.4,
+            accuracy: 8, source: .native)
+        _ = try await store.insert([late], device: "a", at: now)
+        await updater.ingest([late], device: "a")
+        #expect(await updater.rebuilds == 1)
+        samples.insert(late, at: 1)
+        #expect(try await all(updater) == offline(samples))
+    }
+
     /// Overland, OwnTracks and OsmAnd give no reasons: their gaps stay gaps by default.
     static func otherClientsGapsStayGaps(_ store: any TrackStore & TimelineStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
@@ -180,6 +206,11 @@ struct TimelineStoreContract {
     }
 
     @Test(arguments: TimelineStoreKind.allCases)
+    func samplesSlightlyOutOfOrderNeedNoRebuild(kind: TimelineStoreKind) async throws {
+        try await TimelineContract.samplesSlightlyOutOfOrderNeedNoRebuild(kind.make())
+    }
+
+    @Test(arguments: TimelineStoreKind.allCases)
     func theUpdaterMatchesTheOfflineTimeline(kind: TimelineStoreKind) async throws {
         try await TimelineContract.theUpdaterMatchesTheOfflineTimeline(kind.make())
     }
@@ -198,6 +229,12 @@ struct PostgresTimelineStoreContract {
 
     @Test(.postgres) func anUnknownDeviceWritesNothing() async throws {
         try await PostgresTestDatabase.withStore { try await TimelineContract.anUnknownDeviceWritesNothing($0) }
+    }
+
+    @Test(.postgres) func samplesSlightlyOutOfOrderNeedNoRebuild() async throws {
+        try await PostgresTestDatabase.withStore {
+            try await TimelineContract.samplesSlightlyOutOfOrderNeedNoRebuild($0)
+        }
     }
 
     @Test(.postgres) func theUpdaterMatchesTheOfflineTimeline() async throws {
