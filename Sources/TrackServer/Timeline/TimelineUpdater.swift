@@ -40,7 +40,7 @@ public actor TimelineUpdater {
     /// ``reorderWindow`` of the newest (at most ``heldLimit``), so samples that arrive a little out
     /// of order (concurrent requests, a resent batch) are put in order instead of each one forcing
     /// a rebuild from the store. Reads see them (``timeline(device:from:to:)``).
-    private var held: [String: [IngestSample]] = [:]
+    private var held: [String: HeldSamples] = [:]
     /// Samples read per page when catching up or rebuilding.
     static let pageSize = 20_000
     static let reorderWindow = Duration.seconds(300)
@@ -83,7 +83,7 @@ public actor TimelineUpdater {
     {
         let stored = try await store.timelineEntries(device: device, from: from, to: to)
         var builder = try await builder(for: device)
-        let fresh = take((held[device] ?? [])[...], into: &builder)
+        let fresh = take(held[device]?.held ?? [], into: &builder)
         let closed = stored + fresh.filter { $0.end >= from && $0.start < to }
         let open = builder.provisional.filter { $0.end >= from && $0.start < to }
         guard closed.contains(where: \.isGap) || open.contains(where: \.isGap) else { return (closed, open) }
@@ -106,11 +106,10 @@ public actor TimelineUpdater {
         }
         // Loading read every stored sample after the checkpoint, these among them.
         guard cached != nil else { return }
-        let pending = ((held[device] ?? []) + sorted).sorted { $0.time < $1.time }
         // The builder takes what is old enough; the rest waits for stragglers.
-        let cut = Self.ripe(pending)
-        let closed = take(pending[..<cut], into: &builder)
-        held[device] = Array(pending[cut...])
+        held[device, default: HeldSamples()].add(sorted)
+        let ripe = held[device, default: HeldSamples()].takeRipe(window: Self.reorderWindow, limit: Self.heldLimit)
+        let closed = take(ripe[...], into: &builder)
         builders[device] = builder
         if !closed.isEmpty { try await save(device: device, closed: closed, builder: builder, replacingFrom: nil) }
     }
@@ -158,40 +157,32 @@ public actor TimelineUpdater {
         try await save(device: device, closed: closed, builder: builder, replacingFrom: start)
     }
 
-    /// Feeds the device's stored samples from `from` on, page by page, except the newest
-    /// (``ripe(_:)``), which it returns to be held; returns the closed entries too.
+    /// Feeds the device's stored samples from `from` on, page by page, except the newest, which
+    /// it returns held (``HeldSamples``); returns the closed entries too.
     private func feed(_ builder: inout TimelineBuilder, device: String, from: Instant) async throws
-        -> (closed: [TimelineEntry], held: [IngestSample])
+        -> (closed: [TimelineEntry], held: HeldSamples)
     {
         var closed: [TimelineEntry] = []
-        var pending: [IngestSample] = []
+        var pending = HeldSamples()
         var lower = from
         while true {
             let page = try await store.samples(
                 device: device, from: lower, to: Instant(milliseconds: .max), limit: Self.pageSize)
-            pending += page
-            let cut = Self.ripe(pending)
-            closed += take(pending[..<cut], into: &builder)
-            pending.removeFirst(cut)
+            pending.add(page)
+            closed += take(pending.takeRipe(window: Self.reorderWindow, limit: Self.heldLimit)[...], into: &builder)
             guard page.count == Self.pageSize, let last = page.last else { return (closed, pending) }
             lower = last.time + .milliseconds(1)
         }
     }
 
-    /// How many of the time-ordered `pending` the builder takes now: those older than the reorder
-    /// window behind the newest, and the oldest beyond the held limit.
-    static func ripe(_ pending: [IngestSample]) -> Int {
-        guard let newest = pending.last?.time else { return 0 }
-        let old = pending.firstIndex { $0.time > newest - reorderWindow } ?? pending.count
-        return max(old, pending.count - heldLimit)
-    }
-
     /// Gives `samples` (in time order) to the builder; returns the entries they closed.
-    private func take(_ samples: ArraySlice<IngestSample>, into builder: inout TimelineBuilder) -> [TimelineEntry] {
+    private func take(_ samples: ArraySlice<HeldSamples.Entry>, into builder: inout TimelineBuilder)
+        -> [TimelineEntry]
+    {
         var closed: [TimelineEntry] = []
         for sample in samples {
             builder.settings = settings.builderSettings(for: sample.source)
-            closed += builder.add(TimelinePoint(sample))
+            closed += builder.add(sample.point)
         }
         return closed
     }

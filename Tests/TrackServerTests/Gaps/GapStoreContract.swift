@@ -66,7 +66,8 @@ enum GapContract {
     static func manyGapsAndLongDetailsRoundTrip(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         let detail = String(repeating: "é", count: WireGap.maximumDetailLength)
-        let gaps = (0..<1000).map { gap("g\($0)", Int64($0), Int64($0) + 1, GapReason.allCases[$0 % GapReason.allCases.count], detail) }
+        let reasons = GapReason.allCases
+        let gaps = (0..<1000).map { gap("g\($0)", Int64($0), Int64($0) + 1, reasons[$0 % reasons.count], detail) }
         try await store.insertGaps(gaps, device: "a", at: now)
         let read = try await store.gapIntervals(device: "a", from: .epoch, to: end)
         #expect(read.count == 1000)
