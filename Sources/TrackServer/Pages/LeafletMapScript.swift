@@ -73,6 +73,11 @@ enum LeafletMapScript {
             L.circleMarker([p[0], p[1]], {radius: 3, color: '#1a5fb4', weight: 1, fillColor: '#fff', fillOpacity: 1,
               className: 'track-point'}).bindPopup(popup(p, details[i])).addTo(map);
           });
+          (MAP.excluded || []).forEach((p, i) => {
+            L.circleMarker([p[0], p[1]], {radius: 5, color: '#77767b', weight: 1.5, dashArray: '2 2', fillOpacity: 0,
+              className: 'excluded-marker'}).bindPopup('<b>excluded</b>: ' + MAP.excludedRules[i] + '<br>' + fmt(p[2]) +
+              (p[3] >= 0 ? '<br>accuracy ' + Math.round(p[3]) + ' m' : '')).addTo(map);
+          });
           const first = points[0], last = points[points.length - 1];
           L.circleMarker([first[0], first[1]], {radius: 8, color: '#fff', weight: 2, fillColor: '#2ec27e',
             fillOpacity: 1, className: 'start-marker'}).bindPopup('<b>start</b><br>' + popup(first, details[0])).addTo(map);

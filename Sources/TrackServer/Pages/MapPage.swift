@@ -21,6 +21,10 @@ struct MapData: Encodable {
     var zone: String
     /// The phone's reported gap intervals that overlap the day, with their words (``GapScript``).
     var gaps: [GapBody] = []
+    /// The day's points the clean-up rules exclude (issue 25 item 5): kept, not drawn in the
+    /// track, shown as excluded markers. Each is `[lat, lon, t, accuracy or -1]`, its rule in `excludedRules`.
+    var excluded: [[Double]] = []
+    var excludedRules: [String] = []
 }
 
 extension TrackServerEnvironment {
@@ -37,7 +41,9 @@ extension TrackServerEnvironment {
         let dayNumber = try day(request, fallback: record.lastSeenAt ?? now)
         let offset = Int64(configuration.utcOffsetMinutes) * 60_000
         let start = Instant(milliseconds: Int64(dayNumber) * 86_400_000 - offset)
-        let segments = try await sampleSegments(device: device, from: start, to: start + .seconds(86_400))
+        let (segments, excluded) = Self.excluding(
+            try await sampleSegments(device: device, from: start, to: start + .seconds(86_400)),
+            rules: configuration.cleanupRules, maximumGap: configuration.gapThreshold)
         var data = MapData(
             device: device, day: HTML.isoDay(dayNumber),
             segments: segments.map {
@@ -54,6 +60,10 @@ extension TrackServerEnvironment {
             tileURL: configuration.tileURL, utcOffsetMinutes: configuration.utcOffsetMinutes,
             zone: HTML.zone(configuration.utcOffsetMinutes))
         data.gaps = try await gapBodies(device: device, from: start, to: start + .seconds(86_400))
+        data.excluded = excluded.map {
+            [$0.sample.latitude, $0.sample.longitude, $0.sample.time.seconds * 1000, $0.sample.accuracy ?? -1]
+        }
+        data.excludedRules = excluded.map(\.flag.name)
         let page = MapPageHTML(
             data: data, dayNumber: dayNumber, token: token, pointCount: segments.joined().count,
             leaflet: leafletAvailable,

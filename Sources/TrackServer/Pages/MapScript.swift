@@ -97,6 +97,13 @@ enum MapScript {
             });
             c.addEventListener('mouseleave', () => { tip.style.display = 'none'; });
           }
+          (MAP.excluded || []).forEach((p, i) => {
+            const [x, y] = px(p);
+            if (!(x >= 0 && x <= W && y >= 0 && y <= H)) return;
+            const c = el('circle', {class: 'excluded-marker', cx: x, cy: y, r: 4, fill: 'none', stroke: '#77767b',
+              'stroke-dasharray': '2 2'});
+            el('title', {}, c).textContent = 'excluded: ' + MAP.excludedRules[i] + ' ' + fmt(p[2]);
+          });
           const first = px(points[0]), last = px(points[points.length - 1]);
           el('circle', {class: 'end', cx: first[0], cy: first[1], r: 7, fill: '#2ec27e'}).appendChild(
             document.createElementNS(NS, 'title')).textContent = 'start ' + fmt(points[0][2]);
