@@ -20,14 +20,6 @@ struct MapQuery {
 
     /// Defaults: the last 24 hours, the finest detail within 20,000 points.
     init(_ parameter: (String) -> String?, now: Instant) throws(APIError) {
-        func instant(_ name: String) throws(APIError) -> Instant? {
-            guard let text = parameter(name), !text.isEmpty else { return nil }
-            guard let value = TimestampParser.instant(from: text) else {
-                throw APIError(
-                    .badRequest, "\"\(name)\" must be epoch milliseconds or ISO-8601, got \"\(text.prefix(40))\"")
-            }
-            return value
-        }
         func integer(_ name: String, _ range: ClosedRange<Int>) throws(APIError) -> Int? {
             guard let text = parameter(name), !text.isEmpty else { return nil }
             guard text.utf8.count <= 12, let value = Int(text), range.contains(value) else {
@@ -38,9 +30,8 @@ struct MapQuery {
             }
             return value
         }
-        to = try instant("to") ?? now
-        from = try instant("from") ?? (to - .seconds(24 * 3600))
-        guard from <= to else { throw APIError(.badRequest, "\"from\" is after \"to\"; swap them") }
+        let range = try QueryRange(parameter, now: now)
+        (from, to) = (range.from, range.to)
         zoom = try integer("zoom", 0...DetailLevels.all)
         points = try integer("points", 1...Self.maximumPoints) ?? Self.defaultPoints
     }

@@ -26,17 +26,8 @@ struct TrackQuery {
 
     /// Defaults: the last 24 hours, GeoJSON, no simplification.
     init(_ parameter: (String) -> String?, now: Instant) throws(APIError) {
-        func instant(_ name: String) throws(APIError) -> Instant? {
-            guard let text = parameter(name), !text.isEmpty else { return nil }
-            guard let value = TimestampParser.instant(from: text) else {
-                throw APIError(
-                    .badRequest, "\"\(name)\" must be epoch milliseconds or ISO-8601, got \"\(text.prefix(40))\"")
-            }
-            return value
-        }
-        to = try instant("to") ?? now
-        from = try instant("from") ?? (to - .seconds(24 * 3600))
-        guard from <= to else { throw APIError(.badRequest, "\"from\" is after \"to\"; swap them") }
+        let range = try QueryRange(parameter, now: now)
+        (from, to) = (range.from, range.to)
         let formatText = parameter("format") ?? "geojson"
         guard let format = Format(rawValue: formatText) else {
             throw APIError(.badRequest, "format \"\(formatText.prefix(20))\" is not one of geojson, gpx, csv, polyline")

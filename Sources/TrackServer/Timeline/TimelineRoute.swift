@@ -42,17 +42,8 @@ struct TimelineQuery {
     static let longest = Duration.seconds(31 * 86_400)
 
     init(_ parameter: (String) -> String?, now: Instant) throws(APIError) {
-        func instant(_ name: String) throws(APIError) -> Instant? {
-            guard let text = parameter(name), !text.isEmpty else { return nil }
-            guard let value = TimestampParser.instant(from: text) else {
-                throw APIError(
-                    .badRequest, "\"\(name)\" must be epoch milliseconds or ISO-8601, got \"\(text.prefix(40))\"")
-            }
-            return value
-        }
-        to = try instant("to") ?? now
-        from = try instant("from") ?? (to - .seconds(24 * 3600))
-        guard from <= to else { throw APIError(.badRequest, "\"from\" is after \"to\"; swap them") }
+        let range = try QueryRange(parameter, now: now)
+        (from, to) = (range.from, range.to)
         guard to - from <= Self.longest else {
             throw APIError(.badRequest, "the range is longer than 31 days; ask for a shorter from…to")
         }
