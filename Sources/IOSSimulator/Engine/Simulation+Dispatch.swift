@@ -14,7 +14,7 @@ extension Simulation {
         energy.add(
             .cpu, milliwatts: profile[.cpuPower], seconds: profile[.cpuTimePerEvent],
             restingOn: [.cpuPower, .cpuTimePerEvent])
-        var effects: [KeepAliveEffect]
+        var effects: [KeepAliveMachine.Action]
         var hostedResult: HostedResult?
         if let hosted {
             let result = hosted.handle(event, system: hostedSystemState)
@@ -37,7 +37,7 @@ extension Simulation {
 
     /// Carries out app effects in order (until one ends the process), takes in what hosted code
     /// stored and started, and checks the ledger against the system.
-    private mutating func carryOut(_ effects: [KeepAliveEffect], hosted result: HostedResult?) {
+    private mutating func carryOut(_ effects: [KeepAliveMachine.Action], hosted result: HostedResult?) {
         let generation = self.generation
         for effect in effects {
             guard generation == self.generation else { break }  // an effect ended the process
@@ -50,7 +50,7 @@ extension Simulation {
         checkLedgerAgreement()
     }
 
-    private mutating func apply(_ effect: KeepAliveEffect) {
+    private mutating func apply(_ effect: KeepAliveMachine.Action) {
         switch effect {
         case .task(let taskEffect): applyTask(taskEffect)
         case .scheduleTimer(let id, let at): scheduleTimer(id, at: at)
@@ -126,9 +126,9 @@ extension Simulation {
             guard submitDirect(BackgroundTaskIdentifiers.processing, kind: .processing) else { return }
             // One pending request per identifier: a new submission replaces the old one.
             if profile[.processingRuntime] > 0 { processingEarliest = earliest }
-        case .recordSample(let fix, let trigger, let state):
-            if fix.isApproximate { report.approximateSamples += 1 }
-            record(fix, trigger: trigger, state: state)
+        case .recordSample(let accepted):
+            if accepted.fix.isApproximate { report.approximateSamples += 1 }
+            record(accepted.fix, trigger: accepted.trigger, state: accepted.state)
         case .rejectFix: report.fixesRejected += 1
         case .notify(let notice): notify(notice)
         case .scheduleDeadManNotice(let due, let lastSample):
@@ -217,7 +217,7 @@ extension Simulation {
             now, "notification: \(DeadManNotice.kind) (last sample \(report.clock(notice.lastSample)), app \(state))")
     }
 
-    private mutating func applyTask(_ effect: BackgroundTaskLedger.Effect) {
+    private mutating func applyTask(_ effect: BackgroundTaskLedger.Action) {
         switch effect {
         case .beginTask(let token, let name):
             let inBackground = process?.state != .foreground
