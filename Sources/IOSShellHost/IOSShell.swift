@@ -153,7 +153,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         // After a crash nothing the shell asked for happened: its process was already gone.
         let made = backend.crashedAfterEffects.map { Array(backend.effects.prefix($0)) } ?? backend.effects
         let result = HostedResult(
-            effects: made + backend.notes.map { KeepAliveEffect.log("shell: " + $0) },
+            effects: made + backend.notes.map { KeepAliveMachine.Action.log("shell: " + $0) },
             recorded: newSamples(precise: system.environment.preciseLocation),
             uploads: backend.crashedAfterEffects == nil ? uploader.started : [], runtime: backend.runtime)
         backend.runtime = []

@@ -14,7 +14,7 @@ final class SimulatedSystem: ShadowBackend {
     /// The simulator's answers as of the event being handled.
     var system: HostedSystemState
     /// What the shell asked of the system while handling the current event.
-    var effects: [KeepAliveEffect] = []
+    var effects: [KeepAliveMachine.Action] = []
     /// Lines for the report's timeline: what the shell did that the simulator has no effect for.
     var notes: [String] = []
     /// What the runtime contract judges (policy §13), in order.

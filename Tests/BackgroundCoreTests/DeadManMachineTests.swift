@@ -11,7 +11,7 @@ import Testing
         LocationFix(timestamp: time, latitude: 31.23, longitude: 121.47, horizontalAccuracy: 10)
     }
 
-    static func scheduled(_ effects: [KeepAliveEffect]) -> (at: Instant, lastSample: Instant)? {
+    static func scheduled(_ effects: [KeepAliveMachine.Action]) -> (at: Instant, lastSample: Instant)? {
         for effect in effects {
             if case .scheduleDeadManNotice(let at, let lastSample) = effect { return (at, lastSample) }
         }

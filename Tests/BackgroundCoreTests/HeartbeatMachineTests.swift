@@ -32,7 +32,7 @@ import Testing
         _ = machine.handle(.loggedIn, at: start)
         let effects = machine.handle(.response(.rejected(status: 401)), at: start)
         #expect(effects == [.cancelTimer(HeartbeatMachine.timer), .stopKeepAlive, .notify(.loginExpired)])
-        #expect(machine.state == .rejected(status: 401))
+        #expect(machine.status == .rejected(status: 401))
         #expect(machine.handle(.timerFired(HeartbeatMachine.timer), at: start + .seconds(1800)).isEmpty)
         #expect(UserNotice.loginExpired.message.contains("sign in again"))
     }

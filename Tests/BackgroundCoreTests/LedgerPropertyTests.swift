@@ -19,7 +19,7 @@ import Testing
             for _ in 0..<Int(random.next() % (beginHeavy ? 400 : 60)) {
                 now += .milliseconds(Int64(random.next() % 5_000))
                 let pick = beginHeavy && random.next() % 5 != 0 ? 0 : random.next() % 7
-                var effects: [BackgroundTaskLedger.Effect]
+                var effects: [BackgroundTaskLedger.Action]
                 switch pick {
                 case 0, 1:
                     let full = open.count >= BackgroundTaskLedger.openTaskLimit

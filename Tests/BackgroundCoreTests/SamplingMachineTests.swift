@@ -20,11 +20,11 @@ import Testing
         #expect(first.count == 1)
         #expect(second.isEmpty)
         #expect(machine.surplusFixes == 1)
-        guard case .accept(_, _, _, let slot) = third.first else {
+        guard case .accept(let accepted) = third.first else {
             Issue.record("expected the fix in the second slot to be accepted, got \(third)")
             return
         }
-        #expect(slot == machine.slot(containing: start) + 1)
+        #expect(accepted.slot == machine.slot(containing: start) + 1)
         #expect(machine.nextSlot(after: start + .seconds(121)) == start + .seconds(240))
     }
 

@@ -5,7 +5,7 @@ import Testing
 @Suite struct StrategyTests {
     let start = Instant(milliseconds: 1_732_492_800_000)
 
-    func tasksBegun(_ effects: [KeepAliveEffect]) -> [BackgroundTaskToken] {
+    func tasksBegun(_ effects: [KeepAliveMachine.Action]) -> [BackgroundTaskToken] {
         effects.compactMap { if case .task(.beginTask(let token, _)) = $0 { token } else { nil } }
     }
 
@@ -33,7 +33,8 @@ import Testing
         #expect(effects.contains(.scheduleTimer(KeepAliveMachine.sampleTimer, at: start + .seconds(120))))
         let fix = LocationFix(timestamp: start + .seconds(5), latitude: 31.2, longitude: 121.4, horizontalAccuracy: 8)
         let recorded = machine.handle(.locationFix(fix, source: .oneShot), at: start + .seconds(5))
-        #expect(recorded.contains(.recordSample(fix, trigger: .timer, state: .foreground)))
+        let slot = machine.context.sampling.slot(containing: fix.timestamp)
+        #expect(recorded.contains(.recordSample(AcceptedFix(fix, trigger: .timer, state: .foreground, slot: slot))))
         #expect(
             !machine.handle(.timerFired(KeepAliveMachine.sampleTimer), at: start + .seconds(60)).contains(
                 .requestFix(.best)))

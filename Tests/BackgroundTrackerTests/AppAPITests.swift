@@ -57,7 +57,7 @@ extension ShellSuite {
             let tracker = try harness.tracker(.adaptive)
             tracker.didFinishLaunching(nil)
             tracker.start()
-            let notices = (0..<25).map { _ in KeepAliveEffect.notify(.locationServicesOff) }
+            let notices = (0..<25).map { _ in KeepAliveMachine.Action.notify(.locationServicesOff) }
             tracker.perform(notices + [.notify(.approximateLocation)])
             #expect(tracker.status.notices.count == TrackerStatus.noticeLimit)
             #expect(tracker.status.notices.last == .approximateLocation, "the newest is kept")

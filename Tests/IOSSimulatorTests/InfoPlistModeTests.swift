@@ -7,7 +7,7 @@ import Testing
 @Suite struct InfoPlistModeTests {
     @Test("allowsBackgroundLocationUpdates without the location mode crashes with iOS's exception text")
     func backgroundLocationWithoutModeCrashes() {
-        let start = KeepAliveEffect.startLocationUpdates(.init(accuracy: .best, allowsBackgroundUpdates: true))
+        let start = KeepAliveMachine.Action.startLocationUpdates(.init(accuracy: .best, allowsBackgroundUpdates: true))
         let app: @Sendable () -> ScriptedApp = {
             ScriptedApp { event, _ in
                 if case .launched(.user) = event { return HostedResult(effects: [start]) }

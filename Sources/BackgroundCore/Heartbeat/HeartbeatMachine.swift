@@ -49,7 +49,7 @@ public struct HeartbeatMachine: Sendable {
         case serverContact
     }
 
-    public enum Effect: Hashable, Sendable {
+    public enum Action: Hashable, Sendable {
         case sendHeartbeat
         case scheduleTimer(TimerID, at: Instant)
         case cancelTimer(TimerID)
@@ -58,61 +58,89 @@ public struct HeartbeatMachine: Sendable {
         case notify(UserNotice)
     }
 
-    public enum State: Hashable, Sendable {
+    /// The session as the machine knows it, read-only for shells and tests.
+    public enum Status: Hashable, Sendable {
         case loggedOut
         case active(expiresAt: Instant?)
         case rejected(status: Int)
     }
 
+    /// A logged-in session: what a heartbeat needs to know only while there is one.
+    private struct Session: Sendable {
+        /// Until the server's answer to the last beat says otherwise.
+        var expiresAt: Instant?
+        /// A beat was sent and its answer has not come.
+        var beatInFlight: Bool
+        /// The last successful exchange with the server (a beat or another request).
+        var lastContact: Instant?
+        /// The low-background-time warning was given in this background stint.
+        var warnedThisStint: Bool
+    }
+
+    private enum State: Sendable {
+        case loggedOut
+        case active(Session)
+        case rejected(status: Int)
+    }
+
     public let configuration: Configuration
-    public private(set) var state: State = .loggedOut
-    private var inFlight = false
-    private var warnedThisStint = false
-    private var lastContact: Instant?
+    private var state = State.loggedOut
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
     }
 
-    public mutating func handle(_ event: Event, at now: Instant) -> [Effect] {
+    public var status: Status {
+        switch state {
+        case .loggedOut: .loggedOut
+        case .active(let session): .active(expiresAt: session.expiresAt)
+        case .rejected(let status): .rejected(status: status)
+        }
+    }
+
+    public mutating func handle(_ event: Event, at now: Instant) -> [Action] {
         switch (event, state) {
         case (.loggedIn, _):
-            state = .active(expiresAt: nil)
-            inFlight = true
+            // A login starts a new session: a beat in flight, no earlier contact, no warning yet.
+            state = .active(Session(expiresAt: nil, beatInFlight: true, lastContact: nil, warnedThisStint: false))
             return [.sendHeartbeat, .scheduleTimer(Self.timer, at: now + configuration.interval)]
         case (.loggedOut, _):
             state = .loggedOut
-            inFlight = false
             return [.cancelTimer(Self.timer)]
-        case (.timerFired(Self.timer), .active):
-            if let lastContact, now - lastContact < configuration.interval {
+        case (.timerFired(Self.timer), .active(var session)):
+            if let lastContact = session.lastContact, now - lastContact < configuration.interval {
                 return [.scheduleTimer(Self.timer, at: lastContact + configuration.interval)]
             }
-            let next: Effect = .scheduleTimer(Self.timer, at: now + configuration.interval)
-            if inFlight { return [next] }
-            inFlight = true
+            let next: Action = .scheduleTimer(Self.timer, at: now + configuration.interval)
+            if session.beatInFlight { return [next] }
+            session.beatInFlight = true
+            state = .active(session)
             return [.sendHeartbeat, next]
-        case (.serverContact, .active):
-            lastContact = now
+        case (.serverContact, .active(var session)):
+            session.lastContact = now
+            state = .active(session)
             return []
-        case (.response(.active(let expiresAt)), .active):
-            inFlight = false
-            lastContact = now
-            state = .active(expiresAt: expiresAt)
+        case (.response(.active(let expiresAt)), .active(var session)):
+            session.beatInFlight = false
+            session.lastContact = now
+            session.expiresAt = expiresAt
+            state = .active(session)
             return []
-        case (.response(.failed), .active):
-            inFlight = false
+        case (.response(.failed), .active(var session)):
+            session.beatInFlight = false
+            state = .active(session)
             return []
         case (.response(.rejected(let status)), .active):
-            inFlight = false
             state = .rejected(status: status)
             return [.cancelTimer(Self.timer), .stopKeepAlive, .notify(.loginExpired)]
-        case (.backgroundTimeRemaining(let remaining), .active):
-            guard remaining < configuration.backgroundTimeWarning, !warnedThisStint else { return [] }
-            warnedThisStint = true
+        case (.backgroundTimeRemaining(let remaining), .active(var session)):
+            guard remaining < configuration.backgroundTimeWarning, !session.warnedThisStint else { return [] }
+            session.warnedThisStint = true
+            state = .active(session)
             return [.notify(.backgroundTimeRunningOut)]
-        case (.enteredForeground, _):
-            warnedThisStint = false
+        case (.enteredForeground, .active(var session)):
+            session.warnedThisStint = false
+            state = .active(session)
             return []
         default:
             return []

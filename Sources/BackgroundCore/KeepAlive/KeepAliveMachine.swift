@@ -1,4 +1,4 @@
-/// Runs one keep-alive strategy: `handle(event, at:)` in, effects out, no I/O.
+/// Runs one keep-alive strategy: `handle(event, at:)` in, actions out, no I/O.
 ///
 /// The machine does what every strategy shares, so no strategy can get it wrong:
 /// - a sampling slot timer: when a slot opens and the app is running, one fix is requested;
@@ -11,7 +11,7 @@
 ///
 /// ```swift
 /// var machine = KeepAliveMachine(strategy: .adaptive, environment: .init(iosMajor: 17))
-/// let effects = machine.handle(.launched(.user), at: now)
+/// let actions = machine.handle(.launched(.user), at: now)
 /// ```
 public struct KeepAliveMachine: Sendable {
     public static let sampleTimer: TimerID = "sample"
@@ -21,13 +21,31 @@ public struct KeepAliveMachine: Sendable {
     public static let retryDelay: Duration = .seconds(30)
     public static let retriesPerSlot = 3
 
+    /// Tracking, or stopped for good (`.stop`: only expiring tasks are still ended).
+    private enum State: Sendable {
+        /// `deadManDue`: when the dead-man notice last scheduled is (or was) due; `nil` before the
+        /// first sample and after the user opened the app. `retried`: the slot whose fix was
+        /// retried, and how many times.
+        case tracking(deadManDue: Instant?, retried: (slot: Int64, count: Int)?)
+        case stopped
+    }
+
     public private(set) var context: StrategyContext
     private var strategy: any KeepAliveStrategy
-    public private(set) var isStopped = false
-    /// When the dead-man notice last scheduled is (or was) due; `nil` before the first sample.
-    public private(set) var deadManDue: Instant?
-    /// The slot whose fix was retried, and how many times.
-    private var retries: (slot: Int64, count: Int)?
+    private var state = State.tracking(deadManDue: nil, retried: nil)
+
+    /// Whether `.stop` ended tracking.
+    public var isStopped: Bool {
+        if case .stopped = state { return true }
+        return false
+    }
+
+    /// When the dead-man notice last scheduled is (or was) due; `nil` before the first sample,
+    /// after the user opened the app, and once stopped.
+    public var deadManDue: Instant? {
+        if case .tracking(let due, _) = state { return due }
+        return nil
+    }
 
     public init(
         strategy name: StrategyName,
@@ -64,23 +82,28 @@ public struct KeepAliveMachine: Sendable {
     /// due (the shell asks the notification centre), so a relaunch after an outage does not
     /// re-arm a notice the user has already been shown.
     public mutating func restoreDeadManNotice(due: Instant?) {
-        deadManDue = due
+        setDeadManDue(due)
+    }
+
+    private mutating func setDeadManDue(_ due: Instant?) {
+        guard case .tracking(_, let retried) = state else { return }
+        state = .tracking(deadManDue: due, retried: retried)
     }
     public var ledger: BackgroundTaskLedger { context.ledger }
 
-    public mutating func handle(_ event: KeepAliveEvent, at now: Instant) -> [KeepAliveEffect] {
+    public mutating func handle(_ event: KeepAliveEvent, at now: Instant) -> [KeepAliveMachine.Action] {
         context.now = now
-        if isStopped {
+        if case .stopped = state {
             if case .taskExpiring(let token) = event {
-                return context.ledger.expire(token, at: now).map(KeepAliveEffect.task)
+                return context.ledger.expire(token, at: now).map(KeepAliveMachine.Action.task)
             }
             return []
         }
-        var effects: [KeepAliveEffect] = []
+        var effects: [KeepAliveMachine.Action] = []
         switch event {
         case .launched(let reason):
             context.isForeground = reason == .user
-            if reason == .user { deadManDue = nil }  // the user opened the app: arm afresh
+            if reason == .user { setDeadManDue(nil) }  // the user opened the app: arm afresh
             context.wakeReason = reason == .user ? nil : reason
             _ = context.sampling.handle(.start, at: now)
             // Tell the user at a launch they made; background relaunches do not repeat it.
@@ -91,7 +114,7 @@ public struct KeepAliveMachine: Sendable {
             effects += slotOpened()
         case .enteredForeground:
             context.isForeground = true
-            deadManDue = nil
+            setDeadManDue(nil)
             context.wakeReason = nil
             effects += slotOpened()
         case .enteredBackground:
@@ -106,7 +129,7 @@ public struct KeepAliveMachine: Sendable {
         case .timerFired:
             break
         case .taskExpiring(let token):
-            effects += context.ledger.expire(token, at: now).map(KeepAliveEffect.task)
+            effects += context.ledger.expire(token, at: now).map(KeepAliveMachine.Action.task)
         case .taskRefused(let token):
             context.ledger.beginRefused(token)
         case .locationFix(let fix, let source) where strategy.samplesFixes(from: source):
@@ -120,8 +143,7 @@ public struct KeepAliveMachine: Sendable {
         case .audioInterruption:
             break
         case .stop:
-            isStopped = true
-            deadManDue = nil
+            state = .stopped
             return context.endAllTasks() + [
                 .cancelTimer(Self.sampleTimer), .cancelTimer(Self.retryTimer), .stopLocationUpdates,
                 .stopSignificantChanges, .stopVisits,
@@ -133,8 +155,8 @@ public struct KeepAliveMachine: Sendable {
     }
 
     /// A slot may have opened: request its fix if it still needs one, and time the next slot.
-    private func slotOpened() -> [KeepAliveEffect] {
-        var effects: [KeepAliveEffect] = []
+    private func slotOpened() -> [KeepAliveMachine.Action] {
+        var effects: [KeepAliveMachine.Action] = []
         if context.sampling.needsFix(at: context.now), let accuracy = strategy.slotFixAccuracy(in: context) {
             effects.append(.requestFix(accuracy))
         }
@@ -142,15 +164,15 @@ public struct KeepAliveMachine: Sendable {
         return effects
     }
 
-    private mutating func sample(_ fix: LocationFix, source: FixSource) -> [KeepAliveEffect] {
+    private mutating func sample(_ fix: LocationFix, source: FixSource) -> [KeepAliveMachine.Action] {
         let state: SampleAppState = context.isForeground ? .foreground : .background
         let decisions = context.sampling.handle(
             .fix(fix, trigger: trigger(for: source), state: state), at: context.now)
-        var effects: [KeepAliveEffect] = decisions.map {
+        var effects: [KeepAliveMachine.Action] = decisions.map {
             switch $0 {
-            case .accept(let fix, let trigger, let state, _):
-                context.lastAcceptedFix = fix
-                return .recordSample(fix, trigger: trigger, state: state)
+            case .accept(let accepted):
+                context.lastAcceptedFix = accepted.fix
+                return .recordSample(accepted)
             case .reject(let fix, let reason):
                 return .rejectFix(fix, reason)
             }
@@ -162,7 +184,7 @@ public struct KeepAliveMachine: Sendable {
         // user opening the app does.
         let fired = deadManDue.map { context.now >= $0 } ?? false
         if recorded, !fired || context.isForeground, let accepted = context.lastAcceptedFix {
-            deadManDue = context.now + deadManLead
+            setDeadManDue(context.now + deadManLead)
             effects.append(.scheduleDeadManNotice(at: context.now + deadManLead, lastSample: accepted.timestamp))
         }
         return effects
@@ -174,11 +196,12 @@ public struct KeepAliveMachine: Sendable {
     }
 
     /// The slot's one-shot fix was too coarse: ask again shortly, a few times per slot.
-    private mutating func retrySlotFix() -> [KeepAliveEffect] {
+    private mutating func retrySlotFix() -> [KeepAliveMachine.Action] {
+        guard case .tracking(let deadManDue, let retried) = state else { return [] }
         let slot = context.sampling.slot(containing: context.now)
-        let count = retries.map { $0.slot == slot ? $0.count : 0 } ?? 0
+        let count = retried.map { $0.slot == slot ? $0.count : 0 } ?? 0
         guard count < Self.retriesPerSlot, context.sampling.needsFix(at: context.now) else { return [] }
-        retries = (slot, count + 1)
+        state = .tracking(deadManDue: deadManDue, retried: (slot, count + 1))
         return [.scheduleTimer(Self.retryTimer, at: context.now + Self.retryDelay)]
     }
 
@@ -197,9 +220,9 @@ public struct KeepAliveMachine: Sendable {
     }
 
     private func permissionNotices(for environment: KeepAliveEnvironment, previous: KeepAliveEnvironment?)
-        -> [KeepAliveEffect]
+        -> [KeepAliveMachine.Action]
     {
-        var notices: [KeepAliveEffect] = []
+        var notices: [KeepAliveMachine.Action] = []
         if !environment.locationServicesEnabled, previous?.locationServicesEnabled ?? true {
             notices.append(.notify(.locationServicesOff))
         }

@@ -18,7 +18,7 @@ public protocol KeepAliveStrategy: Sendable {
 
     /// Reacts to one event. The machine has already applied the event to the context (ledger,
     /// sampling, environment) before calling this.
-    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveEffect]
+    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveMachine.Action]
 }
 
 extension KeepAliveStrategy {

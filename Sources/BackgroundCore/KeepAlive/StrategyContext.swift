@@ -18,22 +18,22 @@ public struct StrategyContext: Sendable {
     }
 
     /// Begins a named background task.
-    public mutating func beginTask(_ name: String) -> [KeepAliveEffect] {
-        ledger.begin(name: name, at: now).1.map(KeepAliveEffect.task)
+    public mutating func beginTask(_ name: String) -> [KeepAliveMachine.Action] {
+        ledger.begin(name: name, at: now).1.map(KeepAliveMachine.Action.task)
     }
 
     /// Begins a new master task and ends every older one (seed 003's intent, without its leak).
-    public mutating func handOffTask(_ name: String) -> [KeepAliveEffect] {
-        ledger.handOff(name: name, at: now).1.map(KeepAliveEffect.task)
+    public mutating func handOffTask(_ name: String) -> [KeepAliveMachine.Action] {
+        ledger.handOff(name: name, at: now).1.map(KeepAliveMachine.Action.task)
     }
 
     /// Ends every open background task.
-    public mutating func endAllTasks() -> [KeepAliveEffect] {
-        ledger.endAll(at: now).map(KeepAliveEffect.task)
+    public mutating func endAllTasks() -> [KeepAliveMachine.Action] {
+        ledger.endAll(at: now).map(KeepAliveMachine.Action.task)
     }
 
     /// Schedules `id` to fire `delay` from now.
-    public func schedule(_ id: TimerID, after delay: Duration) -> KeepAliveEffect {
+    public func schedule(_ id: TimerID, after delay: Duration) -> KeepAliveMachine.Action {
         .scheduleTimer(id, at: now + delay)
     }
 }

@@ -16,7 +16,7 @@
 /// shell.perform(ledger.end(token, at: later))                    // → [.endTask(token)]
 /// ```
 public struct BackgroundTaskLedger: Sendable {
-    public enum Effect: Hashable, Sendable {
+    public enum Action: Hashable, Sendable {
         /// Call `beginBackgroundTask(withName:)` and remember the system's identifier for `token`.
         case beginTask(BackgroundTaskToken, name: String)
         /// Call `endBackgroundTask` with the identifier remembered for `token`.
@@ -52,7 +52,7 @@ public struct BackgroundTaskLedger: Sendable {
     public func name(of token: BackgroundTaskToken) -> String? { open[token]?.name ?? ended[token] }
 
     /// Begins a named task. Returns `nil` as the token when the open-task limit is reached.
-    public mutating func begin(name: String, at now: Instant) -> (BackgroundTaskToken?, [Effect]) {
+    public mutating func begin(name: String, at now: Instant) -> (BackgroundTaskToken?, [Action]) {
         guard open.count < Self.openTaskLimit else {
             return (nil, [.misuse(.tooManyOpenTasks(limit: Self.openTaskLimit))])
         }
@@ -64,7 +64,7 @@ public struct BackgroundTaskLedger: Sendable {
     }
 
     /// Ends a task its owner finished.
-    public mutating func end(_ token: BackgroundTaskToken, at now: Instant) -> [Effect] {
+    public mutating func end(_ token: BackgroundTaskToken, at now: Instant) -> [Action] {
         guard let task = open.removeValue(forKey: token) else {
             if let name = ended[token] { return [.misuse(.endOfEndedTask(token, name: name))] }
             return [.misuse(.endOfUnknownTask(token))]
@@ -78,7 +78,7 @@ public struct BackgroundTaskLedger: Sendable {
     ///
     /// An expiry for a task that is no longer open (it ended while the system was already calling
     /// the handler) needs nothing: the system forgets ended tasks.
-    public mutating func expire(_ token: BackgroundTaskToken, at now: Instant) -> [Effect] {
+    public mutating func expire(_ token: BackgroundTaskToken, at now: Instant) -> [Action] {
         guard let task = open[token] else { return [] }
         return end(token, at: now) + [.expired(token, name: task.name)]
     }
@@ -92,7 +92,7 @@ public struct BackgroundTaskLedger: Sendable {
     }
 
     /// Begins a new master task named `name`, then ends every older open task.
-    public mutating func handOff(name: String, at now: Instant) -> (BackgroundTaskToken?, [Effect]) {
+    public mutating func handOff(name: String, at now: Instant) -> (BackgroundTaskToken?, [Action]) {
         let older = openTokens
         let (token, effects) = begin(name: name, at: now)
         guard token != nil else { return (nil, effects) }
@@ -100,7 +100,7 @@ public struct BackgroundTaskLedger: Sendable {
     }
 
     /// Ends every open task (the app is about to stop background work).
-    public mutating func endAll(at now: Instant) -> [Effect] {
+    public mutating func endAll(at now: Instant) -> [Action] {
         openTokens.flatMap { end($0, at: now) }
     }
 

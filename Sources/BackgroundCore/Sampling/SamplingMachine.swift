@@ -48,18 +48,30 @@ public struct SamplingMachine: Sendable {
     }
 
     public enum Action: Hashable, Sendable {
-        /// Store this fix as a sample.
-        case accept(LocationFix, trigger: SampleTrigger, state: SampleAppState, slot: Int64)
+        /// Store this fix as a sample; the value carries the slot it fills.
+        case accept(AcceptedFix)
         /// The fix is unusable; log the reason.
         case reject(LocationFix, FixRejection)
     }
 
+    /// Before `.start` only restored slots are known; once started, slots wait for their fix.
+    ///
+    /// Either way the machine remembers the most recently filled slots, newest last. A short
+    /// memory rather than "the last slot", so a clock set back (or a late fix for an empty earlier
+    /// slot) is sampled again at once instead of being counted as surplus until time catches up.
+    private enum State: Sendable {
+        case notStarted(filled: [Int64])
+        case sampling(filled: [Int64])
+
+        var filled: [Int64] {
+            switch self {
+            case .notStarted(let filled), .sampling(let filled): filled
+            }
+        }
+    }
+
     public let configuration: Configuration
-    private var started = false
-    /// The most recently filled slots, newest last. A short memory rather than "the last slot", so
-    /// a clock set back (or a late fix for an empty earlier slot) is sampled again at once instead
-    /// of being counted as surplus until time catches up.
-    private var filledSlots: [Int64] = []
+    private var state = State.notStarted(filled: [])
     private static let filledSlotMemory = 8
     /// Fixes that were fine but arrived in a slot that already had a sample.
     public private(set) var surplusFixes = 0
@@ -83,8 +95,8 @@ public struct SamplingMachine: Sendable {
 
     /// Whether sampling has started and the slot containing `now` still waits for its sample.
     public func needsFix(at now: Instant) -> Bool {
-        guard started else { return false }
-        return !filledSlots.contains(slot(containing: now))
+        guard case .sampling(let filled) = state else { return false }
+        return !filled.contains(slot(containing: now))
     }
 
     /// Tells a freshly launched machine which slot the store's newest sample filled, so a relaunch
@@ -94,27 +106,32 @@ public struct SamplingMachine: Sendable {
     }
 
     private mutating func fill(_ slot: Int64) {
-        guard !filledSlots.contains(slot) else { return }
-        filledSlots.append(slot)
-        if filledSlots.count > Self.filledSlotMemory { filledSlots.removeFirst() }
+        var filled = state.filled
+        guard !filled.contains(slot) else { return }
+        filled.append(slot)
+        if filled.count > Self.filledSlotMemory { filled.removeFirst() }
+        switch state {
+        case .notStarted: state = .notStarted(filled: filled)
+        case .sampling: state = .sampling(filled: filled)
+        }
     }
 
     public mutating func handle(_ event: Event, at now: Instant) -> [Action] {
         switch event {
         case .start:
-            started = true
+            state = .sampling(filled: state.filled)
             return []
         case .fix(let fix, let trigger, let state):
             if let rejection = check(fix, at: now) {
                 return [.reject(fix, rejection)]
             }
             let slot = slot(containing: fix.timestamp)
-            if filledSlots.contains(slot) {
+            if self.state.filled.contains(slot) {
                 surplusFixes += 1
                 return []
             }
             fill(slot)
-            return [.accept(fix, trigger: trigger, state: state, slot: slot)]
+            return [.accept(AcceptedFix(fix, trigger: trigger, state: state, slot: slot))]
         }
     }
 

@@ -12,7 +12,7 @@ import LocationLog
 
 extension Tracker {
     /// Carries out the keep-alive machine's effects, in order.
-    func perform(_ effects: [KeepAliveEffect]) {
+    func perform(_ effects: [KeepAliveMachine.Action]) {
         for effect in effects {
             switch effect {
             case .task(let task): perform(task)
@@ -35,7 +35,7 @@ extension Tracker {
             case .stopAudio: audio?.stop()
             case .scheduleRefresh(let earliest): scheduleRefresh(earliest: earliest)
             case .scheduleProcessing(let earliest): scheduleProcessing(earliest: earliest)
-            case .recordSample(let fix, let trigger, let state): record(fix, trigger: trigger, state: state)
+            case .recordSample(let accepted): record(accepted.fix, trigger: accepted.trigger, state: accepted.state)
             case .rejectFix(let fix, let reason):
                 log(.info, "fix at \(fix.timestamp) rejected: \(reason)")
             case .notify(let notice):
@@ -56,7 +56,7 @@ extension Tracker {
     }
 
     /// Background tasks: named, and the expiration handler ends the task before it returns.
-    private func perform(_ effect: BackgroundTaskLedger.Effect) {
+    private func perform(_ effect: BackgroundTaskLedger.Action) {
         switch effect {
         case .beginTask(let token, let name):
             let id = UIApplication.shared.beginBackgroundTask(withName: name) { [weak self] in

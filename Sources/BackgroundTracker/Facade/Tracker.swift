@@ -216,7 +216,7 @@ public final class Tracker {
         deliver(.stop)
         noteTrackingStoppedForGaps(detail: detail)
         // Heartbeats belong to tracking; after the server ended the session they have stopped already.
-        if case .active = heartbeat?.state { deliverHeartbeat(.loggedOut) }
+        if case .active = heartbeat?.status { deliverHeartbeat(.loggedOut) }
         machine = nil
         state.tracking = false
         saveState()

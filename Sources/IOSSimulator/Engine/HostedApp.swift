@@ -70,7 +70,7 @@ public protocol HostedAppFactory: Sendable {
 /// What hosted app code did while handling one event.
 public struct HostedResult: Sendable {
     /// What it asked of the system, in order.
-    public var effects: [KeepAliveEffect]
+    public var effects: [KeepAliveMachine.Action]
     /// Fixes it stored as samples (already in the phone's store).
     public var recorded: [LocationFix]
     /// Uploads it handed to its background session.
@@ -79,7 +79,7 @@ public struct HostedResult: Sendable {
     public var runtime: [RuntimeCall]
 
     public init(
-        effects: [KeepAliveEffect] = [], recorded: [LocationFix] = [], uploads: [HostedUpload] = [],
+        effects: [KeepAliveMachine.Action] = [], recorded: [LocationFix] = [], uploads: [HostedUpload] = [],
         runtime: [RuntimeCall] = []
     ) {
         self.effects = effects

@@ -79,7 +79,7 @@ extension Simulation {
         case nil:
             // Not after a force quit (the transfer was cancelled then), nor before the first
             // unlock (the store is protected until then).
-            guard !forceQuitFlag, now >= unlockedAt else { return }
+            guard !timeline.forceQuit, timeline.isUnlocked(at: now) else { return }
             sessionResumes += 1
             launch(.backgroundURLSession)
         }

@@ -13,9 +13,9 @@ extension Simulation {
 
     /// Takes in what hosted code did that the contract judges, in order; a crash ends the process.
     mutating func applyRuntime(_ calls: [RuntimeCall]) {
-        let generation = self.generation
+        let generation = timeline.generation
         for call in calls {
-            guard generation == self.generation else { return }
+            guard generation == timeline.generation else { return }
             switch call {
             case .crash(let crash): self.crash(crash)
             case .violation(let text): report.violation(now, "runtime contract: \(text)")
@@ -29,7 +29,7 @@ extension Simulation {
                 report.submitRefusals += 1
                 report.note(now, "BGTaskScheduler.submit(\(identifier)) threw \(error)")
             case .serviceSessionCreated: serviceSessionCreated()
-            case .serviceSessionInvalidated: serviceSessionHeld = false
+            case .serviceSessionInvalidated: location.serviceSessionInvalidated()
             }
         }
     }
@@ -51,10 +51,10 @@ extension Simulation {
     /// Direct runs: the app registers its strategy's task identifiers while launching, as the shell
     /// does in `didFinishLaunching`. Returns whether the app survived it.
     mutating func registerTasksWhileLaunching() -> Bool {
-        scheduler.processStarted()
+        scheduler.rules.processStarted()
         guard hosted == nil, profile.flag(.contractTaskRegistration) else { return true }
         for identifier in configuration.strategy.requirements.taskIdentifiers {
-            if let crash = scheduler.register(identifier) {
+            if let crash = scheduler.rules.register(identifier) {
                 self.crash(crash)
                 return false
             }
@@ -67,7 +67,7 @@ extension Simulation {
         // The hosted backend has asked already.
         guard hosted == nil, profile.flag(.contractTaskRegistration) else { return true }
         guard
-            let error = scheduler.submit(
+            let error = scheduler.rules.submit(
                 identifier, kind: kind, backgroundRefreshAvailable: environment.backgroundRefreshAvailable)
         else { return true }
         report.submitRefusals += 1
@@ -115,7 +115,7 @@ extension Simulation {
         environment.authorization = change.authorization
         if let precise = change.precise, configuration.ios >= 14, precise != environment.preciseLocation {
             environment.preciseLocation = precise
-            approximatePlace = nil
+            location.forgetApproximatePlace()
             changed = true
         }
         if changed { environmentChanged() }
@@ -142,37 +142,34 @@ extension Simulation {
         default: return
         }
         guard profile.flag(.contractTaskCompletion) else { return }
-        grantVersion += 1
-        grant = (identifier, grantVersion)
-        queue.push(.grantExpiring(version: grantVersion), at: now + max(.zero, runtime - profile.duration(.expiryLead)))
-        queue.push(.grantDeadline(version: grantVersion), at: now + runtime)
+        let version = scheduler.openGrant(identifier)
+        queue.push(.grantExpiring(version: version), at: now + max(.zero, runtime - profile.duration(.expiryLead)))
+        queue.push(.grantDeadline(version: version), at: now + runtime)
     }
 
     /// `setTaskCompleted(success:)`: the grant ends; the app suspends unless something else holds it.
     mutating func completeGrant(_ identifier: String) {
-        guard let grant, grant.identifier == identifier else { return }
-        self.grant = nil
+        guard scheduler.completeGrant(identifier) else { return }
         queue.push(.settle, at: now)
     }
 
     /// Direct runs: the app completes the task when its handling of the wake returns, as the
     /// shell's launch handler does.
     mutating func completeGrantDirectly() {
-        guard hosted == nil, let grant else { return }
+        guard hosted == nil, let grant = scheduler.grant else { return }
         report.note(now, "BGTask \(grant.identifier) completed (success: true)")
         completeGrant(grant.identifier)
     }
 
     mutating func grantExpiring(version: Int) {
-        guard let grant, grant.version == version, isRunning else { return }
+        guard let grant = scheduler.grant(version: version), isRunning else { return }
         report.note(now, "BGTask \(grant.identifier) expiring: its expiration handler runs")
         _ = runHosted("a BGTask expiration handler") { $0.backgroundTaskExpiring(grant.identifier, system: $1) }
     }
 
     /// Not completed before expiry "may result in the system killing your app" ([AD-bgexp]).
     mutating func grantDeadline(version: Int) {
-        guard let grant, grant.version == version else { return }
-        self.grant = nil
+        guard let grant = scheduler.endGrant(version: version) else { return }
         guard process != nil else { return }
         report.note(now, "BGTask \(grant.identifier) still open at its deadline: the system kills the app")
         terminate("task-not-completed")
@@ -181,9 +178,7 @@ extension Simulation {
     // MARK: Location sessions (iOS 18)
 
     mutating func serviceSessionCreated() {
-        serviceSessionHeld = true
-        if locationAbandoned {
-            locationAbandoned = false
+        if location.serviceSessionCreated() {
             report.note(now, "CLServiceSession created: location resumes for the app")
         }
     }
@@ -192,13 +187,15 @@ extension Simulation {
     /// again within a few seconds (DTS, forums thread 797319), or it is treated as no longer
     /// wanting location.
     mutating func startServiceSessionDeadline() {
-        guard configuration.ios >= 18, serviceSessionAtExit else { return }
-        queue.push(.serviceSessionDeadline(generation: generation), at: now + profile.duration(.serviceSessionDeadline))
+        guard configuration.ios >= 18, location.serviceSessionAtExit else { return }
+        queue.push(
+            .serviceSessionDeadline(generation: timeline.generation),
+            at: now + profile.duration(.serviceSessionDeadline))
     }
 
     mutating func serviceSessionDeadline(generation: Int) {
-        guard generation == self.generation, process != nil, !serviceSessionHeld else { return }
-        locationAbandoned = true
+        guard generation == timeline.generation, process != nil, !location.serviceSessionHeld else { return }
+        location.abandon()
         report.note(
             now,
             "no CLServiceSession recreated within \(Int(profile[.serviceSessionDeadline])) s of the relaunch: "

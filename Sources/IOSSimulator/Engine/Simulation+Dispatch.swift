@@ -14,7 +14,7 @@ extension Simulation {
         energy.add(
             .cpu, milliwatts: profile[.cpuPower], seconds: profile[.cpuTimePerEvent],
             restingOn: [.cpuPower, .cpuTimePerEvent])
-        var effects: [KeepAliveEffect]
+        var effects: [KeepAliveMachine.Action]
         var hostedResult: HostedResult?
         if let hosted {
             let result = hosted.handle(event, system: hostedSystemState)
@@ -37,10 +37,10 @@ extension Simulation {
 
     /// Carries out app effects in order (until one ends the process), takes in what hosted code
     /// stored and started, and checks the ledger against the system.
-    private mutating func carryOut(_ effects: [KeepAliveEffect], hosted result: HostedResult?) {
-        let generation = self.generation
+    private mutating func carryOut(_ effects: [KeepAliveMachine.Action], hosted result: HostedResult?) {
+        let generation = timeline.generation
         for effect in effects {
-            guard generation == self.generation else { break }  // an effect ended the process
+            guard generation == timeline.generation else { break }  // an effect ended the process
             apply(effect)
         }
         if let result {
@@ -50,7 +50,7 @@ extension Simulation {
         checkLedgerAgreement()
     }
 
-    private mutating func apply(_ effect: KeepAliveEffect) {
+    private mutating func apply(_ effect: KeepAliveMachine.Action) {
         switch effect {
         case .task(let taskEffect): applyTask(taskEffect)
         case .scheduleTimer(let id, let at): scheduleTimer(id, at: at)
@@ -58,20 +58,16 @@ extension Simulation {
         case .startLocationUpdates(let request):
             guard checkBackgroundLocation(request) else { return }
             startUpdates(request)
-        case .stopLocationUpdates:
-            standardUpdates = nil
-            updatesStartedInUse = false
+        case .stopLocationUpdates: location.stopUpdates()
         case .requestFix(let accuracy): requestFix(accuracy)
-        case .startSignificantChanges:
-            if !significantChangesOn { lastSignificantChange = (now, position) }
-            significantChangesOn = true
-        case .stopSignificantChanges: significantChangesOn = false
-        case .startVisits: visitsOn = profile[.visitMinimumDwell] > 0
-        case .stopVisits: visitsOn = false
+        case .startSignificantChanges: location.startSignificantChanges(at: now, place: position)
+        case .stopSignificantChanges: location.stopSignificantChanges()
+        case .startVisits: location.setVisits(profile[.visitMinimumDwell] > 0)
+        case .stopVisits: location.setVisits(false)
         case .monitorRegion(let latitude, let longitude, let radius):
             // With reduced accuracy "your app can't use region monitoring" ([AD-CLM] accuracyAuthorization).
             guard environment.preciseLocation else {
-                region = nil
+                location.stopRegionMonitoring()
                 report.note(now, "region monitoring refused: Precise Location is off")
                 return
             }
@@ -79,7 +75,7 @@ extension Simulation {
             // beyond them `monitoringDidFailFor` reports regionMonitoringFailure.
             let limit = Int(profile[.regionLimit])
             guard configuration.hostAppRegions < limit else {
-                region = nil
+                location.stopRegionMonitoring()
                 report.regionFailures += 1
                 report.note(
                     now,
@@ -87,26 +83,23 @@ extension Simulation {
                         + "\(configuration.hostAppRegions) regions of its own, the limit is \(limit)")
                 return
             }
-            regionVersion += 1
-            region = (Coordinate(latitude: latitude, longitude: longitude), radius, regionVersion)
-            regionExitPending = false
+            _ = location.monitorRegion(center: Coordinate(latitude: latitude, longitude: longitude), radius: radius)
         case .stopRegionMonitoring:
-            region = nil
+            location.stopRegionMonitoring()
         case .beginActivitySession:
             // Created in the foreground; after a termination only iOS 18's CLServiceSession lets a
             // background launch recreate it (policy §4: "create in foreground; after termination
             // recreate (with CLServiceSession, iOS 18) immediately on background launch").
             let allowed =
                 profile.flag(.activitySessionAvailable)
-                && (process?.state == .foreground || (activitySessionAtExit && configuration.ios >= 18))
+                && (process?.state == .foreground || (location.activitySessionAtExit && configuration.ios >= 18))
             if allowed {
-                activitySession = true
+                location.beginActivitySession()
             } else if profile.flag(.activitySessionAvailable), profile.flag(.contractActivitySessionForeground),
-                backgroundSessionWarned != generation
+                location.warnsOfBackgroundSession(generation: timeline.generation)
             {
                 // Apple documents no failure, only that it must be created in the foreground:
                 // counted once per process as a warning.
-                backgroundSessionWarned = generation
                 report.warning(
                     now,
                     "CLBackgroundActivitySession created in the background has no effect "
@@ -114,9 +107,7 @@ extension Simulation {
             }
             // The shell creates a CLServiceSession with it from iOS 18.
             if hosted == nil, configuration.ios >= 18 { serviceSessionCreated() }
-        case .endActivitySession:
-            activitySession = false
-            if hosted == nil { serviceSessionHeld = false }
+        case .endActivitySession: location.endActivitySession(endsServiceSession: hosted == nil)
         case .playSilentAudio(let duration): playSilentAudio(duration)
         case .stopAudio: audioPlaying = false
         case .scheduleRefresh(let earliest):
@@ -125,20 +116,16 @@ extension Simulation {
         case .scheduleProcessing(let earliest):
             guard submitDirect(BackgroundTaskIdentifiers.processing, kind: .processing) else { return }
             // One pending request per identifier: a new submission replaces the old one.
-            if profile[.processingRuntime] > 0 { processingEarliest = earliest }
-        case .recordSample(let fix, let trigger, let state):
-            if fix.isApproximate { report.approximateSamples += 1 }
-            record(fix, trigger: trigger, state: state)
+            if profile[.processingRuntime] > 0 { scheduler.requestProcessing(earliest: earliest) }
+        case .recordSample(let accepted):
+            if accepted.fix.isApproximate { report.approximateSamples += 1 }
+            record(accepted.fix, trigger: accepted.trigger, state: accepted.state)
         case .rejectFix: report.fixesRejected += 1
         case .notify(let notice): notify(notice)
         case .scheduleDeadManNotice(let due, let lastSample):
-            deadManVersion += 1
-            deadManNotice = (max(due, now), lastSample, deadManVersion)
-            deadManLastDue = max(due, now)
-            queue.push(.deadManNoticeDue(version: deadManVersion), at: max(due, now))
-        case .cancelDeadManNotice:
-            deadManNotice = nil
-            deadManLastDue = nil
+            let version = notifications.schedule(due: max(due, now), lastSample: lastSample)
+            queue.push(.deadManNoticeDue(version: version), at: max(due, now))
+        case .cancelDeadManNotice: notifications.cancel()
         case .log(let message): report.note(now, message)
         }
     }
@@ -200,8 +187,7 @@ extension Simulation {
 
     /// The notification centre delivers the pending dead-man notice; no app code runs.
     mutating func deliverDeadManNotice(version: Int) {
-        guard let notice = deadManNotice, notice.version == version else { return }
-        deadManNotice = nil
+        guard let notice = notifications.takeDue(version: version) else { return }
         let state: String
         switch process?.state {
         case nil: state = "terminated"
@@ -217,7 +203,7 @@ extension Simulation {
             now, "notification: \(DeadManNotice.kind) (last sample \(report.clock(notice.lastSample)), app \(state))")
     }
 
-    private mutating func applyTask(_ effect: BackgroundTaskLedger.Effect) {
+    private mutating func applyTask(_ effect: BackgroundTaskLedger.Action) {
         switch effect {
         case .beginTask(let token, let name):
             let inBackground = process?.state != .foreground
@@ -254,21 +240,18 @@ extension Simulation {
     // MARK: Timers
 
     private mutating func scheduleTimer(_ id: TimerID, at time: Instant) {
-        timerSerial += 1
-        let version = timerSerial
-        timerVersions[id] = version
-        overdueTimers.removeAll { $0 == id }
+        let version = timers.schedule(id)
         queue.push(.appTimer(id, version: version), at: max(time, now))
     }
 
     /// A timer fires only in a running app; in a suspended one it waits, as a GCD timer does.
     mutating func fireTimer(_ id: TimerID, version: Int) {
-        guard process != nil, timerVersions[id] == version else { return }
+        guard process != nil, timers.isCurrent(id, version: version) else { return }
         guard isRunning else {
-            if !overdueTimers.contains(id) { overdueTimers.append(id) }
+            timers.cameDueWhileSuspended(id)
             return
         }
-        timerVersions[id] = nil
+        timers.fired(id)
         if id == HeartbeatMachine.timer {
             deliverHeartbeat(.timerFired(id))
         } else {
@@ -278,16 +261,12 @@ extension Simulation {
     }
 
     private mutating func cancelTimer(_ id: TimerID) {
-        timerVersions[id] = nil
-        overdueTimers.removeAll { $0 == id }
+        timers.cancel(id)
     }
 
     /// Fires the timers that came due while the app was suspended.
     mutating func resumeTimers() {
-        let due = overdueTimers
-        overdueTimers.removeAll()
-        for id in due {
-            guard let version = timerVersions[id] else { continue }
+        for (id, version) in timers.takeOverdue() {
             queue.push(.appTimer(id, version: version), at: now)
         }
     }

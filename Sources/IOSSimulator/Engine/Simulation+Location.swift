@@ -8,7 +8,7 @@ extension Simulation {
     /// foreground, for a short grace after leaving it, and while a background activity session
     /// (iOS 17+) holds them.
     var locationDeliverable: Bool {
-        guard environment.locationServicesEnabled, process != nil, !locationAbandoned else { return false }
+        guard environment.locationServicesEnabled, process != nil, !location.locationAbandoned else { return false }
         switch environment.authorization {
         case .always: return true
         case .denied, .notDetermined: return false
@@ -16,7 +16,7 @@ extension Simulation {
             if inUse { return true }
             // Updates started in use with background updates allowed keep the app "in use" in
             // the background, with the blue indicator, for as long as they run (policy §4).
-            return standardUpdates?.allowsBackgroundUpdates == true && updatesStartedInUse && !pausedAutomatically
+            return location.runsBackgroundUpdates && location.updatesStartedInUse
         }
     }
 
@@ -24,57 +24,42 @@ extension Simulation {
     /// services), or held by a background activity session (iOS 17+).
     var inUse: Bool {
         guard let process else { return false }
-        if process.state == .foreground || activitySession { return true }
-        guard let backgroundSince else { return false }
+        if process.state == .foreground || location.activitySession { return true }
+        guard let backgroundSince = timeline.backgroundSince else { return false }
         return now - backgroundSince < profile.duration(.whenInUseGrace)
     }
 
     mutating func startUpdates(_ request: LocationUpdatesRequest) {
-        // Starting updates that already run does not stop them: they keep the in-use status they
-        // were started with, and gain it if the app is in use now.
-        let alreadyRunning = standardUpdates != nil && !pausedAutomatically
-        updatesStartedInUse = (alreadyRunning && updatesStartedInUse) || environment.authorization == .always || inUse
-        standardUpdates = request
-        pausedAutomatically = false
-        lastDelivered = nil
-        if !deliveryScheduled {
-            deliveryScheduled = true
-            queue.push(.locationDelivery(generation: generation), at: now + .seconds(1))
+        if location.startUpdates(request, inUse: environment.authorization == .always || inUse) {
+            queue.push(.locationDelivery(generation: timeline.generation), at: now + .seconds(1))
         }
     }
 
     /// One tick of standard updates: a fix when moved past the distance filter.
     mutating func deliverStandardUpdate(generation: Int) {
-        deliveryScheduled = false
-        guard generation == self.generation, let request = standardUpdates else { return }
-        deliveryScheduled = true
+        guard let request = location.deliveryTick(current: generation == timeline.generation) else { return }
         queue.push(.locationDelivery(generation: generation), at: now + profile.duration(.deliveryInterval))
-        guard isRunning, locationDeliverable, !pausedAutomatically else { return }
+        guard isRunning, locationDeliverable, !location.pausedAutomatically else { return }
         if request.pausesAutomatically, let since = stationarySince, now - since >= profile.duration(.autoPauseAfter) {
-            pausedAutomatically = true
             // No automatic resume; for a When-In-Use app the pause "ends access to location
             // changes until the app is launched again" (policy §4).
-            if environment.authorization == .whenInUse { updatesStartedInUse = false }
+            location.pauseAutomatically(endsInUse: environment.authorization == .whenInUse)
             report.note(now, "location updates paused automatically")
             settle()
             return
         }
-        let here = position
-        if let filter = request.distanceFilter, let last = lastDelivered, last.distance(to: here) < filter { return }
-        lastDelivered = here
+        guard location.passesDistanceFilter(position, filter: request.distanceFilter) else { return }
         deliver(.locationFix(fix(accuracy: request.accuracy), source: .standardUpdates))
         afterAppCode()
     }
 
     mutating func requestFix(_ accuracy: LocationAccuracy) {
-        guard !oneShotPending else { return }
-        oneShotPending = true
-        queue.push(.oneShotFix(accuracy, generation: generation), at: now + timeToFix(accuracy))
+        guard location.requestOneShot() else { return }
+        queue.push(.oneShotFix(accuracy, generation: timeline.generation), at: now + timeToFix(accuracy))
     }
 
     mutating func completeOneShot(_ accuracy: LocationAccuracy, generation: Int) {
-        guard generation == self.generation, oneShotPending else { return }
-        oneShotPending = false
+        guard generation == timeline.generation, location.completeOneShot() else { return }
         guard isRunning, locationDeliverable else {
             settle()
             return
@@ -154,17 +139,8 @@ extension Simulation {
     mutating func approximateFix() -> LocationFix? {
         let grid = profile[.approximateGrid]
         guard !environment.preciseLocation, grid > 0 else { return nil }
-        if approximatePlace == nil || now - (approximatePlace?.at ?? now) >= profile.duration(.approximateRefresh) {
-            let degrees = grid / 111_320
-            let here = position
-            approximatePlace = (
-                now,
-                Coordinate(
-                    latitude: ((here.latitude / degrees).rounded(.down) + 0.5) * degrees,
-                    longitude: ((here.longitude / degrees).rounded(.down) + 0.5) * degrees)
-            )
-        }
-        let place = approximatePlace?.place ?? position
+        let place = location.approximatePlace(
+            at: now, refresh: profile.duration(.approximateRefresh), degrees: grid / 111_320, here: position)
         return LocationFix(
             timestamp: now, latitude: place.latitude, longitude: place.longitude, horizontalAccuracy: grid,
             isApproximate: true)
@@ -175,14 +151,14 @@ extension Simulation {
     /// Delivers a location event that can wake a suspended app or relaunch a terminated one.
     mutating func locationEvent(_ reason: LaunchReason, source: FixSource, accuracy radius: Double) {
         // iOS 18: an app that missed recreating its CLServiceSession gets no location events.
-        guard environment.locationServicesEnabled, !locationAbandoned else { return }
+        guard environment.locationServicesEnabled, !location.locationAbandoned else { return }
         if environment.authorization != .always {
             // When-In-Use: only an app in use gets these, and they never relaunch it.
             guard isRunning, locationDeliverable else { return }
         }
         if process == nil {
-            let afterForceQuit = forceQuitFlag && !profile.flag(.forceQuitLocationRelaunch)
-            guard !afterForceQuit, now >= unlockedAt else { return }
+            let afterForceQuit = timeline.forceQuit && !profile.flag(.forceQuitLocationRelaunch)
+            guard !afterForceQuit, timeline.isUnlocked(at: now) else { return }
             launch(reason)
         } else if process?.state == .suspended {
             wake(reason)
@@ -195,31 +171,27 @@ extension Simulation {
     /// Checks the significant-change service and the resume region once a minute.
     mutating func checkLocationNets() {
         let here = position
-        if significantChangesOn, let last = lastSignificantChange,
-            here.distance(to: last.place) >= profile[.significantChangeDistance],
-            now - last.at >= profile.duration(.significantChangeMinInterval)
+        if location.significantChange(
+            at: now, here: here, distance: profile[.significantChangeDistance],
+            minimumInterval: profile.duration(.significantChangeMinInterval))
         {
-            lastSignificantChange = (now, here)
             locationEvent(
                 .significantChange, source: .significantChange, accuracy: profile[.significantChangeFixAccuracy])
         }
-        if let region, !regionExitPending, environment.authorization == .always, environment.preciseLocation,
-            here.distance(to: region.center) > region.radius + profile[.regionExitMargin]
+        if environment.authorization == .always, environment.preciseLocation,
+            let region = location.regionExit(here: here, margin: profile[.regionExitMargin])
         {
-            regionExitPending = true
             queue.push(.regionExit(version: region.version), at: now + profile.duration(.regionLatency))
         }
     }
 
     mutating func regionExited(version: Int) {
-        guard let region, region.version == version else { return }
-        self.region = nil
-        regionExitPending = false
+        guard location.regionExited(version: version) else { return }
         locationEvent(.regionExit, source: .regionExit, accuracy: 100)
     }
 
     mutating func visited(_ place: Coordinate) {
-        guard visitsOn, environment.authorization == .always else { return }
+        guard location.visitsOn, environment.authorization == .always else { return }
         locationEvent(.visit, source: .visit, accuracy: 80)
     }
 }

@@ -3,7 +3,7 @@ import BackgroundCore
 extension Simulation {
     /// Starts the process, in the foreground for `.user`, else in the background for `reason`.
     mutating func launch(_ reason: LaunchReason) {
-        generation += 1
+        let generation = timeline.processStarted()
         if reason != .user { report.relaunches += 1 }
         // The app asks for location permission at its foreground launch (the user answers at once).
         if reason == .user { promptLikeTheShell(inForeground: true) }
@@ -11,7 +11,7 @@ extension Simulation {
             strategy: configuration.strategy, environment: environment,
             sampling: .init(interval: configuration.samplingInterval), at: now)
         if let lastSampleAt { machine.restoreLastSample(at: lastSampleAt) }
-        machine.restoreDeadManNotice(due: deadManLastDue)
+        machine.restoreDeadManNotice(due: notifications.lastDue)
         let heartbeat = HeartbeatMachine()
         process = Process(
             machine: machine, heartbeat: heartbeat, state: reason == .user ? .foreground : .background,
@@ -20,19 +20,17 @@ extension Simulation {
         noteLaunchForGaps(reason)
         guard registerTasksWhileLaunching() else { return }
         if reason == .user {
-            forceQuitFlag = false
+            timeline.userOpened()
             sessionResumes = 0
-            backgroundSince = nil
         } else {
             beginStint(runtime: wakeRuntime(for: reason))
             startRunning()
             openGrant(reason)
             startServiceSessionDeadline()
         }
-        let launched = generation
         deliver(.launched(reason))
-        guard generation == launched, process != nil else { return }  // it crashed while launching
-        scheduler.launchFinished()
+        guard timeline.generation == generation, process != nil else { return }  // it crashed while launching
+        scheduler.rules.launchFinished()
         completeGrantDirectly()
         if sessionRejectedByApp {
             deliver(.stop)
@@ -52,39 +50,26 @@ extension Simulation {
         ledger.processTerminated()
         hosted?.processTerminated()
         self.process = nil
-        generation += 1
+        timeline.processEnded()
         openTasks.removeAll()
-        timerVersions.removeAll()  // versions come from a counter that never repeats, so stale events stay stale
-        overdueTimers.removeAll()
-        deliveryScheduled = false
+        timers.processEnded()
+        location.processEnded()
+        scheduler.processEnded()
         stintDeadline = nil
-        handlerWindowEnd = nil
         wakeEnd = nil
-        standardUpdates = nil
-        updatesStartedInUse = false
-        environmentUnheard = false
-        pausedAutomatically = false
-        oneShotPending = false
-        activitySessionAtExit = activitySession
-        activitySession = false
-        serviceSessionAtExit = serviceSessionHeld
-        serviceSessionHeld = false
-        grant = nil
         audioPlaying = false
-        leftForegroundAt = nil
         endOneTimePermissionIfUnused()
     }
 
     /// The user brings the app to the screen (launching it if needed).
     mutating func enterForeground(for seconds: Double) {
         // Sessions that overlap merge: the app leaves the screen when the last of them ends.
-        foregroundUntil = max(foregroundUntil, now + .milliseconds(Int64(seconds * 1000)))
-        queue.push(.leaveApp, at: foregroundUntil)
+        queue.push(.leaveApp, at: timeline.extendForeground(until: now + .milliseconds(Int64(seconds * 1000))))
         guard var process else {
             launch(.user)
             return
         }
-        forceQuitFlag = false
+        timeline.userOpened()
         sessionResumes = 0
         if process.state != .foreground {
             closeRunningInterval()
@@ -92,8 +77,7 @@ extension Simulation {
             self.process = process
             stintDeadline = nil
             wakeEnd = nil
-            backgroundSince = nil
-            leftForegroundAt = nil
+            timeline.enteredForeground()
             report.note(now, "foreground")
             resumeTimers()
             hearEnvironment()
@@ -108,12 +92,11 @@ extension Simulation {
         guard var process, process.state == .foreground else { return }
         process.state = .background
         self.process = process
-        backgroundSince = now
-        leftForegroundAt = now
+        let handlerWindow = profile.duration(.enterBackgroundHandler)
+        timeline.leftForeground(at: now, handlerWindow: handlerWindow)
         report.note(now, "background")
         beginStint(runtime: nil)
-        handlerWindowEnd = now + profile.duration(.enterBackgroundHandler)
-        queue.push(.settle, at: handlerWindowEnd ?? now)
+        queue.push(.settle, at: now + handlerWindow)
         queue.push(.settle, at: now + profile.duration(.whenInUseGrace))
         startRunning()
         deliver(.enteredBackground)
@@ -122,7 +105,7 @@ extension Simulation {
 
     /// A new background stint: the task budget starts now (it is the app's, not the tasks').
     mutating func beginStint(runtime: Duration?) {
-        stint += 1
+        let stint = timeline.beginStint()
         let budget = profile.duration(.taskBudget) * (environment.lowPowerMode ? profile[.lowPowerTaskBudgetFactor] : 1)
         let deadline = now + budget
         stintDeadline = deadline
@@ -200,16 +183,16 @@ extension Simulation {
     /// What keeps a background app from being suspended right now, if anything.
     var backgroundHolders: Holders {
         var holders: Holders = []
-        if let handlerWindowEnd, now < handlerWindowEnd { holders.insert(.enterBackgroundHandler) }
-        if !openTasks.isEmpty, let stintDeadline, now < stintDeadline { holders.insert(.backgroundTask) }
-        if standardUpdates?.allowsBackgroundUpdates == true, locationDeliverable, !pausedAutomatically {
-            holders.insert(.locationUpdates)
+        if let handlerWindowEnd = timeline.handlerWindowEnd, now < handlerWindowEnd {
+            holders.insert(.enterBackgroundHandler)
         }
-        if oneShotPending, locationDeliverable { holders.insert(.locationRequest) }
+        if !openTasks.isEmpty, let stintDeadline, now < stintDeadline { holders.insert(.backgroundTask) }
+        if location.runsBackgroundUpdates, locationDeliverable { holders.insert(.locationUpdates) }
+        if location.oneShotPending, locationDeliverable { holders.insert(.locationRequest) }
         // Audio keeps an app running only with the `audio` mode ([APG-BG], policy §3).
         if audioPlaying, plist.declares("audio") || !profile.flag(.contractModesGateWakes) { holders.insert(.audio) }
         if let wakeEnd, now < wakeEnd { holders.insert(.wake) }
-        if grant != nil { holders.insert(.taskGrant) }
+        if scheduler.grant != nil { holders.insert(.taskGrant) }
         return holders
     }
 
@@ -226,18 +209,15 @@ extension Simulation {
     }
 
     mutating func startRunning() {
-        if runningSince == nil { runningSince = now }
+        timeline.startRunning(at: now)
     }
 
     /// Ends the current background-running interval, if any, in the alive-time totals.
     mutating func closeRunningInterval() {
-        if let since = runningSince, process?.state != .foreground {
-            report.backgroundAlive += (now - since).seconds
-            if let left = leftForegroundAt {
-                report.aliveAfterBackground.append((now - left).seconds)
-                leftForegroundAt = nil
-            }
+        guard let interval = timeline.closeRunningInterval(at: now, inForeground: process?.state == .foreground) else {
+            return
         }
-        runningSince = nil
+        report.backgroundAlive += interval.seconds
+        if let sinceLeaving = interval.sinceLeavingForeground { report.aliveAfterBackground.append(sinceLeaving) }
     }
 }

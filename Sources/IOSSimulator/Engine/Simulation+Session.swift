@@ -20,7 +20,7 @@ extension Simulation {
             strategy: configuration.strategy, environment: environment,
             sampling: .init(interval: configuration.samplingInterval), at: now)
         if let lastSampleAt { machine.restoreLastSample(at: lastSampleAt) }
-        machine.restoreDeadManNotice(due: deadManLastDue)
+        machine.restoreDeadManNotice(due: notifications.lastDue)
         process.machine = machine
         self.process = process
         report.note(now, "logged in again; tracking restarts")

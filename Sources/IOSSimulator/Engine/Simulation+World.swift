@@ -11,10 +11,10 @@ extension Simulation {
             noteForceQuitForGaps()
             terminate("force-quit")
             cancelBackgroundTransferOnForceQuit()
-            forceQuitFlag = profile.flag(.forceQuitBlocksBackgroundLaunch)
+            timeline.forceQuitted(blocksLaunches: profile.flag(.forceQuitBlocksBackgroundLaunch))
         case .reboot:
             terminate("reboot")
-            unlockedAt = now + profile.duration(.rebootUnlockDelay)
+            timeline.rebooted(unlock: now + profile.duration(.rebootUnlockDelay))
         case .phoneCall(let seconds):
             inCall = true
             queue.push(.callEnded, at: now + .milliseconds(Int64(seconds * 1000)))
@@ -52,8 +52,8 @@ extension Simulation {
                 return
             }
             environment.preciseLocation = on
-            approximatePlace = nil
-            if !on { region = nil }  // the system stops region monitoring for an approximate-only app
+            location.forgetApproximatePlace()
+            if !on { location.stopRegionMonitoring() }  // the system stops it for an approximate-only app
             environmentChanged()
         case .charging(let on):
             charging = on
@@ -84,7 +84,7 @@ extension Simulation {
             noteGapConditions()
             afterAppCode()
         } else {
-            if process != nil { environmentUnheard = true }
+            if process != nil { timeline.settingsChangedUnheard() }
             settle()
         }
     }
@@ -101,13 +101,12 @@ extension Simulation {
         environment.authorization = change.authorization
         report.authorizationChanges.append("\(report.clock(now)) \(change.authorization.rawValue) (\(change.reason))")
         report.note(now, "Allow Once ended: authorisation is not determined again")
-        if process != nil { environmentUnheard = true }
+        if process != nil { timeline.settingsChangedUnheard() }
     }
 
     /// Delivers settings that changed while the app was suspended, before the event that woke it.
     mutating func hearEnvironment() {
-        guard environmentUnheard else { return }
-        environmentUnheard = false
+        guard timeline.hearSettings() else { return }
         deliver(.environmentChanged(environment))
         noteGapConditions()
     }
@@ -138,11 +137,11 @@ extension Simulation {
     /// Adds the continuous draws since the last event.
     mutating func accrueEnergy(until time: Instant) {
         var draws: [(EnergyMeter.Component, Double)] = []
-        if let request = standardUpdates, isRunning, locationDeliverable, !pausedAutomatically {
+        if let request = location.standardUpdates, isRunning, locationDeliverable, !location.pausedAutomatically {
             draws.append((component(for: request.accuracy), power(for: request.accuracy)))
         }
-        if significantChangesOn { draws.append((.significantChange, profile[.significantChangePower])) }
-        if visitsOn { draws.append((.visits, profile[.visitsPower])) }
+        if location.significantChangesOn { draws.append((.significantChange, profile[.significantChangePower])) }
+        if location.visitsOn { draws.append((.visits, profile[.visitsPower])) }
         if audioPlaying { draws.append((.audio, profile[.audioPower])) }
         energy.accrue(until: time, draws: draws)
     }
@@ -153,14 +152,16 @@ extension Simulation {
         guard !inCall else { return }
         audioPlaying = true
         audioClip += 1
-        if let duration { queue.push(.audioClipEnded(generation: generation, clip: audioClip), at: now + duration) }
+        if let duration {
+            queue.push(.audioClipEnded(generation: timeline.generation, clip: audioClip), at: now + duration)
+        }
     }
 
     // MARK: Background task budget
 
     mutating func warnTimeRemaining(stint: Int) {
         // Only an app that a task keeps running hears it; a background mode keeps it running anyway.
-        guard stint == self.stint, isRunning, !openTasks.isEmpty, let remaining = backgroundTimeRemaining else {
+        guard stint == timeline.stint, isRunning, !openTasks.isEmpty, let remaining = backgroundTimeRemaining else {
             return
         }
         deliverHeartbeat(.backgroundTimeRemaining(remaining))
@@ -168,7 +169,7 @@ extension Simulation {
 
     /// Shortly before the budget ends, the system calls every open task's expiration handler.
     mutating func callExpiryHandlers(stint: Int) {
-        guard stint == self.stint, process?.state == .background, isRunning else { return }
+        guard stint == timeline.stint, process?.state == .background, isRunning else { return }
         for token in openTasks.sorted() {
             guard isRunning, openTasks.contains(token) else { continue }
             deliver(.taskExpiring(token))
@@ -178,7 +179,7 @@ extension Simulation {
 
     /// At the end of the budget, a task still open means the watchdog kills the app (0x8badf00d).
     mutating func enforceBudget(stint: Int) {
-        guard stint == self.stint, process?.state == .background else { return }
+        guard stint == timeline.stint, process?.state == .background else { return }
         if !openTasks.isEmpty {
             report.violation(now, "\(openTasks.count) background task(s) still open when the budget ran out")
             terminate("watchdog")
@@ -191,27 +192,25 @@ extension Simulation {
 
     mutating func scheduleRefresh(earliest: Instant) {
         guard profile[.refreshRuntime] > 0 else { return }
-        refreshRequest += 1
-        refreshPending = true
+        let request = scheduler.requestRefresh()
         let floor = max(earliest, now + profile.duration(.refreshMinInterval))
         let extra = -profile[.refreshExtraDelay] * log1p(-rng.unit() * 0.999)
-        queue.push(.refreshLaunch(request: refreshRequest), at: floor + .milliseconds(Int64(extra * 1000)))
+        queue.push(.refreshLaunch(request: request), at: floor + .milliseconds(Int64(extra * 1000)))
     }
 
     /// Whether iOS grants opportunistic background launches (refresh, pushes) right now.
     var opportunisticLaunchesAllowed: Bool {
         environment.backgroundRefreshAvailable && !environment.lowPowerMode
-            && (charging || battery >= profile[.criticalBattery]) && !forceQuitFlag && now >= unlockedAt
+            && (charging || battery >= profile[.criticalBattery]) && !timeline.forceQuit && timeline.isUnlocked(at: now)
     }
 
     mutating func launchRefresh(request: Int) {
-        guard request == refreshRequest, refreshPending else { return }
+        guard scheduler.isRefreshPending(request) else { return }
         guard opportunisticLaunchesAllowed else {
             queue.push(.refreshLaunch(request: request), at: now + profile.duration(.refreshMinInterval))
             return
         }
-        refreshPending = false
-        scheduler.launched(BackgroundTaskIdentifiers.refresh)
+        scheduler.refreshLaunched()
         if process == nil { launch(.backgroundRefresh) } else { wake(.backgroundRefresh) }
         if isRunning { afterAppCode() }
     }
@@ -219,14 +218,11 @@ extension Simulation {
     /// A processing task runs when its earliest date has passed, the phone is on the charger with
     /// network, and it has been idle (the app not on screen) for a while: overnight, in practice.
     mutating func runProcessingIfDue() {
-        guard let earliest = processingEarliest, now >= earliest, charging, !forceQuitFlag, now >= unlockedAt,
-            configuration.scenario.networkUp(at: scenarioSeconds), process?.state != .foreground,
-            now - foregroundUntil >= profile.duration(.processingIdle),
-            lastProcessingRun.map({ now - $0 >= profile.duration(.processingMinInterval) }) ?? true
+        guard scheduler.processingDue(at: now, minimumInterval: profile.duration(.processingMinInterval)), charging,
+            !timeline.forceQuit, timeline.isUnlocked(at: now), configuration.scenario.networkUp(at: scenarioSeconds),
+            process?.state != .foreground, now - timeline.foregroundUntil >= profile.duration(.processingIdle)
         else { return }
-        processingEarliest = nil
-        scheduler.launched(BackgroundTaskIdentifiers.processing)
-        lastProcessingRun = now
+        scheduler.processingLaunched(at: now)
         report.processingRuns += 1
         report.note(now, "BGProcessingTask \(BackgroundTaskIdentifiers.processing) runs")
         if process == nil { launch(.backgroundProcessing) } else { wake(.backgroundProcessing) }

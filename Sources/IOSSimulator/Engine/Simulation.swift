@@ -58,75 +58,28 @@ public struct Simulation: Sendable {
 
     // The process and what the system holds for it.
     var process: Process?
-    var generation = 0
+    /// Launches, kills, stints, time on screen and in the background, force quit, reboot.
+    var timeline: ProcessTimeline
     var openTasks: Set<BackgroundTaskToken> = []
-    var timerVersions: [TimerID: Int] = [:]
-    var timerSerial = 0
-    var overdueTimers: [TimerID] = []
-    var stint = 0
-    var foregroundUntil: Instant
+    /// The app's timers (they fire only while it runs).
+    var timers = AppTimers()
     var stintDeadline: Instant?
-    var handlerWindowEnd: Instant?
     var wakeEnd: Instant?
-    var backgroundSince: Instant?
-    var runningSince: Instant?
-    var leftForegroundAt: Instant?
 
-    // Location and other services.
-    var standardUpdates: LocationUpdatesRequest?
-    /// The running standard updates were started while the app was in use (policy §4: a
-    /// When-In-Use app that starts them in use, with `allowsBackgroundLocationUpdates`, "continues
-    /// to run in the background when location services are active").
-    var updatesStartedInUse = false
-    /// Settings changed while the app was suspended; it hears of them when it next runs.
-    var environmentUnheard = false
-    var deliveryScheduled = false
-    var lastDelivered: Coordinate?
-    var pausedAutomatically = false
-    var oneShotPending = false
-    var significantChangesOn = false
-    var lastSignificantChange: (at: Instant, place: Coordinate)?
-    var visitsOn = false
-    var region: (center: Coordinate, radius: Double, version: Int)?
-    var regionVersion = 0
-    var regionExitPending = false
-    var activitySession = false
-    var activitySessionAtExit = false
+    /// Core Location: updates, one-shot requests, significant changes, visits, the region, sessions.
+    var location = LocationServices()
     var audioPlaying = false
     var audioClip = 0
     var inCall = false
-    /// The approximate position last handed out while Precise Location is off, and when.
-    var approximatePlace: (at: Instant, place: Coordinate)?
     /// Core Location's authorisation, prompted as iOS prompts (policy §13).
     var permission: LocationPermission
-    /// What `BGTaskScheduler` allows (direct runs; a hosted shell's backend keeps its own).
-    var scheduler: TaskSchedulerModel
-    /// The open refresh or processing task: its grant of time lasts until `setTaskCompleted`.
-    var grant: (identifier: String, version: Int)?
-    var grantVersion = 0
-    /// iOS 18: a `CLServiceSession` is held now, was held when the process last died, and the
-    /// app missed recreating one after a relaunch (it gets no location until it creates one).
-    var serviceSessionHeld = false
-    var serviceSessionAtExit = false
-    var locationAbandoned = false
-    /// The process (generation) already warned about an activity session begun in the background.
-    var backgroundSessionWarned = 0
+    /// `BGTaskScheduler`: its rules (direct runs; a hosted shell's backend keeps its own), pending
+    /// requests and the open task's grant.
+    var scheduler: TaskScheduler
 
     // System-level state that survives the process.
-    /// The notification centre's one pending dead-man notice: delivered when due whatever the
-    /// app's state (running, suspended, terminated), as iOS delivers scheduled local notifications.
-    var deadManNotice: (due: Instant, lastSample: Instant, version: Int)?
-    var deadManVersion = 0
-    /// When the last dead-man notice scheduled is or was due: what a relaunched app learns from
-    /// the notification centre (pending and delivered requests).
-    var deadManLastDue: Instant?
-    var forceQuitFlag = false
-    var unlockedAt: Instant
-    var refreshRequest = 0
-    var refreshPending = false
-    /// The pending processing request's earliest begin date (the system keeps it across kills).
-    var processingEarliest: Instant?
-    var lastProcessingRun: Instant?
+    /// The notification centre: the one pending dead-man notice.
+    var notifications = NotificationCentre()
     /// The batch the system's background URLSession holds for the app (system state).
     var transfer: BackgroundTransfer?
     /// Resumes and relaunches for URLSession events since the app was last on screen.
@@ -159,7 +112,7 @@ public struct Simulation: Sendable {
             allowsSilentAudio: configuration.allowsSilentAudio)
         self.permission = LocationPermission(
             answers: configuration.answers, plist: configuration.effectivePlist, ios: configuration.ios)
-        self.scheduler = TaskSchedulerModel(plist: configuration.effectivePlist)
+        self.scheduler = TaskScheduler(plist: configuration.effectivePlist)
         self.energy = EnergyMeter(
             start: configuration.scenario.start,
             assumptions: Set(
@@ -167,8 +120,7 @@ public struct Simulation: Sendable {
                     PolicyTable.parameter($0, ios: configuration.ios)?.status == .assumption
                 }))
         self.report = ReportBuilder(configuration: configuration)
-        self.unlockedAt = configuration.scenario.start
-        self.foregroundUntil = configuration.scenario.start
+        self.timeline = ProcessTimeline(start: configuration.scenario.start)
         if let store = configuration.store {
             self.store = store
         } else {
@@ -239,14 +191,13 @@ public struct Simulation: Sendable {
         }
         // The day starts with the app launched by the user, as after installing it.
         launch(.user)
-        foregroundUntil = start + .seconds(60)
-        queue.push(.leaveApp, at: foregroundUntil)
+        queue.push(.leaveApp, at: timeline.extendForeground(until: start + .seconds(60)))
     }
 
     mutating func handle(_ event: Event) {
         switch event {
         case .happening(let happening): happen(happening)
-        case .leaveApp: if now >= foregroundUntil { leaveForeground() }
+        case .leaveApp: if now >= timeline.foregroundUntil { leaveForeground() }
         case .callEnded: endCall()
         case .appTimer(let id, let version): fireTimer(id, version: version)
         case .deadManNoticeDue(let version): deliverDeadManNotice(version: version)
@@ -258,7 +209,7 @@ public struct Simulation: Sendable {
         case .budgetDeadline(let stint): enforceBudget(stint: stint)
         case .settle: settle()
         case .audioClipEnded(let generation, let clip):
-            if generation == self.generation, clip == audioClip { audioPlaying = false }
+            if generation == timeline.generation, clip == audioClip { audioPlaying = false }
             settle()
         case .regionExit(let version): regionExited(version: version)
         case .visit(let place): visited(place)

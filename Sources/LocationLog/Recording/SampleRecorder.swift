@@ -75,9 +75,10 @@ public struct SampleRecorder: Sendable {
             case .reject(_, let rejection):
                 try? store.log(.info, "fix rejected: \(rejection)", at: now)
                 return .rejected(rejection)
-            case .accept(let fix, let trigger, let state, _):
+            case .accept(let accepted):
                 do {
-                    let sample = try store.append(fix, trigger: trigger, state: state, power: power)
+                    let sample = try store.append(
+                        accepted.fix, trigger: accepted.trigger, state: accepted.state, power: power)
                     if pausedUntil != nil {
                         pausedUntil = nil
                         try? store.log(.info, "sampling resumed: the store accepts writes again", at: now)

@@ -9,10 +9,11 @@ struct ActivitySessionStrategy: KeepAliveStrategy {
 
     func tracksInBackground(whenInUse environment: KeepAliveEnvironment) -> Bool { true }
 
-    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveEffect] {
+    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveMachine.Action] {
         switch event {
         case .launched, .woke, .enteredForeground:
-            let updates = KeepAliveEffect.startLocationUpdates(.init(accuracy: .best, pausesAutomatically: false))
+            let updates = KeepAliveMachine.Action.startLocationUpdates(
+                .init(accuracy: .best, pausesAutomatically: false))
             guard context.environment.hasBackgroundActivitySession else {
                 return [.log("CLBackgroundActivitySession needs iOS 17; using standard updates"), updates]
             }

@@ -44,7 +44,7 @@ struct AdaptiveStrategy: KeepAliveStrategy {
     /// Its coarse updates, started in use, keep a When-In-Use app running (with the indicator).
     func tracksInBackground(whenInUse environment: KeepAliveEnvironment) -> Bool { true }
 
-    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveEffect] {
+    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveMachine.Action] {
         switch event {
         case .launched(let reason):
             regionCenter = nil
@@ -76,8 +76,8 @@ struct AdaptiveStrategy: KeepAliveStrategy {
         }
     }
 
-    private func startServices(_ context: StrategyContext) -> [KeepAliveEffect] {
-        var effects: [KeepAliveEffect] = []
+    private func startServices(_ context: StrategyContext) -> [KeepAliveMachine.Action] {
+        var effects: [KeepAliveMachine.Action] = []
         if context.environment.authorization == .whenInUse, context.environment.hasBackgroundActivitySession {
             effects.append(.beginActivitySession)
         }
@@ -90,19 +90,19 @@ struct AdaptiveStrategy: KeepAliveStrategy {
         return effects
     }
 
-    private func refresh(_ context: StrategyContext) -> [KeepAliveEffect] {
+    private func refresh(_ context: StrategyContext) -> [KeepAliveMachine.Action] {
         guard context.environment.hasBackgroundTasksFramework, context.environment.backgroundRefreshAvailable else {
             return []
         }
         return [.scheduleRefresh(earliest: context.now + Self.refreshInterval)]
     }
 
-    private func processing(_ context: StrategyContext) -> [KeepAliveEffect] {
+    private func processing(_ context: StrategyContext) -> [KeepAliveMachine.Action] {
         guard context.environment.hasBackgroundTasksFramework else { return [] }
         return [.scheduleProcessing(earliest: context.now + Self.processingInterval)]
     }
 
-    private mutating func audio(playing: Bool, _ context: StrategyContext) -> [KeepAliveEffect] {
+    private mutating func audio(playing: Bool, _ context: StrategyContext) -> [KeepAliveMachine.Action] {
         let needed =
             playing && context.environment.allowsSilentAudio && context.environment.authorization == .whenInUse
             && !context.environment.hasBackgroundActivitySession
@@ -128,7 +128,7 @@ struct AdaptiveStrategy: KeepAliveStrategy {
         stationary = moved < Self.stationaryRadius && (fix.speed ?? 0) < Self.walkingSpeed
     }
 
-    private mutating func moveResumeRegion(_ context: StrategyContext) -> [KeepAliveEffect] {
+    private mutating func moveResumeRegion(_ context: StrategyContext) -> [KeepAliveMachine.Action] {
         guard let fix = context.lastAcceptedFix else { return [] }
         if let center = regionCenter,
             Haversine.distance(

@@ -8,7 +8,7 @@ struct ContinuousLocationStrategy: KeepAliveStrategy {
     /// Updates started in use with background updates allowed keep a When-In-Use app running.
     func tracksInBackground(whenInUse environment: KeepAliveEnvironment) -> Bool { true }
 
-    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveEffect] {
+    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveMachine.Action] {
         switch event {
         case .launched, .woke, .enteredForeground:
             return [.startLocationUpdates(.init(accuracy: .best, pausesAutomatically: false))]

@@ -8,7 +8,7 @@ struct FiniteTaskStrategy: KeepAliveStrategy {
 
     var name: StrategyName { renewOnExpiry ? .renewOnExpiry : .finiteTask }
 
-    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveEffect] {
+    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveMachine.Action] {
         switch event {
         case .enteredBackground:
             return context.handOffTask("finish-work")

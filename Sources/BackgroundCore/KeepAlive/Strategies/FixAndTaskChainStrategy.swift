@@ -5,7 +5,7 @@ struct FixAndTaskChainStrategy: KeepAliveStrategy {
 
     var name: StrategyName { .fixAndTaskChain }
 
-    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveEffect] {
+    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveMachine.Action] {
         switch event {
         case .enteredBackground:
             return context.handOffTask("chain") + [context.schedule(Self.chain, after: .seconds(120))]

@@ -8,12 +8,12 @@ struct LocationOrAudioStrategy: KeepAliveStrategy {
 
     var name: StrategyName { .locationOrAudio }
 
-    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveEffect] {
+    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveMachine.Action] {
         switch event {
         case .enteredBackground:
             return context.handOffTask("location-or-audio") + [context.schedule(Self.poke, after: .seconds(10))]
         case .timerFired(Self.poke) where !context.isForeground:
-            let poke: KeepAliveEffect =
+            let poke: KeepAliveMachine.Action =
                 context.environment.authorization == .always ? .requestFix(.best) : .playSilentAudio(.milliseconds(200))
             return [poke, context.schedule(Self.poke, after: .seconds(10))]
         case .enteredForeground:

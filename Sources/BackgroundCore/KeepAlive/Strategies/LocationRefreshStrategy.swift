@@ -9,7 +9,7 @@ struct LocationRefreshStrategy: KeepAliveStrategy {
 
     var name: StrategyName { .locationRefresh }
 
-    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveEffect] {
+    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveMachine.Action] {
         switch event {
         case .enteredBackground:
             return context.handOffTask("location-refresh") + [context.schedule(Self.refresh, after: .seconds(60))]

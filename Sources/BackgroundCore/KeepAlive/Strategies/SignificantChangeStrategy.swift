@@ -4,7 +4,7 @@
 struct SignificantChangeStrategy: KeepAliveStrategy {
     var name: StrategyName { .significantChange }
 
-    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveEffect] {
+    mutating func handle(_ event: KeepAliveEvent, context: inout StrategyContext) -> [KeepAliveMachine.Action] {
         switch event {
         case .launched:
             // Both services must be started again after every launch, including relaunches.
