@@ -206,7 +206,7 @@ extension Simulation {
             holders.insert(.locationUpdates)
         }
         if oneShotPending, locationDeliverable { holders.insert(.locationRequest) }
-        // Audio keeps an app running only with the `audio` mode ([APG-BG], policy §3).
+        // Audio keeps an app running only with the `audio` mode ([APG-BG], docs/ios-policy.md §Audio).
         if audioPlaying, plist.declares("audio") || !profile.flag(.contractModesGateWakes) { holders.insert(.audio) }
         if let wakeEnd, now < wakeEnd { holders.insert(.wake) }
         if grant != nil { holders.insert(.taskGrant) }

@@ -74,7 +74,7 @@ public struct Simulation: Sendable {
 
     // Location and other services.
     var standardUpdates: LocationUpdatesRequest?
-    /// The running standard updates were started while the app was in use (policy §4: a
+    /// The running standard updates were started while the app was in use (docs/ios-policy.md §Location: a
     /// When-In-Use app that starts them in use, with `allowsBackgroundLocationUpdates`, "continues
     /// to run in the background when location services are active").
     var updatesStartedInUse = false
@@ -97,7 +97,7 @@ public struct Simulation: Sendable {
     var inCall = false
     /// The approximate position last handed out while Precise Location is off, and when.
     var approximatePlace: (at: Instant, place: Coordinate)?
-    /// Core Location's authorisation, prompted as iOS prompts (policy §13).
+    /// Core Location's authorisation, prompted as iOS prompts (docs/ios-policy.md §Contract).
     var permission: LocationPermission
     /// What `BGTaskScheduler` allows (direct runs; a hosted shell's backend keeps its own).
     var scheduler: TaskSchedulerModel
