@@ -151,6 +151,16 @@ let package = Package(
         // The loopback HTTP load generator of `bgtrack load` and `bgtrack-bench`: blocking keep-alive
         // sockets on threads (wrk-like), simulated devices for every ingest protocol.
         .target(name: "LoadGenerator", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
+        // The raw PostgreSQL baselines of `bgtrack-bench postgres` (COPY text, the store's earlier
+        // statements): a library, so the tests of their row encodings depend on no executable.
+        .target(
+            name: "PostgresBaselines",
+            dependencies: [
+                "BackgroundCore", "TrackServer", "TrackServerPostgres", tool("Logging", "swift-log"),
+                tool("PostgresNIO", "postgres-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "LocationLogTesting", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
         // Test only: a SQLite VFS that throws away unsynced writes at a simulated power cut (issue 9).
@@ -185,6 +195,7 @@ let package = Package(
                 "IOSSimulator",
                 "LoadGenerator",
                 "LocationLog",
+                "PostgresBaselines",
                 "TrackServer",
                 "TrackServerPostgres",
                 tool("ArgumentParser", "swift-argument-parser"),
@@ -243,7 +254,7 @@ let package = Package(
                 "LinuxDevice",
                 "SQLitePowerCut",
                 // `bgtrack-bench postgres`'s COPY rows, round-tripped through a live PostgreSQL.
-                "bgtrack-bench",
+                "PostgresBaselines",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
