@@ -98,6 +98,8 @@ let package = Package(
                 tool("NIOPosix", "swift-nio"),
                 tool("NIOHTTPTypes", "swift-nio-extras"),
             ],
+            // `GET /openapi.yaml` serves this file as it is.
+            resources: [.copy("App/openapi.yaml")],
             swiftSettings: strictSettings
         ),
         // The PostgreSQL store: several stateless `bgtrack serve` processes on one database.
