@@ -65,6 +65,11 @@ let package = Package(
         // The PostgreSQL store (issue 13), in its own target so an app embedding the SQLite server
         // does not compile PostgresNIO and its TLS and crypto stack.
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // Already in the graph through Hummingbird; declared because the server, the tools and the
+        // tests import HTTPTypes, NIOCore, NIOPosix, NIOEmbedded and NIOHTTPTypes themselves.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
     ],
     targets: [
         .target(name: "BackgroundCore", swiftSettings: strictSettings),
@@ -88,7 +93,13 @@ let package = Package(
                 tool("Hummingbird", "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 tool("Logging", "swift-log"),
+                tool("HTTPTypes", "swift-http-types"),
+                tool("NIOCore", "swift-nio"),
+                tool("NIOPosix", "swift-nio"),
+                tool("NIOHTTPTypes", "swift-nio-extras"),
             ],
+            // `GET /openapi.yaml` serves this file as it is.
+            resources: [.copy("App/openapi.yaml")],
             swiftSettings: strictSettings
         ),
         // The PostgreSQL store: several stateless `bgtrack serve` processes on one database.
@@ -142,12 +153,23 @@ let package = Package(
         // The loopback HTTP load generator of `bgtrack load` and `bgtrack-bench`: blocking keep-alive
         // sockets on threads (wrk-like), simulated devices for every ingest protocol.
         .target(name: "LoadGenerator", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
+        // The raw PostgreSQL baselines of `bgtrack-bench postgres` (COPY text, the store's earlier
+        // statements): a library, so the tests of their row encodings depend on no executable.
+        .target(
+            name: "PostgresBaselines",
+            dependencies: [
+                "BackgroundCore", "TrackServer", "TrackServerPostgres", tool("Logging", "swift-log"),
+                tool("PostgresNIO", "postgres-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "LocationLogTesting", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
         // Test only: a SQLite VFS that throws away unsynced writes at a simulated power cut (issue 9).
         .target(name: "SQLitePowerCut", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The child process of the store kill test: writes samples and prints each committed id.
-        .executableTarget(name: "bgtrack-store-writer", dependencies: ["LocationLog"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "bgtrack-store-writer", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
         .executableTarget(
             name: "bgtrack",
             dependencies: [
@@ -163,6 +185,7 @@ let package = Package(
                 tool("Logging", "swift-log"),
                 tool("Hummingbird", "hummingbird"),
                 tool("ServiceLifecycle", "swift-service-lifecycle"),
+                tool("NIOCore", "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -174,13 +197,16 @@ let package = Package(
                 "IOSSimulator",
                 "LoadGenerator",
                 "LocationLog",
+                "PostgresBaselines",
                 "TrackServer",
                 "TrackServerPostgres",
                 tool("ArgumentParser", "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 tool("Logging", "swift-log"),
+                tool("Hummingbird", "hummingbird"),
                 tool("HummingbirdTesting", "hummingbird"),
                 tool("PostgresNIO", "postgres-nio"),
+                tool("HTTPTypes", "swift-http-types"),
             ],
             swiftSettings: strictSettings
         ),
@@ -192,7 +218,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "IOSSimulatorTests", dependencies: ["IOSSimulator"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "IOSSimulatorTests", dependencies: ["BackgroundCore", "IOSSimulator", "LocationLog"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "bgtrackTests",
             dependencies: [
@@ -201,22 +229,26 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LocationLogTests",
-            dependencies: ["LocationLog", "LocationLogTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "BackgroundCore", "LocationLog", "LocationLogTesting", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LinuxDeviceTests",
-            dependencies: ["LinuxDevice", "LocationLog", "LocationLogTesting"],
+            dependencies: ["BackgroundCore", "LinuxDevice", "LocationLog", "LocationLogTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "TrackServerTests",
             dependencies: [
+                "BackgroundCore",
                 "TrackServer",
                 "TrackServerPostgres",
                 "LocationLog",
@@ -224,12 +256,16 @@ let package = Package(
                 "LinuxDevice",
                 "SQLitePowerCut",
                 // `bgtrack-bench postgres`'s COPY rows, round-tripped through a live PostgreSQL.
-                "bgtrack-bench",
+                "PostgresBaselines",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             swiftSettings: strictSettings
         ),

@@ -17,7 +17,7 @@ final class SimulatedSystem: ShadowBackend {
     var effects: [KeepAliveMachine.Action] = []
     /// Lines for the report's timeline: what the shell did that the simulator has no effect for.
     var notes: [String] = []
-    /// What the runtime contract judges (policy §13), in order.
+    /// What the runtime contract judges (docs/ios-policy.md §Contract), in order.
     var runtime: [RuntimeCall] = []
     /// How many effects the shell had asked for when it crashed: none after that was made.
     var crashedAfterEffects: Int?
@@ -245,7 +245,7 @@ final class SimulatedSystem: ShadowBackend {
     }
 
     /// On the main thread Xcode warns "This method can cause UI unresponsiveness if invoked on the
-    /// main thread" (policy §13).
+    /// main thread" (docs/ios-policy.md §Contract).
     var locationServicesEnabled: Bool {
         if rules.mainThread, onMain {
             runtime.append(

@@ -99,7 +99,7 @@ extension ShellSuite {
             #expect(!harness.clock.scheduled.contains(HeartbeatMachine.timer))
         }
 
-        @Test("the live transport reads the answer as protocols.md §5 gives it")
+        @Test("the live transport reads the answer as docs/protocol.md §Sessions gives it")
         func answersAreRead() {
             let ok = Data(#"{"status":"active","expires_at":1750003600000}"#.utf8)
             #expect(

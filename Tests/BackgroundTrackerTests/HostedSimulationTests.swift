@@ -104,7 +104,7 @@ extension ShellSuite {
                     strategy: .activitySession, ios: ios, authorization: .whenInUse, hours: 12, recordsTimeline: true)
                 configuration.scenario.happenings.append((at: 10 * 3600, .reboot))
                 // A silent push is what relaunches the app in the background after the reboot;
-                // only an app with `remote-notification` is woken by one (policy §13).
+                // only an app with `remote-notification` is woken by one (docs/ios-policy.md §Contract).
                 var plist = InfoPlist.minimal(for: .activitySession)
                 plist.backgroundModes.insert("remote-notification")
                 configuration.plist = plist

@@ -7,7 +7,7 @@ import Testing
 @testable import BackgroundTracker
 
 extension ShellSuite {
-    /// What iOS kills apps for (policy §13), from the shell's side: it asks only for what the
+    /// What iOS kills apps for (docs/ios-policy.md §Contract), from the shell's side: it asks only for what the
     /// app's `Info.plist` declares, registers tasks only during launch, completes its wakes, and
     /// asks for Always as Apple recommends.
     @Suite("The shell obeys iOS's runtime contract")

@@ -7,7 +7,7 @@ import Testing
 @testable import IOSShellHost
 
 extension ShellSuite {
-    /// The shadow's simulated backend enforces the runtime contract (policy §13) on whatever app
+    /// The shadow's simulated backend enforces the runtime contract (docs/ios-policy.md §Contract) on whatever app
     /// code calls it: these tests call it as app code would, without the shell.
     @Suite("The simulated system enforces the runtime contract")
     @MainActor

@@ -3,7 +3,7 @@ import Foundation
 import IOSSimulator
 import Testing
 
-/// Background `URLSession` uploads (issue 8, item 6), against policy §9: [AD-dl] "Downloading
+/// Background `URLSession` uploads (issue 8, item 6), against docs/ios-policy.md §URLSession: [AD-dl] "Downloading
 /// files in the background", [AD-bgcfg] `URLSessionConfiguration.background(withIdentifier:)` and
 /// [APG-BG]. `finite-task` suspends within seconds of leaving the screen, so every upload it
 /// starts in the background must be finished by the system, not by the app.

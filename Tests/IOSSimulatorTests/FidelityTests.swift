@@ -2,7 +2,7 @@ import BackgroundCore
 import IOSSimulator
 import Testing
 
-/// The simulated iPhone against what `ios-background-policy.md` says iOS does.
+/// The simulated iPhone against what docs/ios-policy.md says iOS does.
 @Suite struct FidelityTests {
     func run(
         _ strategy: StrategyName, ios: Int, auth: LocationAuthorization = .always, scenario: Scenario = .commute(),
@@ -48,7 +48,7 @@ import Testing
         #expect(report.backgroundAliveS > 23 * 3600, "alive \(report.backgroundAliveS) s of the background day")
     }
 
-    /// Policy §4: a When-In-Use app "continues to run in the background when location services are
+    /// docs/ios-policy.md §Location: a When-In-Use app "continues to run in the background when location services are
     /// active" — updates started while in use, with the `location` mode and
     /// `allowsBackgroundLocationUpdates`, keep it running (with the indicator) on every version.
     /// The 10 s grace concerns *starting* services after leaving the foreground. (Issue 8, item 1:
@@ -59,7 +59,7 @@ import Testing
         #expect(report.notificationsByKind[UserNotice.locationWhenInUseOnly.rawValue] == nil)
     }
 
-    /// Policy §4, `authorizedWhenInUse`: "start the services while the app is in use". Updates a
+    /// docs/ios-policy.md §Location, `authorizedWhenInUse`: "start the services while the app is in use". Updates a
     /// When-In-Use app starts in the background, after the grace, deliver nothing and hold nothing,
     /// and there the "choose Always" notice is posted, because tracking really stops.
     @Test(arguments: [12, 17]) func whenInUseUpdatesStartedInTheBackgroundGetNothing(ios: Int) {
@@ -68,7 +68,7 @@ import Testing
         #expect((report.notificationsByKind[UserNotice.locationWhenInUseOnly.rawValue] ?? 0) >= 1)
     }
 
-    /// Policy §4: "pausesLocationUpdatesAutomatically | iOS 6+, default true".
+    /// docs/ios-policy.md §Location: "pausesLocationUpdatesAutomatically | iOS 6+, default true".
     @Test func automaticPausingIsOnUnlessAStrategySaysOtherwise() {
         #expect(LocationUpdatesRequest(accuracy: .best).pausesAutomatically)
     }

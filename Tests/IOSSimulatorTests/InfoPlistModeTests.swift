@@ -2,7 +2,7 @@ import BackgroundCore
 import IOSSimulator
 import Testing
 
-/// The Info.plist decides what iOS lets the app do (policy §3, §13): each rule with and without
+/// The Info.plist decides what iOS lets the app do (docs/ios-policy.md §Modes, §Contract): each rule with and without
 /// the key it needs, so removing the rule fails the test.
 @Suite struct InfoPlistModeTests {
     @Test("allowsBackgroundLocationUpdates without the location mode crashes with iOS's exception text")

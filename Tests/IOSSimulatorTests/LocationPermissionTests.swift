@@ -3,7 +3,7 @@ import Testing
 
 @testable import IOSSimulator
 
-/// Authorisation is prompted, not given ([AD-locauth], requestAlwaysAuthorization(); policy §13).
+/// Authorisation is prompted, not given ([AD-locauth], requestAlwaysAuthorization(); docs/ios-policy.md §Contract).
 @Suite struct LocationPermissionTests {
     static func permission(
         _ answers: LocationAnswers, plist: InfoPlist = .minimal(for: .adaptive), ios: Int = 17

@@ -2,8 +2,8 @@ import BackgroundCore
 import IOSSimulator
 import Testing
 
-/// Location sessions (policy §4, §13): iOS 18 wants a `CLServiceSession` again within seconds of
-/// a relaunch; iOS 17's `CLBackgroundActivitySession` works only when created in the foreground.
+/// Location sessions (docs/ios-policy.md §Location, §Contract): iOS 18 wants a `CLServiceSession`
+/// again within seconds of a relaunch; iOS 17's `CLBackgroundActivitySession` works only when created in the foreground.
 @Suite struct LocationSessionContractTests {
     /// Asks for Always (provisional), starts significant changes and holds a service session at
     /// its foreground launch; at a background relaunch it recreates the session if `recreates`.

@@ -52,7 +52,7 @@ import Testing
         let reference = try #require(everything.headlines.first { $0.strategy == "continuous-location" })
         // The goal compares what tracking costs. With every assumption ×2 the reference app is
         // killed more often and, its minimal Info.plist having no `remote-notification`, no silent
-        // push relaunches it (policy §13): it tracks part of the day and spends less for it. Both
+        // push relaunches it (docs/ios-policy.md §Contract): it tracks part of the day and spends less for it. Both
         // sides are therefore taken per covered slot.
         let perCoveredSlot = adaptive.energyRatio * reference.coverage / adaptive.coverage
         #expect(

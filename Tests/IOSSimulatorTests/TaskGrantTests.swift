@@ -3,7 +3,8 @@ import IOSSimulator
 import Testing
 
 /// `setTaskCompleted(success:)` ends a refresh task's grant; a task still open at its deadline
-/// whose expiration handler did not complete it gets the app killed ([AD-bgexp], policy §7, §13).
+/// whose expiration handler did not complete it gets the app killed ([AD-bgexp],
+/// docs/ios-policy.md §Scheduler, §Contract).
 @Suite struct TaskGrantTests {
     static let refresh = BackgroundTaskIdentifiers.refresh
 

@@ -2,7 +2,7 @@ import BackgroundCore
 import IOSSimulator
 import Testing
 
-/// `BGTaskScheduler`'s rules ([BGH], DTS forums thread 728585; policy §3, §7, §13).
+/// `BGTaskScheduler`'s rules ([BGH], DTS forums thread 728585; docs/ios-policy.md §Modes, §Scheduler, §Contract).
 @Suite struct TaskSchedulerModelTests {
     static let refresh = BackgroundTaskIdentifiers.refresh
 

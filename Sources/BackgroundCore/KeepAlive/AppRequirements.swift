@@ -1,6 +1,7 @@
 /// What an app's `Info.plist` must declare for a strategy to work as simulated: the
 /// `UIBackgroundModes` it relies on, whether it needs Always permission (location relaunches,
-/// policy §1 "Location relaunch needs Always") and the `BGTaskScheduler` identifiers it registers.
+/// docs/ios-policy.md §Lifecycle: "Location relaunch needs Always") and the `BGTaskScheduler`
+/// identifiers it registers.
 /// `bgtrack lint-plist` checks a plist against it.
 public struct AppRequirements: Hashable, Sendable {
     /// `UIBackgroundModes` entries: `location`, `audio`, `fetch`, `processing`, `remote-notification`.

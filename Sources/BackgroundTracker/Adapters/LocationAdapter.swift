@@ -15,7 +15,7 @@ import LocationLog
 /// - `monitor`: significant changes, visits and the resume region (all relaunch an Always app).
 @MainActor
 final class LocationAdapter {
-    /// iOS monitors at most 20 regions per app, shared by every manager (policy §4).
+    /// iOS monitors at most 20 regions per app, shared by every manager (docs/ios-policy.md §Location).
     static let regionLimit = 20
     nonisolated static let resumeRegionIdentifier = "com.backgroundtracker.resume"
 
@@ -52,7 +52,7 @@ final class LocationAdapter {
 
     var isPrecise: Bool { updates.accuracyAuthorization == .fullAccuracy }
 
-    /// The first prompt (policy §13): Allow Once, Allow While Using, Don't Allow. Always is a
+    /// The first prompt (docs/ios-policy.md §Contract): Allow Once, Allow While Using, Don't Allow. Always is a
     /// later, separate step (`requestAlways()`), at a moment the app chooses.
     func requestWhenInUseIfUndetermined() {
         if updates.authorizationStatus == .notDetermined { updates.requestWhenInUseAuthorization() }
@@ -72,7 +72,7 @@ final class LocationAdapter {
 
     /// Whether background updates may be switched on: only with the `location` mode in the
     /// app's `Info.plist` (without it, setting `allowsBackgroundLocationUpdates` raises an
-    /// exception on iOS: policy §3). Wanting them without the mode is reported once.
+    /// exception on iOS: docs/ios-policy.md §Modes). Wanting them without the mode is reported once.
     private func backgroundUpdatesAllowed(wanted: Bool) -> Bool {
         guard wanted else { return false }
         if shell?.appInfo.allowsBackgroundLocation == true { return true }

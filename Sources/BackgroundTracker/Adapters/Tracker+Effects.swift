@@ -139,7 +139,7 @@ extension Tracker {
 
     /// Recreates the sessions held when the app last ran, promptly at launch: on iOS 18+ the
     /// service session and the activity session even in the background, on iOS 17 the activity
-    /// session only in the foreground (policy §4).
+    /// session only in the foreground (docs/ios-policy.md §Location).
     func recreateLocationSessions() {
         if iosMajor >= 18, serviceSession == nil, #available(iOS 18.0, *) {
             serviceSession = CLServiceSession(authorization: .whenInUse)

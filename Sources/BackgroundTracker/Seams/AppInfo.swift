@@ -5,7 +5,7 @@ import Foundation
 ///
 /// iOS raises an exception (the app crashes) when an app sets `allowsBackgroundLocationUpdates`
 /// without the `location` mode, or registers a task identifier the plist does not permit, so the
-/// shell reads the plist first and asks only for what it declares (policy §3, §13). On a phone
+/// shell reads the plist first and asks only for what it declares (docs/ios-policy.md §Modes, §Contract). On a phone
 /// this is `Bundle.main`'s; the simulated iPhone and the tests hand in the plist of the app they
 /// simulate.
 package struct AppInfo: Hashable, Sendable {

@@ -5,7 +5,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Sends one heartbeat (`POST /v1/sessions/heartbeat`, protocols.md §5) and reports the answer.
+/// Sends one heartbeat (`POST /v1/sessions/heartbeat`, docs/protocol.md §Sessions) and reports the answer.
 ///
 /// Live: `URLSessionHeartbeatTransport`, an ordinary data task (a heartbeat matters only while the
 /// app runs). Tests answer by hand.

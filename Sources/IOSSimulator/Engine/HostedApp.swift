@@ -108,7 +108,7 @@ public struct HostedAnswer: Sendable, Hashable {
     public var retryAfter: String?
     public var error: String?
 
-    /// The HTTP answer the track server gives for `outcome` (protocols.md §2).
+    /// The HTTP answer the track server gives for `outcome` (docs/protocol.md §Acknowledgement).
     public init(_ outcome: UploadOutcome) {
         func error(_ message: String) -> Data { (try? JSONEncoder().encode(ErrorResponse(error: message))) ?? Data() }
         retryAfter = nil

@@ -1,7 +1,7 @@
 import BackgroundCore
 import LocationLog
 
-/// Uploads through a background `URLSession` (policy §9): the app hands a batch (from a file) to
+/// Uploads through a background `URLSession` (docs/ios-policy.md §URLSession): the app hands a batch (from a file) to
 /// the system, which sends it out of process, while the app is suspended or dead, and then
 /// resumes or relaunches the app to hand it the result ([AD-dl], [APG-BG]).
 extension Simulation {

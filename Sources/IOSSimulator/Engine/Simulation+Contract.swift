@@ -1,6 +1,6 @@
 import BackgroundCore
 
-/// The runtime contract (policy §13): what iOS enforces on the app at run time, with the
+/// The runtime contract (docs/ios-policy.md §Contract): what iOS enforces on the app at run time, with the
 /// consequence iOS gives it. A crash is a kill of its own kind with the exception's text.
 extension Simulation {
     /// The app raised an uncaught exception: it dies now.

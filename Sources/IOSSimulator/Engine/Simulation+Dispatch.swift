@@ -88,7 +88,7 @@ extension Simulation {
             location.stopRegionMonitoring()
         case .beginActivitySession:
             // Created in the foreground; after a termination only iOS 18's CLServiceSession lets a
-            // background launch recreate it (policy §4: "create in foreground; after termination
+            // background launch recreate it (docs/ios-policy.md §Location: "create in foreground; after termination
             // recreate (with CLServiceSession, iOS 18) immediately on background launch").
             let allowed =
                 profile.flag(.activitySessionAvailable)

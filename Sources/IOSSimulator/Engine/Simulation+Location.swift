@@ -15,7 +15,7 @@ extension Simulation {
         case .whenInUse:
             if inUse { return true }
             // Updates started in use with background updates allowed keep the app "in use" in
-            // the background, with the blue indicator, for as long as they run (policy §4).
+            // the background, with the blue indicator, for as long as they run (docs/ios-policy.md §Location).
             return location.runsBackgroundUpdates && location.updatesStartedInUse
         }
     }
@@ -42,7 +42,7 @@ extension Simulation {
         guard isRunning, locationDeliverable, !location.pausedAutomatically else { return }
         if request.pausesAutomatically, let since = stationarySince, now - since >= profile.duration(.autoPauseAfter) {
             // No automatic resume; for a When-In-Use app the pause "ends access to location
-            // changes until the app is launched again" (policy §4).
+            // changes until the app is launched again" (docs/ios-policy.md §Location).
             location.pauseAutomatically(endsInUse: environment.authorization == .whenInUse)
             report.note(now, "location updates paused automatically")
             settle()

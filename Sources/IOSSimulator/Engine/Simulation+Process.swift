@@ -189,7 +189,7 @@ extension Simulation {
         if !openTasks.isEmpty, let stintDeadline, now < stintDeadline { holders.insert(.backgroundTask) }
         if location.runsBackgroundUpdates, locationDeliverable { holders.insert(.locationUpdates) }
         if location.oneShotPending, locationDeliverable { holders.insert(.locationRequest) }
-        // Audio keeps an app running only with the `audio` mode ([APG-BG], policy §3).
+        // Audio keeps an app running only with the `audio` mode ([APG-BG], docs/ios-policy.md §Audio).
         if audioPlaying, plist.declares("audio") || !profile.flag(.contractModesGateWakes) { holders.insert(.audio) }
         if let wakeEnd, now < wakeEnd { holders.insert(.wake) }
         if scheduler.grant != nil { holders.insert(.taskGrant) }

@@ -231,7 +231,7 @@ extension Simulation {
 
     mutating func silentPush() {
         guard profile[.silentPushRuntime] > 0, opportunisticLaunchesAllowed else { return }
-        // Only an app with the `remote-notification` mode is woken or launched ([AD-push], policy §3).
+        // Only an app with the `remote-notification` mode is woken or launched ([AD-push], docs/ios-policy.md §Push).
         guard plist.declares("remote-notification") || !profile.flag(.contractModesGateWakes) else {
             report.note(now, "silent push not delivered: the Info.plist has no remote-notification mode")
             return

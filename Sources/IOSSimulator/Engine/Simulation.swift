@@ -71,7 +71,7 @@ public struct Simulation: Sendable {
     var audioPlaying = false
     var audioClip = 0
     var inCall = false
-    /// Core Location's authorisation, prompted as iOS prompts (policy §13).
+    /// Core Location's authorisation, prompted as iOS prompts (docs/ios-policy.md §Contract).
     var permission: LocationPermission
     /// `BGTaskScheduler`: its rules (direct runs; a hosted shell's backend keeps its own), pending
     /// requests and the open task's grant.

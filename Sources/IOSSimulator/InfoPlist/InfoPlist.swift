@@ -1,7 +1,7 @@
 public import BackgroundCore
 import Foundation
 
-/// What the simulated iPhone reads from the app's `Info.plist` (policy §3, §13): the background
+/// What the simulated iPhone reads from the app's `Info.plist` (docs/ios-policy.md §Modes, §Contract): the background
 /// modes that decide what may wake the app or keep it running, the `BGTaskScheduler` identifiers
 /// it may register and submit, and whether the location usage strings are there (authorisation
 /// requests fail at once without them).

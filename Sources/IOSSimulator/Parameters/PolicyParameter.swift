@@ -1,4 +1,4 @@
-/// How well a simulator parameter is backed, as in `ios-background-policy.md` §0.
+/// How well a simulator parameter is backed, as in docs/ios-policy.md §Sources.
 public enum SourceStatus: String, CaseIterable, Hashable, Sendable, Codable {
     /// Documented by Apple.
     case documented
@@ -20,7 +20,7 @@ public struct PolicyParameter: Hashable, Sendable {
     /// The iOS major versions this value applies to.
     public let versions: ClosedRange<Int>
     public let status: SourceStatus
-    /// Source keys from `ios-background-policy.md` §0, e.g. `[Q85066]`.
+    /// Source keys from docs/ios-policy.md §Sources, e.g. `[Q85066]`.
     public let source: String
 
     public init(

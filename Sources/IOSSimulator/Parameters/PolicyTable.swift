@@ -1,5 +1,5 @@
 /// The one table of every number the simulated iPhone uses, with the iOS versions it applies to,
-/// its status and its source key (`ios-background-policy.md` §12). Change a value here and only
+/// its status and its source key (docs/ios-policy.md §Parameters). Change a value here and only
 /// here; `bgtrack simulate --format json` reports nothing the table does not back.
 public enum PolicyTable {
     private static let all4 = 4...99
@@ -61,7 +61,7 @@ public enum PolicyTable {
             "[Q685525] \"typically delivered overnight\": once a night"),
         .init(.urlSessionBackground, 1, "bool", ios: 7...99, .documented, "[AD-bgcfg] background sessions are iOS 7+"),
         .init(.urlSessionBackground, 0, "bool", ios: 4...6, .documented, "[AD-bgcfg]"),
-        .init(.urlSessionRelaunchRuntime, 30, "s", ios: all4, .assumption, "policy §11 table"),
+        .init(.urlSessionRelaunchRuntime, 30, "s", ios: all4, .assumption, "docs/ios-policy.md §URLSession"),
         .init(.urlSessionStartDelay, 60, "s", ios: all4, .assumption, "[AD-dl] shape: doubles per background resume"),
         .init(
             .urlSessionDiscretionaryDelay, 900, "s", ios: all4, .assumption,
@@ -87,35 +87,41 @@ public enum PolicyTable {
         .init(.ltePromotionPower, 1210, "mW", ios: all4, .folklore, "[R-aro]"),
         .init(.lteTailTime, 10.1, "s", ios: all4, .folklore, "[R-aro] [P-huang]"),
         .init(.lteTailPower, 1060, "mW", ios: all4, .folklore, "[R-aro] [P-huang]"),
-        // The runtime contract (policy §13): 1 = the simulated iPhone enforces the rule.
+        // The runtime contract (docs/ios-policy.md §Contract): 1 = the simulated iPhone enforces the rule.
         .init(
             .serviceSessionDeadline, 5, "s", ios: 18...99, .staff,
             "DTS forums thread 797319: recreate CLServiceSession within \"a few seconds\" of a relaunch"),
         .init(.serviceSessionDeadline, 0, "s", ios: 4...17, .documented, "CLServiceSession is iOS 18+ (0 = none)"),
         .init(
             .contractBackgroundLocationMode, 1, "bool", ios: 9...99, .documented,
-            "[AD-CLM] allowsBackgroundLocationUpdates without `location`: fatal (policy §3, §13)"),
+            "[AD-CLM] allowsBackgroundLocationUpdates without `location`: fatal "
+                + "(docs/ios-policy.md §Modes, §Contract)"),
         .init(
             .contractBackgroundLocationMode, 0, "bool", ios: 4...8, .documented,
             "[AD-CLM] allowsBackgroundLocationUpdates is iOS 9+"),
         .init(
             .contractTaskRegistration, 1, "bool", ios: all4, .documented,
-            "[BGH] register before launch ends, permitted, once; DTS forums thread 728585 (policy §3, §7, §13)"),
+            "[BGH] register before launch ends, permitted, once; DTS forums thread 728585 "
+                + "(docs/ios-policy.md §Modes, §Scheduler, §Contract)"),
         .init(
             .contractModesGateWakes, 1, "bool", ios: all4, .documented,
-            "[AD-modes] [AD-push] [BGH] [APG-BG]: remote-notification, fetch, processing, audio, location (§3, §13)"),
+            "[AD-modes] [AD-push] [BGH] [APG-BG]: remote-notification, fetch, processing, audio, location "
+                + "(docs/ios-policy.md §Modes, §Contract)"),
         .init(
             .contractTaskCompletion, 1, "bool", ios: all4, .documented,
-            "[AD-bgexp] setTaskCompleted ends the grant; not completing may kill the app (§7, §13)"),
+            "[AD-bgexp] setTaskCompleted ends the grant; not completing may kill the app "
+                + "(docs/ios-policy.md §Scheduler, §Contract)"),
         .init(
             .contractPromptedAuthorization, 1, "bool", ios: all4, .documented,
-            "[AD-locauth] requestAlwaysAuthorization(): prompts, provisional Always, keys (§3, §13)"),
+            "[AD-locauth] requestAlwaysAuthorization(): prompts, provisional Always, keys "
+                + "(docs/ios-policy.md §Modes, §Contract)"),
         .init(
             .contractActivitySessionForeground, 1, "bool", ios: all4, .documented,
-            "[AD-CLBAS] create CLBackgroundActivitySession in the foreground (§4, §13)"),
+            "[AD-CLBAS] create CLBackgroundActivitySession in the foreground "
+                + "(docs/ios-policy.md §Location, §Contract)"),
         .init(
             .contractMainThread, 1, "bool", ios: all4, .documented,
-            "Xcode Main Thread Checker; locationServicesEnabled() runtime warning (§13)"),
+            "Xcode Main Thread Checker; locationServicesEnabled() runtime warning (docs/ios-policy.md §Contract)"),
     ]
 
     /// The parameter for `key` that applies to iOS `major`, or `nil` when the table has none.

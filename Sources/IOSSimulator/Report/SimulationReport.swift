@@ -63,7 +63,7 @@ public struct SimulationReport: Codable, Hashable, Sendable {
     public var regionFailures: Int = 0
     /// The app code the process ran: "direct" (the keep-alive machine) or a hosted shell ("ios").
     public var shell: String = "direct"
-    /// Crashes for breaking iOS's runtime contract (policy §13), each with its exception; also
+    /// Crashes for breaking iOS's runtime contract (docs/ios-policy.md §Contract), each with its exception; also
     /// counted under `kills["crash"]`.
     public var crashes: [CrashRecord] = []
     /// Runtime issues Xcode would flag (e.g. `locationServicesEnabled()` on the main thread).

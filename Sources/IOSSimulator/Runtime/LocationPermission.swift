@@ -1,7 +1,7 @@
 import BackgroundCore
 
 /// Core Location's authorisation of one installed app, prompted rather than given ([AD-locauth],
-/// policy §13): a fresh install is not determined; `requestWhenInUseAuthorization` in the
+/// docs/ios-policy.md §Contract): a fresh install is not determined; `requestWhenInUseAuthorization` in the
 /// foreground shows Allow Once / Allow While Using / Don't Allow (Precise a toggle, iOS 14+);
 /// `requestAlwaysAuthorization` from not determined shows that same prompt and, on While Using,
 /// grants provisional Always (iOS 13+), confirmed or declined by a later system prompt when the

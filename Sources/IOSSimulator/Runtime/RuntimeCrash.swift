@@ -1,4 +1,4 @@
-/// An uncaught exception iOS raises in the app for breaking its runtime contract (policy §13):
+/// An uncaught exception iOS raises in the app for breaking its runtime contract (docs/ios-policy.md §Contract):
 /// the process dies at once, with this text in the crash report.
 public struct RuntimeCrash: Codable, Hashable, Sendable, CustomStringConvertible {
     /// `NSInternalInconsistencyException`.
@@ -18,7 +18,7 @@ public struct RuntimeCrash: Codable, Hashable, Sendable, CustomStringConvertible
         reason: "Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable")
 
     /// `BGTaskScheduler.register` after `application(_:didFinishLaunchingWithOptions:)` returned
-    /// (text as developers report it; the rule is [BGH]'s and DTS's, policy §3, §13).
+    /// (text as developers report it; the rule is [BGH]'s and DTS's, docs/ios-policy.md §Modes, §Contract).
     public static func registeredAfterLaunch(_ identifier: String) -> RuntimeCrash {
         RuntimeCrash(
             reason: "All launch handlers must be registered before application finishes launching (\(identifier))")

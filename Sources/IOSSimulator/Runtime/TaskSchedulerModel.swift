@@ -1,5 +1,5 @@
-/// What `BGTaskScheduler` enforces for one app (policy §3, §7, §13): registration only while
-/// launching, once per identifier per process, only for permitted identifiers; submission only
+/// What `BGTaskScheduler` enforces for one app (docs/ios-policy.md §Modes, §Scheduler, §Contract):
+/// registration only while launching, once per identifier per process, only for permitted identifiers; submission only
 /// for registered, permitted identifiers whose mode (`fetch`, `processing`) the plist declares,
 /// with Background App Refresh on, within the pending limits (1 refresh, 10 processing).
 ///

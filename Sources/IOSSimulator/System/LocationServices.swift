@@ -23,7 +23,7 @@ struct LocationServices: Sendable {
 
     // Standard updates and the one-shot request (the process's).
     private(set) var standardUpdates: LocationUpdatesRequest?
-    /// The running standard updates were started while the app was in use (policy §4: a
+    /// The running standard updates were started while the app was in use (docs/ios-policy.md §Location: a
     /// When-In-Use app that starts them in use, with `allowsBackgroundLocationUpdates`, "continues
     /// to run in the background when location services are active").
     private(set) var updatesStartedInUse = false

@@ -7,7 +7,7 @@ public import LocationLog
 #endif
 
 /// Uploads with the Overland, OwnTracks or OsmAnd / Traccar protocol, so an app using this library
-/// can upload to the servers its users already run (protocols.md §2–§4).
+/// can upload to the servers its users already run (docs/protocol.md §Overland, §OwnTracks, §OsmAnd).
 ///
 /// Each protocol's acknowledgement maps onto the sync machine's per-sample one, so the rule
 /// "a sample leaves the phone only when the server acknowledged exactly that sample" holds:
@@ -93,7 +93,7 @@ public struct ClientProtocolTransport: BatchTransport {
         return URLSessionBatchTransport.outcome(status: status, body: body, retryAfter: retryAfter)
     }
 
-    /// `{"locations": [Feature…]}` with Overland's property names (protocols.md §2).
+    /// `{"locations": [Feature…]}` with Overland's property names (docs/protocol.md §Overland).
     public static func overlandBody(_ samples: [Sample], device: String) -> Data {
         let features: [[String: Any]] = samples.map { sample in
             var properties: [String: Any] = [
@@ -157,7 +157,7 @@ public struct ClientProtocolTransport: BatchTransport {
         return request
     }
 
-    /// An OwnTracks `_type: location` message (protocols.md §3): `tst` in seconds, `vel` in km/h,
+    /// An OwnTracks `_type: location` message (docs/protocol.md §OwnTracks): `tst` in seconds, `vel` in km/h,
     /// `batt` in per cent, `bs` 1 unplugged / 2 charging.
     public static func ownTracksBody(_ sample: Sample) -> Data {
         var message: [String: Any] = [
@@ -183,7 +183,7 @@ public struct ClientProtocolTransport: BatchTransport {
         }
     }
 
-    /// The OsmAnd / Traccar query (protocols.md §4): `timestamp` epoch seconds, `speed` knots,
+    /// The OsmAnd / Traccar query (docs/protocol.md §OsmAnd): `timestamp` epoch seconds, `speed` knots,
     /// `batt` per cent; `token` is our server's addition (Traccar ignores unknown parameters).
     public static func traccarQuery(_ sample: Sample, device: String, token: String) -> [URLQueryItem] {
         var items = [

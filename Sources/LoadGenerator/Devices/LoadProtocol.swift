@@ -2,8 +2,9 @@ import BackgroundCore
 import Foundation
 import LocationLog
 
-/// The ingest protocol simulated devices speak (protocols.md §1–§4), with how a request is
-/// encoded and how its answer acknowledges samples.
+/// The ingest protocol simulated devices speak (docs/protocol.md §Batches, §Overland, §OwnTracks,
+/// and docs/protocol.md §OsmAnd), with how a request is encoded and how its answer acknowledges
+/// samples.
 package enum LoadProtocol: String, CaseIterable, Sendable {
     case native, overland, owntracks, osmand
 

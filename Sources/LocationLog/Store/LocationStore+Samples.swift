@@ -245,7 +245,7 @@ extension LocationStore {
 extension Sample {
     /// The sample with every optional value that is not a valid measurement (platform "invalid"
     /// markers such as -1, out-of-range or non-finite values) replaced by `nil`, which is how the
-    /// wire says "unknown" (protocols.md §1).
+    /// wire says "unknown" (docs/protocol.md §Batches).
     func withUnknownsAsNil() -> Sample {
         func valid(_ value: Double?, _ rule: (Double) -> Bool) -> Double? {
             value.flatMap { $0.isFinite && rule($0) ? $0 : nil }

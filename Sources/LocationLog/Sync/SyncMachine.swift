@@ -5,7 +5,7 @@ public import Foundation
 ///
 /// The shell feeds it `wake` whenever the app is awake (with the pending count and the
 /// background time left) and `uploaded` when an attempt ends; it performs the returned actions
-/// in order. Rules (protocols.md §1 and issue 4):
+/// in order. Rules (docs/protocol.md §Acknowledgement and issue 4):
 /// - upload when `uploadInterval` has passed since the last success, or the backlog reaches a
 ///   batch, and never with less background time left than an upload needs;
 /// - on `200` delete exactly `accepted` + `duplicates` of the ids that were sent, quarantine

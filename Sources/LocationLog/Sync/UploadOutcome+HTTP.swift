@@ -1,7 +1,7 @@
 public import Foundation
 
 extension UploadOutcome {
-    /// Maps an HTTP answer to `POST /v1/batches` to an outcome (protocols.md §1). Every shell that
+    /// Maps an HTTP answer to `POST /v1/batches` to an outcome (docs/protocol.md §Acknowledgement). Every shell that
     /// speaks HTTP shares it: the Linux device's transport and the iOS shell's background session.
     public init(httpStatus status: Int, body: Data, retryAfter: String?) {
         let message = Self.serverMessage(body)

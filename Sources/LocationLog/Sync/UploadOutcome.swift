@@ -1,6 +1,6 @@
 import BackgroundCore
 
-/// How one upload attempt ended, in the sync machine's terms (protocols.md §1).
+/// How one upload attempt ended, in the sync machine's terms (docs/protocol.md §Acknowledgement).
 public enum UploadOutcome: Hashable, Sendable {
     /// `200`: the server's per-sample answer.
     case acknowledged(BatchAcknowledgement)

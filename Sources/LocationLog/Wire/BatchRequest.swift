@@ -1,7 +1,7 @@
 import BackgroundCore
 public import Foundation
 
-/// The body of `POST /v1/batches` (protocols.md §1).
+/// The body of `POST /v1/batches` (docs/protocol.md §Batches).
 ///
 /// Ids are strings on the wire so the server can name a malformed id in a rejection instead of
 /// failing the whole batch. Optional fields are left out of the JSON when unknown.
@@ -15,7 +15,7 @@ public struct BatchRequest: Codable, Hashable, Sendable {
     /// The device name the token belongs to.
     public var device: String
     public var samples: [WireSample]
-    /// The batch format: absent (1) or 2, which may carry ``gaps`` (protocols.md §1).
+    /// The batch format: absent (1) or 2, which may carry ``gaps`` (docs/protocol.md §Gaps).
     public var v: Int? = nil
     /// Why the phone took no samples, since the last acknowledged upload (version 2); absent when none.
     public var gaps: [WireGap]? = nil

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// The `200` body of `POST /v1/batches` (protocols.md §1).
+/// The `200` body of `POST /v1/batches` (docs/protocol.md §Acknowledgement).
 ///
 /// The phone deletes exactly `accepted` + `duplicates` and quarantines `rejected`; anything the
 /// response does not mention stays pending and is sent again.

@@ -1,7 +1,7 @@
 import BackgroundCore
 public import Foundation
 
-/// One gap interval as JSON in a version-2 batch (protocols.md §1, "gaps"): `start` and `end` are
+/// One gap interval as JSON in a version-2 batch (docs/protocol.md §Gaps): `start` and `end` are
 /// epoch milliseconds UTC, `reason` one of ``GapReason``'s raw values, `detail` the phone's words.
 ///
 /// The id is minted on the phone when the interval is recorded, so a re-sent batch stores it once

@@ -2,7 +2,7 @@ import BackgroundCore
 import HTTPTypes
 import LocationLog
 
-/// Version 2 of the native batch (protocols.md §1): an optional `gaps` array of
+/// Version 2 of the native batch (docs/protocol.md §Gaps): an optional `gaps` array of
 /// `{"id", "start", "end", "reason", "detail"}`, the phone's reasons for not sampling.
 ///
 /// A batch without `gaps` reads exactly as version 1. Whole-batch problems (too many gaps, a gap

@@ -4,7 +4,7 @@ import HTTPTypes
 import LocationLog
 import Logging
 
-/// Parses `POST /v1/batches` (protocols.md §1) into valid samples and per-sample rejections.
+/// Parses `POST /v1/batches` (docs/protocol.md §Batches) into valid samples and per-sample rejections.
 ///
 /// Whole-batch problems (not JSON, no `samples` array, a sample without an id, the same id twice,
 /// too many samples, another device's name) throw an ``APIError`` and nothing is written.

@@ -1,6 +1,6 @@
 import LocationLog
 
-/// Reads a plain native batch (protocols.md §1) in one pass over its bytes, straight into
+/// Reads a plain native batch (docs/protocol.md §Batches) in one pass over its bytes, straight into
 /// ``WireSample`` values, or answers `nil` so the caller takes the general path.
 ///
 /// Profiling 500-point batches showed Foundation's `JSONDecoder` as the largest cost of ingest

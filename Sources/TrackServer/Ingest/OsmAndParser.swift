@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Logging
 
-/// Parses OsmAnd / Traccar Client requests (protocols.md §4): query or form parameters, or the
+/// Parses OsmAnd / Traccar Client requests (docs/protocol.md §OsmAnd): query or form parameters, or the
 /// JSON form of newer clients (one location or an array).
 struct OsmAndParser: Sendable {
     var rules: SampleRules

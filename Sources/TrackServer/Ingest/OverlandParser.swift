@@ -2,7 +2,7 @@ import BackgroundCore
 import HTTPTypes
 import Logging
 
-/// Parses an Overland batch (protocols.md §2): `{"locations": [Feature…], "current"?, "trip"?}`.
+/// Parses an Overland batch (docs/protocol.md §Overland): `{"locations": [Feature…], "current"?, "trip"?}`.
 ///
 /// A location whose values are bogus (0,0, out of range, no timestamp) is skipped with a reason and
 /// the rest are stored: Overland keeps its whole queue until it gets `"result":"ok"`, so failing the

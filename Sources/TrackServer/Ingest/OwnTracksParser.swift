@@ -2,7 +2,7 @@ import BackgroundCore
 import HTTPTypes
 import Logging
 
-/// Parses one OwnTracks HTTP message (protocols.md §3).
+/// Parses one OwnTracks HTTP message (docs/protocol.md §OwnTracks).
 ///
 /// Only `_type:"location"` becomes a sample; every other `_type` is kept as an event and never an
 /// error. OwnTracks deletes its message on a 4xx too, so only a truly unusable location is refused.

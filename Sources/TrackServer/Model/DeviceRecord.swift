@@ -42,7 +42,7 @@ public struct DeviceRecord: Hashable, Sendable {
     }
 }
 
-/// A heartbeat session (protocols.md §5).
+/// A heartbeat session (docs/protocol.md §Sessions).
 public struct SessionRecord: Hashable, Sendable {
     public var device: String
     public var expiresAt: Instant

@@ -57,7 +57,7 @@ public struct IngestSample: Hashable, Sendable {
     }
 }
 
-/// Which client protocol delivered a sample (protocols.md §1–§4).
+/// Which client protocol delivered a sample (docs/protocol.md §Batches, §Overland, §OwnTracks, §OsmAnd).
 public enum IngestSource: String, Hashable, Sendable, CaseIterable {
     case native, overland, owntracks, osmand
     /// `bgtrack import` and `POST /v1/devices/{device}/imports` (GPX, KML, GeoJSON, Takeout, `.rec`).

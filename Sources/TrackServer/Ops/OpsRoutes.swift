@@ -25,9 +25,10 @@ extension TrackServerEnvironment {
         return Response.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 
-    /// `GET /openapi.yaml`.
+    /// `GET /openapi.yaml`: the resource file as it is.
     func openAPI(_ request: Request, context: some RequestContext) async throws -> Response {
-        Response.text(OpenAPIDocument.yaml, contentType: "application/yaml")
+        let bytes = try OpenAPIDocument.bytes.get()
+        return Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: bytes))
     }
 }
 

@@ -4,7 +4,7 @@ import Hummingbird
 import LocationLog
 import Logging
 
-/// The parameters of `GET /v1/devices/{id}/track` (protocols.md §6), checked.
+/// The parameters of `GET /v1/devices/{id}/track` (docs/protocol.md §Reading), checked.
 struct TrackQuery {
     enum Format: String, CaseIterable {
         case geojson, gpx, csv, polyline

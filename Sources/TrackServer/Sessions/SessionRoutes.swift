@@ -10,7 +10,7 @@ struct LoginRequest: Decodable {
     var token: String
 }
 
-/// A new session (protocols.md §5).
+/// A new session (docs/protocol.md §Sessions).
 struct SessionResponse: Encodable {
     var status = "active"
     var device: String

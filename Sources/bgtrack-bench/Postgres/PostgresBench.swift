@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import LocationLog
 import Logging
+import PostgresBaselines
 import PostgresNIO
 import TrackServer
 import TrackServerPostgres
@@ -55,7 +56,7 @@ struct PostgresBench: AsyncParsableCommand {
         let batches = try rawBodies.map { try parser.parseBody($0, device: "bench", now: now).samples }
 
         print("PostgreSQL ingest benchmark: \(points) points, \(bodies.count) batches of \(batch), \(repetitions) runs")
-        print("  server: \(try await Self.settings(base, logger: logger))")
+        print("  server: \(try await PostgresBenchDatabase.settings(base, logger: logger))")
         var timings: [Side: [Double]] = [:]
         for round in 0...repetitions {
             for side in Side.allCases {
@@ -125,7 +126,7 @@ struct PostgresBench: AsyncParsableCommand {
         bodies: [ByteBuffer], expected: Int, base: PostgresStoreConfiguration, groupCommit: Bool = true,
         logger: Logger
     ) async throws -> Double {
-        try await withFreshSchema(base, logger: logger) { configuration in
+        try await PostgresBenchDatabase.withFreshSchema(base, logger: logger) { configuration in
             try await PostgresTrackStore.withStore(configuration, logger: logger) { store in
                 let token = Tokens.mint(prefix: "bgd")
                 _ = try await store.addDevice(name: "bench", tokenHash: Tokens.hash(token), at: ServerClock.system.now)
@@ -151,7 +152,7 @@ struct PostgresBench: AsyncParsableCommand {
     static func timeParseAndInsert(
         bodies: [[UInt8]], expected: Int, base: PostgresStoreConfiguration, logger: Logger
     ) async throws -> Double {
-        try await withFreshSchema(base, logger: logger) { configuration in
+        try await PostgresBenchDatabase.withFreshSchema(base, logger: logger) { configuration in
             try await PostgresTrackStore.withStore(configuration, logger: logger) { store in
                 _ = try await store.addDevice(name: "bench", tokenHash: "x", at: Instant(milliseconds: 0))
                 let parser = NativeBatchParser(maxSamples: 1_000)

@@ -6,7 +6,7 @@ import HummingbirdTesting
 import Testing
 import TrackServer
 
-@Suite("Overland, OwnTracks and OsmAnd ingest (protocols.md §2–§4)")
+@Suite("Overland, OwnTracks and OsmAnd ingest (docs/protocol.md §Overland, §OwnTracks, §OsmAnd)")
 struct ClientProtocolRouteTests {
     @Test func overlandBatchWithCurrentAndTripAnswersResultOk() async throws {
         let server = try await TestServer()

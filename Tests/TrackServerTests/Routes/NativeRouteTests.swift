@@ -7,7 +7,7 @@ import LocationLog
 import Testing
 import TrackServer
 
-@Suite("POST /v1/batches (native, protocols.md §1)")
+@Suite("POST /v1/batches (native, docs/protocol.md §Batches)")
 struct NativeRouteTests {
     @Test func acceptsABatchAndAcknowledgesEveryIdAfterCommit() async throws {
         let server = try await TestServer()

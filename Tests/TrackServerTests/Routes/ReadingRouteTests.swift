@@ -6,7 +6,7 @@ import HummingbirdTesting
 import Testing
 import TrackServer
 
-@Suite("Reading: track API, map page, index, ops routes (protocols.md §6)")
+@Suite("Reading: track API, map page, index, ops routes (docs/protocol.md §Reading)")
 struct ReadingRouteTests {
     func seeded() async throws -> TestServer {
         let server = try await TestServer()

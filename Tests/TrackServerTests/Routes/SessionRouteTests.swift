@@ -6,7 +6,7 @@ import HummingbirdTesting
 import Testing
 import TrackServer
 
-@Suite("Sessions and heartbeat (protocols.md §5)")
+@Suite("Sessions and heartbeat (docs/protocol.md §Sessions)")
 struct SessionRouteTests {
     func login(_ server: TestServer, _ client: any TestClientProtocol) async throws -> String {
         let response = try await client.executeRequest(

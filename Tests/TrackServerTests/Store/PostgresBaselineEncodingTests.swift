@@ -1,10 +1,9 @@
 import BackgroundCore
+import PostgresBaselines
 import PostgresNIO
 import Testing
 import TrackServer
 import TrackServerPostgres
-
-@testable import bgtrack_bench
 
 /// `bgtrack-bench postgres` encodes its baselines' rows itself (COPY text, arrays with NULLs):
 /// every value must come back as the store's `INSERT` would have stored it.
@@ -38,9 +37,9 @@ struct PostgresBaselineEncodingTests {
         let stored = try await PostgresTestDatabase.withSchema(configuration) {
             try await PostgresTrackStore.withStore(configuration, logger: logger) { store in
                 _ = try await store.addDevice(name: "bench", tokenHash: "x", at: Instant(milliseconds: 0))
-                let connection = try await PostgresBench.connect(configuration, logger: logger)
+                let connection = try await PostgresBenchDatabase.connect(configuration, logger: logger)
                 do {
-                    let deviceID = try await PostgresBench.scalar(
+                    let deviceID = try await PostgresBenchDatabase.scalar(
                         connection, "SELECT id FROM device WHERE name = 'bench'", as: Int64.self, logger: logger)
                     if baseline == .copy {
                         let text = samples.map { CopyText.sampleRow($0, deviceID: deviceID, receivedAt: 5) }.joined()

@@ -1,6 +1,6 @@
-/// Request bodies written from the formats in docs/protocols.md, one per client.
+/// Request bodies written from the formats in docs/protocol.md, one per client.
 enum Fixtures {
-    /// §1: two samples, every field of the first set (2024-11-22 around 03:00 UTC).
+    /// docs/protocol.md §Batches: two samples, every field of the first set (2024-11-22 around 03:00 UTC).
     static let nativeBatch = """
         { "batch": "6f1c2a44-8d0e-4a52-9d39-0a0d7c1e2b11", "device": "iphone-42",
           "samples": [
@@ -11,14 +11,14 @@ enum Fixtures {
               "lon": 121.4745, "acc": null, "trigger": "significant", "state": "foreground" } ] }
         """
 
-    /// §1 with one sample out of range: that one is rejected by id, the other accepted.
+    /// docs/protocol.md §Batches, with one sample out of range: that one is rejected by id, the other accepted.
     static let nativeWithBadSample = """
         { "batch": "b2", "device": "iphone-42", "samples": [
             { "id": "0b9c3a1e-4f59-4d7e-8a51-6f7a0a3c9e03", "seq": 1044, "t": 1732240300000, "lat": 91.2, "lon": 1.0 },
             { "id": "0b9c3a1e-4f59-4d7e-8a51-6f7a0a3c9e04", "seq": 1045, "t": 1732240300000, "lat": 31.2, "lon": 121.4 } ] }
         """
 
-    /// §2: Overland batch with two locations, `current` and `trip`.
+    /// docs/protocol.md §Overland: batch with two locations, `current` and `trip`.
     static let overland = """
         {"locations":[
           {"type":"Feature","geometry":{"type":"Point","coordinates":[-122.6302,45.5113]},
@@ -34,29 +34,29 @@ enum Fixtures {
            "type":"Feature","geometry":{"type":"Point","coordinates":[-122.6320,45.5130]},"properties":{}}}}
         """
 
-    /// §3: OwnTracks location with every documented field.
+    /// docs/protocol.md §OwnTracks: location with every documented field.
     static let ownTracksLocation = """
         {"_type":"location","lat":48.8566,"lon":2.3522,"tst":1732240000,"acc":15,"alt":35,"vac":3,"vel":36,
          "cog":270,"batt":64,"bs":2,"t":"u","tid":"ip","conn":"w","m":1,"created_at":1732240005}
         """
 
-    /// §3: a non-location message; stored as an event, answered `[]`.
+    /// docs/protocol.md §OwnTracks: a non-location message; stored as an event, answered `[]`.
     static let ownTracksTransition = """
         {"_type":"transition","wtst":1732239000,"lat":48.8566,"lon":2.3522,"tst":1732240000,"acc":10,
          "tid":"ip","event":"enter","desc":"Home","t":"c"}
         """
 
-    /// §4: OsmAnd query (GET), 10 knots.
+    /// docs/protocol.md §OsmAnd: query (GET), 10 knots.
     static let osmAndQuery =
         "id=iphone-42&token=bgd_phone-token&timestamp=1732240000&lat=52.5200&lon=13.4050&speed=10"
         + "&bearing=45&altitude=34&accuracy=6&hdop=0.9&batt=77&charge=true"
 
-    /// §4: form POST with `location=lat,lon` and a `yyyy-MM-dd HH:mm:ss` timestamp.
+    /// docs/protocol.md §OsmAnd: form POST with `location=lat,lon` and a `yyyy-MM-dd HH:mm:ss` timestamp.
     static let osmAndForm =
         "deviceid=iphone-42&token=bgd_phone-token&timestamp=2024-11-22+02%3A30%3A00&location=52.5210%2C13.4060"
         + "&speed=0&heading=90&batt=76"
 
-    /// §4: the JSON form of newer Traccar clients, an array of locations.
+    /// docs/protocol.md §OsmAnd: the JSON form of newer Traccar clients, an array of locations.
     static let osmAndJSON = """
         {"device_id":"iphone-42","location":[
           {"timestamp":"2024-11-22T02:40:00.000Z","coords":{"latitude":52.5220,"longitude":13.4070,"accuracy":5,

@@ -1,16 +1,13 @@
-import BackgroundCore
 import Foundation
-import HTTPTypes
-import Hummingbird
-import HummingbirdTesting
-import Logging
-import PostgresNIO
-import TrackServerPostgres
+package import Logging
+package import PostgresNIO
+package import TrackServerPostgres
 
-extension PostgresBench {
+/// Connections and throwaway schemas for the PostgreSQL benchmarks and their tests.
+package enum PostgresBenchDatabase {
     /// Runs `body` with `base` moved to a new schema of its own (made by the store's migrations
     /// when `body` opens a store), and drops that schema afterwards, whatever happened.
-    static func withFreshSchema<T: Sendable>(
+    package static func withFreshSchema<T: Sendable>(
         _ base: PostgresStoreConfiguration, logger: Logger,
         _ body: (PostgresStoreConfiguration) async throws -> T
     ) async throws -> T {
@@ -27,7 +24,7 @@ extension PostgresBench {
     }
 
     /// One connection of its own with the store's settings (plain TCP, `search_path` = the schema).
-    static func connect(_ configuration: PostgresStoreConfiguration, logger: Logger) async throws
+    package static func connect(_ configuration: PostgresStoreConfiguration, logger: Logger) async throws
         -> PostgresConnection
     {
         var options = PostgresConnection.Configuration(
@@ -40,7 +37,7 @@ extension PostgresBench {
     }
 
     /// The first column of the first row of `query`.
-    static func scalar<T: PostgresDecodable>(
+    package static func scalar<T: PostgresDecodable>(
         _ connection: PostgresConnection, _ query: PostgresQuery, as type: T.Type, logger: Logger
     ) async throws -> T {
         guard let row = try await connection.query(query, logger: logger).collect().first else {
@@ -50,7 +47,7 @@ extension PostgresBench {
     }
 
     /// The server's version and the settings every side of the run shares (durability above all).
-    static func settings(_ configuration: PostgresStoreConfiguration, logger: Logger) async throws -> String {
+    package static func settings(_ configuration: PostgresStoreConfiguration, logger: Logger) async throws -> String {
         let connection = try await connect(configuration, logger: logger)
         do {
             var shown: [String] = []
@@ -69,7 +66,7 @@ extension PostgresBench {
 }
 
 /// A benchmark run that did not do the work it was to measure; the message says what.
-struct PostgresBenchError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct PostgresBenchError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -1,8 +1,8 @@
 import BackgroundCore
-import Logging
-import PostgresNIO
-import TrackServer
-import TrackServerPostgres
+package import Logging
+package import PostgresNIO
+package import TrackServer
+package import TrackServerPostgres
 
 /// The raw baselines of `bgtrack-bench postgres`: the store's work written directly on one
 /// connection, no server, no parsing, no pool.
@@ -11,7 +11,7 @@ import TrackServerPostgres
 /// `batch` rows into the `sample` table the store's migrations made (same indexes and
 /// constraints), then the device's `lastseenat` update, then `COMMIT`. The payloads (COPY text,
 /// bound `INSERT` statements) are built before the clock starts, as the HTTP bodies are.
-enum PostgresBaseline: CaseIterable {
+package enum PostgresBaseline: CaseIterable {
     /// `COPY sample FROM STDIN`: the fastest way in, but without the store's idempotency: a key
     /// already stored fails the whole batch (COPY has no `ON CONFLICT`), and nothing says which
     /// keys were new. The baseline issue 13 names ("≥ 0.4 of COPY").
@@ -26,7 +26,7 @@ enum PostgresBaseline: CaseIterable {
     /// NOTHING RETURNING key` with one array bind per column (`unnest`).
     case unnestInsert
 
-    var label: String {
+    package var label: String {
         switch self {
         case .copy: "plain COPY sample FROM STDIN (no dedup)"
         case .copyViaStaging: "COPY into a staging table, INSERT … SELECT … ON CONFLICT DO NOTHING RETURNING"
@@ -35,17 +35,19 @@ enum PostgresBaseline: CaseIterable {
         }
     }
 
-    static let stagingTable = "sample_stage"
+    package static let stagingTable = "sample_stage"
 
     /// Times this baseline storing `batches` (one transaction each) into a fresh schema of `base`.
     /// - Throws: when the database refuses a statement, or fewer rows were stored than given.
-    func time(_ batches: [[IngestSample]], base: PostgresStoreConfiguration, logger: Logger) async throws -> Double {
-        try await PostgresBench.withFreshSchema(base, logger: logger) { configuration in
+    package func time(_ batches: [[IngestSample]], base: PostgresStoreConfiguration, logger: Logger) async throws
+        -> Double
+    {
+        try await PostgresBenchDatabase.withFreshSchema(base, logger: logger) { configuration in
             // The store's migrations make the schema, so the table, indexes and constraints are its own.
             try await PostgresTrackStore.withStore(configuration, logger: logger) { store in
                 _ = try await store.addDevice(name: "bench", tokenHash: "x", at: Instant(milliseconds: 0))
             }
-            let connection = try await PostgresBench.connect(configuration, logger: logger)
+            let connection = try await PostgresBenchDatabase.connect(configuration, logger: logger)
             do {
                 let seconds = try await time(batches, on: connection, logger: logger)
                 try await connection.close()
@@ -60,7 +62,7 @@ enum PostgresBaseline: CaseIterable {
     private func time(_ batches: [[IngestSample]], on connection: PostgresConnection, logger: Logger)
         async throws -> Double
     {
-        let deviceID = try await PostgresBench.scalar(
+        let deviceID = try await PostgresBenchDatabase.scalar(
             connection, "SELECT id FROM device WHERE name = 'bench'", as: Int64.self, logger: logger)
         let receivedAt: Int64 = 1_732_233_600_000
         if self == .copyViaStaging {
@@ -104,7 +106,7 @@ enum PostgresBaseline: CaseIterable {
             try await connection.query("COMMIT", logger: logger)
         }
         let seconds = (clock.now - start).seconds
-        let stored = try await PostgresBench.scalar(
+        let stored = try await PostgresBenchDatabase.scalar(
             connection, "SELECT COUNT(*) FROM sample WHERE deviceid = \(deviceID)", as: Int64.self, logger: logger)
         guard stored == expected, acknowledged == expected else {
             throw PostgresBenchError("\(label) stored \(stored) and acknowledged \(acknowledged) of \(expected) rows")
@@ -113,7 +115,7 @@ enum PostgresBaseline: CaseIterable {
     }
 
     /// Emptied at every commit, so each batch's `INSERT … SELECT` sees only its own rows.
-    static let createStagingTable = """
+    package static let createStagingTable = """
         CREATE TEMPORARY TABLE \(stagingTable) (
             deviceid BIGINT, key TEXT, sampleid TEXT, seq BIGINT, t BIGINT, lat DOUBLE PRECISION,
             lon DOUBLE PRECISION, acc DOUBLE PRECISION, alt DOUBLE PRECISION, speed DOUBLE PRECISION,
@@ -123,14 +125,14 @@ enum PostgresBaseline: CaseIterable {
         """
 
     /// Sorted by key, as the store inserts (two servers take the key locks in one order).
-    static let insertFromStaging = """
+    package static let insertFromStaging = """
         INSERT INTO sample (\(CopyText.sampleColumns.joined(separator: ", ")))
         SELECT \(CopyText.sampleColumns.joined(separator: ", ")) FROM \(stagingTable) ORDER BY key
         ON CONFLICT (deviceid, key) DO NOTHING RETURNING key
         """
 
     /// The store's statement before the unnest one, rows sorted by key as the store does.
-    static func insertQuery(_ samples: [IngestSample], deviceID: Int64, receivedAt: Int64) -> PostgresQuery {
+    package static func insertQuery(_ samples: [IngestSample], deviceID: Int64, receivedAt: Int64) -> PostgresQuery {
         let columns = CopyText.sampleColumns.count
         var sql = "INSERT INTO sample (\(CopyText.sampleColumns.joined(separator: ", "))) VALUES"
         var binds = PostgresBindings(capacity: samples.count * columns)
@@ -161,7 +163,9 @@ enum PostgresBaseline: CaseIterable {
     }
 
     /// The store's statement, built by the store's own encoder, rows sorted by key as the store does.
-    static func unnestQuery(_ samples: [IngestSample], deviceID: Int64, receivedAt: Int64) throws -> PostgresQuery {
+    package static func unnestQuery(_ samples: [IngestSample], deviceID: Int64, receivedAt: Int64) throws
+        -> PostgresQuery
+    {
         try PostgresTrackStore.insertQuery(
             samples.sorted { $0.key < $1.key }, deviceID: deviceID, now: Instant(milliseconds: receivedAt))
     }

@@ -1,5 +1,5 @@
 import BackgroundCore
-import TrackServer
+package import TrackServer
 
 /// Rows for `COPY … FROM STDIN (FORMAT text)`, the encoding PostgresNIO's `copyFrom` sends.
 ///
@@ -7,15 +7,15 @@ import TrackServer
 /// backslash, tab, newline or carriage return would be read as syntax, so each is written as its
 /// backslash escape; every other character goes as it is (PostgreSQL rejects NUL in `text`
 /// whichever way it arrives, through COPY or a bound `INSERT`).
-enum CopyText {
+package enum CopyText {
     /// The columns of `sample` a row holds, in the store's `INSERT` order.
-    static let sampleColumns = [
+    package static let sampleColumns = [
         "deviceid", "key", "sampleid", "seq", "t", "lat", "lon", "acc", "alt", "speed", "course", "battery",
         "charging", "trigger", "state", "source", "receivedat",
     ]
 
     /// One field, escaped; `nil` is `\N`.
-    static func field(_ value: String?) -> String {
+    package static func field(_ value: String?) -> String {
         guard let value else { return "\\N" }
         var escaped = ""
         escaped.reserveCapacity(value.utf8.count)
@@ -32,14 +32,14 @@ enum CopyText {
     }
 
     /// One row: the fields escaped, tab-separated, newline-terminated.
-    static func row(_ fields: [String?]) -> String {
+    package static func row(_ fields: [String?]) -> String {
         fields.map(field).joined(separator: "\t") + "\n"
     }
 
     /// A `sample` row (``sampleColumns``) as the store writes it: the same values its `INSERT` binds.
     ///
     /// Numbers use Swift's shortest round-tripping form, which `float8in` reads back exactly.
-    static func sampleRow(_ sample: IngestSample, deviceID: Int64, receivedAt: Int64) -> String {
+    package static func sampleRow(_ sample: IngestSample, deviceID: Int64, receivedAt: Int64) -> String {
         func number(_ value: Double?) -> String? { value.map { String($0) } }
         var fields: [String?] = [String(deviceID), sample.key, sample.id, sample.seq.map { String($0) }]
         fields.append(String(sample.time.milliseconds))
