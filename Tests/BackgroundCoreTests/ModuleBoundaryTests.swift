@@ -37,9 +37,20 @@ import Testing
     @Test func locationLogHasNoNetworkingAndNoDeviceCode() throws {
         let found = try Self.imports(of: "LocationLog")
         #expect(found.contains { $0.module == "GRDB" })
+        // The one `BatchRequest` → `URLRequest` builder (a value both the Linux device and the iOS
+        // shell send) needs FoundationNetworking on Linux; nothing in LocationLog sends anything.
         #expect(
-            !found.contains { $0.module == "FoundationNetworking" },
+            !found.contains { $0.module == "FoundationNetworking" && $0.file != "BatchRequest+URLRequest.swift" },
             "\(found.filter { $0.module.hasPrefix("Foundation") })")
+        let root = Self.sources.appendingPathComponent("LocationLog")
+        let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+        for case let url as URL in files where url.pathExtension == "swift" {
+            let code = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+            #expect(
+                !code.contains { $0.contains("URLSession") },
+                "\(url.lastPathComponent) uses URLSession: it belongs in LinuxDevice")
+        }
         let sources = try #require(
             FileManager.default.enumerator(
                 at: Self.sources.appendingPathComponent("LocationLog"), includingPropertiesForKeys: nil))

@@ -72,7 +72,7 @@ import Testing
             #expect(snapshot.batchSize == 10 && snapshot.retryAt == nil, "half of the 20 samples sent")
         case .unauthorized:
             #expect(snapshot.heldReason != nil)
-            #expect(await sync.notifications.count == 1)
+            #expect(await sync.notices.map(\.userNotice) == [.uploadsHeld])
         default:
             #expect(snapshot.consecutiveFailures == 1)
             #expect((snapshot.retryAt ?? time.now) > time.now)

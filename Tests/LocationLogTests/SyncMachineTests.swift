@@ -108,7 +108,7 @@ import Testing
         let actions = machine.handle(
             .uploaded(sent: [UUID()], outcome: .unauthorized(status: 401, message: "token revoked"), took: .zero),
             at: start)
-        #expect(actions.contains { if case .notifyUser = $0 { return true } else { return false } })
+        #expect(actions.contains(.notifyUser(.tokenRefused(status: 401))))
         #expect(!actions.contains { if case .acknowledge = $0 { return true } else { return false } })
         #expect(machine.handle(.wake(pending: 5000, backgroundTimeRemaining: nil), at: start + .seconds(86_400)) == [])
         #expect(machine.nextWake(pending: 5000, now: start) == nil)

@@ -9,7 +9,8 @@ import LocationLog
 extension Tracker {
     private var uploadsDirectory: URL { directory.appendingPathComponent("uploads", isDirectory: true) }
 
-    /// Gives the sync machine its chance whenever the app runs, and times the next chance.
+    /// Gives the sync machine its chance whenever the app runs (``SyncDriver``'s wake step), and
+    /// times the next chance.
     func syncWake() {
         clock.cancel(Self.syncTimer)
         // One upload at a time; at a relaunch, wait until the session said what became of the last.
@@ -19,55 +20,64 @@ extension Tracker {
         // suspended or dead, so the upload is never deferred for lack of time (found by hosting the
         // shell in the simulator: passing UIKit's remaining time deferred the upload, and the next
         // wake, due at once, spun the sync timer).
-        let actions = sync.handle(.wake(pending: pending, backgroundTimeRemaining: nil), at: clock.now)
-        apply(actions)
-        if let limit = actions.uploadLimit {
-            startUpload(limit: limit)
-        } else if let next = sync.nextWake(pending: pending, now: clock.now) {
-            // Never a timer due at once: a wake that did not upload now would only repeat itself.
-            clock.schedule(Self.syncTimer, at: max(next, clock.now + .seconds(1))) { [weak self] in self?.syncWake() }
-        }
-    }
-
-    func apply(_ actions: [SyncMachine.Action]) {
-        do {
-            let result = try withStore { try $0.apply(actions, at: clock.now) }
-            if !result.notifications.isEmpty {
-                NoticeAdapter.post(.uploadsHeld)
-                status.notices.append(.uploadsHeld)
-            }
-        } catch {
-            status.lastProblem = "sync state could not be saved: \(error)"
-        }
-        publish()
-    }
-
-    /// Writes the batch to a file (a background session uploads only from files) with a record of
-    /// the samples it carries, and hands it to the session.
-    private func startUpload(limit: Int) {
         let now = clock.now
-        let batch: [Sample]
+        // A batch that could not be read, or held nothing readable, ends at once (told as any upload's end).
+        let upload = syncStep(sent: 0) { sync, store, tally in
+            try sync.wake(pending: pending, store: store, at: now, gaps: { store.gapsForNextBatch() }, into: &tally)
+        }
+        if let upload = upload ?? nil {
+            startUpload(upload)
+        } else if let next = sync.nextWake(pending: pending, now: now) {
+            // Never a timer due at once: a wake that did not upload now would only repeat itself.
+            clock.schedule(Self.syncTimer, at: max(next, now + .seconds(1))) { [weak self] in self?.syncWake() }
+        }
+    }
+
+    /// The user signed in again or the token was replaced: a 401/403 hold is released.
+    func syncCredentialsChanged() {
+        let now = clock.now
+        syncStep(sent: 0) { sync, store, tally in try sync.credentialsChanged(store: store, at: now, into: &tally) }
+    }
+
+    /// Runs one step of the sync driver on the store, then delivers what it produced: the
+    /// machine's notices as local notifications, and each upload's end (`sent` samples) to the observers.
+    @discardableResult
+    private func syncStep<T>(
+        sent: Int, _ step: (inout SyncDriver, LocationStore, inout SyncDriver.Tally) throws -> T
+    ) -> T? {
+        var tally = SyncDriver.Tally()
+        defer {
+            for notice in tally.notices {
+                NoticeAdapter.post(notice.userNotice)
+                status.notices.append(notice.userNotice)
+            }
+            for outcome in tally.outcomes {
+                let result = UploadResult(
+                    finishedAt: Date(timeIntervalSince1970: clock.now.seconds), sent: sent, outcome: outcome)
+                uploadBroadcast.send(result)
+                #if canImport(Observation)
+                    observableIfMade?.uploaded(result)
+                #endif
+            }
+            publish()
+        }
         do {
-            batch = try withStore { try $0.oldestPending(limit: limit) }
+            return try withStore { store in try step(&sync, store, &tally) }
         } catch {
-            finishUpload(
-                sent: [], outcome: .unexpectedResponse(message: "the batch could not be read: \(error)"), took: .zero)
-            return
+            status.lastProblem = "sync could not read or save its state: \(error)"
+            return nil
         }
-        guard !batch.isEmpty else {
-            finishUpload(sent: [], outcome: .acknowledged(BatchAcknowledgement()), took: .zero)
-            return
-        }
-        let ids = batch.map(\.id)
-        let name = BatchRequest.batchID(for: ids).uuidString.lowercased()
+    }
+
+    /// Writes the batch's body to a file (a background session uploads only from files) with a
+    /// record of the samples it carries, and hands it to the session with the shared request.
+    private func startUpload(_ upload: SyncDriver.Upload) {
+        let ids = upload.samples.map(\.id)
+        let name = upload.batchID.wireString
         let body = uploadsDirectory.appendingPathComponent(name + ".body")
         do {
-            let json = try JSONEncoder().encode(
-                BatchRequest(
-                    batch: BatchRequest.batchID(for: ids).wireString, device: device,
-                    samples: batch.map(WireSample.init), gaps: gapsForUpload()))
-            try Gzip.compress(json).write(to: body, options: .atomic)
-            try JSONEncoder().encode(UploadRecord(sent: ids, startedMilliseconds: now.milliseconds))
+            try upload.request.httpBody(gzip: true).write(to: body, options: .atomic)
+            try JSONEncoder().encode(UploadRecord(sent: ids, startedMilliseconds: clock.now.milliseconds))
                 .write(to: uploadsDirectory.appendingPathComponent(name + ".json"), options: .atomic)
         } catch {
             finishUpload(
@@ -75,13 +85,7 @@ extension Tracker {
                 took: .zero)
             return
         }
-        var request = URLRequest(
-            url: configuration.server.appendingPathComponent("v1").appendingPathComponent("batches"))
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(configuration.token)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let request = BatchRequest.urlRequest(server: configuration.server, token: configuration.token, gzip: true)
         uploadsInFlight.insert(name)
         uploader.upload(request, fromFile: body, description: name)
     }
@@ -123,14 +127,12 @@ extension Tracker {
         finishUpload(sent: Set(record.sent), outcome: outcome, took: max(took, .zero))
     }
 
+    /// The answer to an upload (``SyncDriver``'s hear step): exactly the acknowledged samples leave the store.
     private func finishUpload(sent: Set<UUID>, outcome: UploadOutcome, took: Duration) {
-        apply(sync.handle(.uploaded(sent: sent, outcome: outcome, took: took), at: clock.now))
-        let result = UploadResult(
-            finishedAt: Date(timeIntervalSince1970: clock.now.seconds), sent: sent.count, outcome: outcome)
-        uploadBroadcast.send(result)
-        #if canImport(Observation)
-            observableIfMade?.uploaded(result)
-        #endif
+        let now = clock.now
+        syncStep(sent: sent.count) { sync, store, tally in
+            try sync.hear(outcome, of: sent, took: took, store: store, at: now, into: &tally)
+        }
         if case .acknowledged = outcome, !sent.isEmpty {
             status.lastUpload = Date(timeIntervalSince1970: clock.now.seconds)
             deliverHeartbeat(.serverContact)  // an answered upload proves the session alive

@@ -42,7 +42,7 @@ public final class Tracker {
     var state: ShellState
 
     var machine: KeepAliveMachine?
-    var sync: SyncMachine
+    var sync: SyncDriver
     /// The login's heartbeat, when the app gave a session token.
     var heartbeat: HeartbeatMachine?
     var heartbeatTransport: (any HeartbeatTransport)?
@@ -119,7 +119,7 @@ public final class Tracker {
         state.device = device
         self.device = device
         self.state = state
-        self.sync = SyncMachine(configuration: configuration.sync, snapshot: try store.syncSnapshot(), seed: seed)
+        self.sync = try SyncDriver(store: store, device: device, configuration: configuration.sync, seed: seed)
         saveState()
     }
 
@@ -237,7 +237,7 @@ public final class Tracker {
             heartbeat = HeartbeatMachine(configuration: configuration.heartbeat)
             if machine != nil { deliverHeartbeat(.loggedIn) }
         }
-        apply(sync.handle(.credentialsChanged, at: clock.now))
+        syncCredentialsChanged()
         syncWake()
     }
 

@@ -23,9 +23,7 @@ extension Simulation {
         takeTransferOutcome()
         // One transfer at a time: on relaunch the shell sees it in `getAllTasks` and waits.
         guard isRunning, transfer == nil else { return }
-        let actions = sync.handle(.wake(pending: pendingCount, backgroundTimeRemaining: nil), at: now)
-        applySync(actions)
-        guard let limit = actions.uploadLimit, let batch = readBatch(limit: limit) else { return }
+        guard let batch = wakeSync(backgroundTimeRemaining: nil, withGaps: false)?.samples else { return }
         let delay = transferDelay
         transfer = BackgroundTransfer(samples: batch, startsAt: now + delay)
         report.note(

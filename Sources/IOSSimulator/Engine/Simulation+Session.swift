@@ -10,7 +10,7 @@ extension Simulation {
         configuration.peer?.renewSession(at: now)
         let trackingStopped = sessionRejectedByApp
         sessionRejectedByApp = false
-        applySync(sync.handle(.credentialsChanged, at: now))
+        syncCredentialsChanged()
         // A launch by the user (or a return to the app) logs in and starts tracking.
         let wasRunning = process != nil
         enterForeground(for: 120)

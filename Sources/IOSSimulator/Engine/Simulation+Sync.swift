@@ -46,43 +46,47 @@ extension Simulation {
             return
         }
         for _ in 0..<SyncEngine.maximumUploadsPerWake {
-            // The count is kept alongside the store (it is read on every wake); the end of the run
-            // checks it against the store itself.
-            let actions = sync.handle(
-                .wake(pending: pendingCount, backgroundTimeRemaining: backgroundTimeRemaining), at: now)
-            applySync(actions)
-            guard let limit = actions.uploadLimit, let batch = readBatch(limit: limit) else { return }
+            guard let upload = wakeSync(backgroundTimeRemaining: backgroundTimeRemaining, withGaps: true) else {
+                return
+            }
             let outcome: UploadOutcome
-            let gaps = gapsForUpload()
             if configuration.scenario.networkUp(at: scenarioSeconds) {
                 energy.radioBurst(at: now, profile: profile)
-                outcome = configuration.peer?.upload(batch, gaps: gaps, at: now) ?? server.receive(batch, gaps: gaps)
+                outcome =
+                    configuration.peer?.upload(upload.samples, gaps: upload.gaps, at: now)
+                    ?? server.receive(upload.samples, gaps: upload.gaps)
             } else {
                 outcome = .networkError(message: "no network (simulated outage)")
                 configuration.peer?.uploadFailedOffline(at: now)
             }
             noteUploadForGaps(outcome)
-            guard hear(outcome, of: batch) else { return }
+            guard hear(outcome, of: upload.samples) else { return }
         }
     }
 
-    /// The batch the machine asked for; if it cannot be read, the machine is told the attempt
-    /// ended, or it would wait for that answer for good.
-    mutating func readBatch(limit: Int) -> [Sample]? {
-        if let batch = storeValue({ try $0.oldestPending(limit: limit) }), !batch.isEmpty { return batch }
-        let ended = SyncMachine.Event.uploaded(
-            sent: [], outcome: .unexpectedResponse(message: "the batch could not be read"), took: .zero)
-        applySync(sync.handle(ended, at: now))
-        return nil
+    /// One wake of the sync driver (the steps the shells share): the batch to send when the
+    /// machine wants to upload. The count of pending samples is kept alongside the store (it is
+    /// read on every wake); the end of the run checks it against the store itself.
+    mutating func wakeSync(backgroundTimeRemaining: Duration?, withGaps: Bool) -> SyncDriver.Upload? {
+        let (now, store, pending) = (self.now, self.store, pendingCount)
+        let gapStore = withGaps && recordsGaps ? store : nil
+        return syncStep { sync, tally throws(StoreError) in
+            try sync.wake(
+                pending: pending, backgroundTimeRemaining: backgroundTimeRemaining, store: store, at: now,
+                gaps: { gapStore?.gapsForNextBatch() ?? [] }, into: &tally)
+        } ?? nil
     }
 
     /// Gives the sync machine and the heartbeat an upload's answer; `true` when it was acknowledged.
+    /// The app's upload takes one simulated second, as far as the machine knows.
     @discardableResult
     mutating func hear(_ outcome: UploadOutcome, of batch: [Sample]) -> Bool {
-        applySync(sync.handle(.uploaded(sent: Set(batch.map(\.id)), outcome: outcome, took: .seconds(1)), at: now))
+        let (now, store) = (self.now, self.store)
+        syncStep { sync, tally throws(StoreError) in
+            try sync.hear(outcome, of: Set(batch.map(\.id)), took: .seconds(1), store: store, at: now, into: &tally)
+        }
         switch outcome {
         case .acknowledged:
-            report.uploads += 1
             deliverHeartbeat(.serverContact)
             return true
         case .unauthorized(let status, _):
@@ -93,11 +97,31 @@ extension Simulation {
         }
     }
 
-    mutating func applySync(_ actions: [SyncMachine.Action]) {
-        let now = self.now
-        guard let result = storeValue({ try $0.apply(actions, at: now) }) else { return }
-        pendingCount -= result.deleted + result.quarantined
-        for _ in result.notifications { notify(.uploadsHeld) }
+    /// The user signed in again: a 401/403 hold is released.
+    mutating func syncCredentialsChanged() {
+        let (now, store) = (self.now, self.store)
+        syncStep { sync, tally throws(StoreError) in try sync.credentialsChanged(store: store, at: now, into: &tally) }
+    }
+
+    /// Runs one step of the sync driver: a store failure is an invariant violation (the in-memory
+    /// store never fills up); the pending count and the report follow what it did, and the
+    /// machine's notices become the app's local notifications.
+    @discardableResult
+    private mutating func syncStep<T>(
+        _ step: (inout SyncDriver, inout SyncDriver.Tally) throws(StoreError) -> T
+    ) -> T? {
+        var tally = SyncDriver.Tally()
+        defer {
+            pendingCount -= tally.deleted + tally.quarantined
+            report.uploads += tally.acknowledged
+            for notice in tally.notices { notify(notice.userNotice) }
+        }
+        do {
+            return try step(&sync, &tally)
+        } catch {
+            report.violation(now, "store error: \(error)")
+            return nil
+        }
     }
 
     /// Runs a store call; a failure is an invariant violation (the in-memory store never fills up).

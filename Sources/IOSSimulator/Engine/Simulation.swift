@@ -88,7 +88,7 @@ public struct Simulation: Sendable {
     var sessionRejectedByApp = false
     var lastSampleAt: Instant?
     var store: LocationStore
-    var sync: SyncMachine
+    var sync: SyncDriver
     var server = SimulatedServer()
     var pendingCount = 0
     /// Samples pending or quarantined in a passed-in store before the run began.
@@ -130,8 +130,10 @@ public struct Simulation: Sendable {
                 preconditionFailure("an in-memory SQLite database could not be opened: \(error)")
             }
         }
-        self.sync = SyncMachine(
-            configuration: .init(uploadInterval: configuration.uploadInterval), seed: configuration.seed)
+        self.sync = SyncDriver(
+            machine: SyncMachine(
+                configuration: .init(uploadInterval: configuration.uploadInterval), seed: configuration.seed),
+            device: "simulated-iphone")
         // A store passed in may hold samples from an earlier run: they count as already accepted.
         let carried = (try? store.pendingCount()) ?? 0
         self.pendingCount = carried

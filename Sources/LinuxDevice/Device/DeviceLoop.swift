@@ -19,7 +19,7 @@ public actor DeviceLoop {
     private let now: @Sendable () -> Instant
     private let report: @Sendable (String) -> Void
     private var started = false
-    private var notificationsShown = 0
+    private var noticesShown = 0
     /// Counters for the status line and tests.
     public private(set) var stored = 0
     public private(set) var uploaded = 0
@@ -74,9 +74,9 @@ public actor DeviceLoop {
                     if ack.rejected.count > 10 { report("  … and \(ack.rejected.count - 10) more rejected") }
                 }
             }
-            let notifications = await sync.notifications
-            for message in notifications.dropFirst(notificationsShown) { report("NOTICE: \(message)") }
-            notificationsShown = notifications.count
+            let notices = await sync.notices
+            for notice in notices.dropFirst(noticesShown) { report("NOTICE: \(notice.message)") }
+            noticesShown = notices.count
         } catch {
             report("sync: \(error)")
         }

@@ -35,19 +35,9 @@ public struct URLSessionBatchTransport: BatchTransport {
     }
 
     public func send(_ batch: BatchRequest) async -> UploadOutcome {
-        var request = URLRequest(url: server.appendingPathComponent("v1").appendingPathComponent("batches"))
-        request.httpMethod = "POST"
-        request.timeoutInterval = Double(timeout.components.seconds)
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let request: URLRequest
         do {
-            var body = try JSONEncoder().encode(batch)
-            if gzip {
-                body = try Gzip.compress(body)
-                request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
-            }
-            request.httpBody = body
+            request = try batch.urlRequest(server: server, token: token, gzip: gzip, timeout: timeout)
         } catch {
             return .unexpectedResponse(message: "could not encode the batch: \(error)")
         }

@@ -5,8 +5,8 @@ extension LocationStore {
     public struct SyncActionsResult: Hashable, Sendable {
         public var deleted = 0
         public var quarantined = 0
-        /// Messages for the user (`.notifyUser`), in order.
-        public var notifications: [String] = []
+        /// What to tell the user (`.notifyUser`), in order; the shell delivers them.
+        public var notices: [SyncMachine.Notice] = []
     }
 
     /// Carries out the store's part of `SyncMachine` actions: acknowledgements, saved state,
@@ -26,9 +26,9 @@ extension LocationStore {
                 result.quarantined += quarantined
             case .save(let snapshot):
                 try save(snapshot)
-            case .notifyUser(let message):
-                result.notifications.append(message)
-                try? log(.error, "user notified: \(message)", at: now)
+            case .notifyUser(let notice):
+                result.notices.append(notice)
+                try? log(.error, "user notified: \(notice.message)", at: now)
             case .log(let level, let message):
                 // A full disk must not stop the sync that would free it: diagnostics are best effort.
                 try? log(level, message, at: now)

@@ -14,11 +14,12 @@ import Foundation
 public actor SyncEngine {
     public let store: LocationStore
     public let transport: any BatchTransport
-    public let device: String
-    public private(set) var machine: SyncMachine
+    public var device: String { driver.device }
+    public var machine: SyncMachine { driver.machine }
+    private var driver: SyncDriver
     private let now: @Sendable () -> Instant
-    /// Notifications the machine asked for, oldest first (the shell shows them).
-    public private(set) var notifications: [String] = []
+    /// What the machine asked to tell the user, oldest first (the shell shows them).
+    public private(set) var notices: [SyncMachine.Notice] = []
 
     /// What one `wake` did.
     public struct Report: Hashable, Sendable {
@@ -38,14 +39,14 @@ public actor SyncEngine {
     ) throws(StoreError) {
         self.store = store
         self.transport = transport
-        self.device = device
-        self.machine = SyncMachine(configuration: configuration, snapshot: try store.syncSnapshot(), seed: seed)
+        self.driver = try SyncDriver(store: store, device: device, configuration: configuration, seed: seed)
         self.now = now
     }
 
     public static let maximumUploadsPerWake = 100
 
-    /// Gives the machine a chance to upload, and performs what it decides.
+    /// Gives the machine a chance to upload, and performs what it decides (``SyncDriver``'s steps,
+    /// with this engine's transport and clock).
     ///
     /// - Parameter backgroundTimeRemaining: `nil` in the foreground; on iOS the time
     ///   `UIApplication.backgroundTimeRemaining` reports. Reduced by each upload's duration.
@@ -53,66 +54,39 @@ public actor SyncEngine {
     ///   the samples are then still pending and are sent again).
     @discardableResult
     public func wake(backgroundTimeRemaining: Duration? = nil) async throws(StoreError) -> Report {
-        var report = Report()
+        var tally = SyncDriver.Tally()
+        var gapsAcknowledged = 0
+        defer { notices += tally.notices }
         var remaining = backgroundTimeRemaining
         for _ in 0..<Self.maximumUploadsPerWake {
-            let pending = try store.pendingCount()
-            let actions = machine.handle(.wake(pending: pending, backgroundTimeRemaining: remaining), at: now())
-            try perform(actions, into: &report)
-            guard let limit = actions.uploadLimit else { break }
-            let batch: [Sample]
-            do {
-                batch = try store.oldestPending(limit: limit)
-            } catch {
-                // The machine believes an upload is in flight until it hears how it ended; without
-                // this it would wait for that answer, and never upload again, for good.
-                let ended = machine.handle(
-                    .uploaded(
-                        sent: [], outcome: .unexpectedResponse(message: "the batch could not be read: \(error)"),
-                        took: .zero),
-                    at: now())
-                try? perform(ended, into: &report)
-                throw error
-            }
+            let store = store
+            guard
+                let upload = try driver.wake(
+                    pending: try store.pendingCount(), backgroundTimeRemaining: remaining, store: store, at: now(),
+                    gaps: { store.gapsForNextBatch() }, into: &tally)
+            else { break }
             let started = now()
-            let outcome: UploadOutcome
-            if batch.isEmpty {
-                outcome = .acknowledged(BatchAcknowledgement())
-            } else {
-                let id = BatchRequest.batchID(for: batch.map(\.id))
-                outcome = await transport.send(
-                    BatchRequest(
-                        batch: id.wireString, device: device, samples: batch.map(WireSample.init),
-                        gaps: store.gapsForNextBatch()))
-            }
+            let outcome = await transport.send(upload.request)
             let took = now() - started
             remaining = remaining.map { $0 - took }
-            report.uploads += batch.isEmpty ? 0 : 1
-            report.outcomes.append(outcome)
-            let sent = Set(batch.map(\.id))
-            try perform(machine.handle(.uploaded(sent: sent, outcome: outcome, took: took), at: now()), into: &report)
-            if case .acknowledged(let ack) = outcome { report.gapsAcknowledged += try store.acknowledgeGaps(ack.gaps) }
-            // An empty batch (only unreadable rows left) would read the same nothing again.
-            guard case .acknowledged = outcome, !batch.isEmpty else { break }
+            try driver.hear(outcome, of: upload.sent, took: took, store: store, at: now(), into: &tally)
+            guard case .acknowledged(let ack) = outcome else { break }
+            gapsAcknowledged += try store.acknowledgeGaps(ack.gaps)
         }
-        return report
+        return Report(
+            uploads: tally.attempts, deleted: tally.deleted, quarantined: tally.quarantined,
+            gapsAcknowledged: gapsAcknowledged, outcomes: tally.outcomes)
     }
 
     /// Releases a 401/403 hold after the user signed in again.
     public func credentialsChanged() throws(StoreError) {
-        var report = Report()
-        try perform(machine.handle(.credentialsChanged, at: now()), into: &report)
+        var tally = SyncDriver.Tally()
+        defer { notices += tally.notices }
+        try driver.credentialsChanged(store: store, at: now(), into: &tally)
     }
 
     /// When the engine next wants a `wake`, for the shell's timer.
     public func nextWake() throws(StoreError) -> Instant? {
-        machine.nextWake(pending: try store.pendingCount(), now: now())
-    }
-
-    private func perform(_ actions: [SyncMachine.Action], into report: inout Report) throws(StoreError) {
-        let result = try store.apply(actions, at: now())
-        report.deleted += result.deleted
-        report.quarantined += result.quarantined
-        notifications += result.notifications
+        driver.nextWake(pending: try store.pendingCount(), now: now())
     }
 }

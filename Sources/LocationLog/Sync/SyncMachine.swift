@@ -36,21 +36,35 @@ public struct SyncMachine: Sendable {
         case acknowledge(delete: Set<UUID>, quarantine: [UUID: String])
         /// Persist the sync state.
         case save(SyncSnapshot)
-        /// Post a user-visible notification.
-        case notifyUser(String)
+        /// Tell the user (the shell posts `notice.userNotice`).
+        case notifyUser(Notice)
         /// Write to the diagnostics log.
         case log(Diagnostic.Level, String)
     }
 
     public let configuration: Configuration
     public private(set) var snapshot: SyncSnapshot
-    /// When the current upload began; `nil` when none is in flight.
-    public private(set) var uploadStartedAt: Instant?
+    private var state = State.idle
     /// How long the last upload took; an upload is assumed to need twice that.
     private var lastUploadDuration: Duration = .zero
     private var random: SeededRandom
-    /// Whether the last wake was deferred for lack of time (to log a deferral once, not per wake).
-    private var deferred = false
+
+    /// Between uploads, or waiting for one's answer.
+    private enum State: Hashable, Sendable {
+        /// No upload in flight.
+        case idle
+        /// No upload in flight, and the last wake was deferred for lack of background time (so a
+        /// deferral is logged once, not on every wake).
+        case deferred
+        /// An upload began at `since`; the machine waits for `.uploaded`.
+        case uploading(since: Instant)
+    }
+
+    /// Whether an upload is in flight (the machine waits for its `.uploaded`).
+    public var isUploading: Bool {
+        if case .uploading = state { return true }
+        return false
+    }
 
     /// - Parameters:
     ///   - snapshot: the state saved by the last run (`LocationStore.syncSnapshot()`).
@@ -70,7 +84,7 @@ public struct SyncMachine: Sendable {
     /// When the machine next wants a `wake` given the backlog (the shell schedules a timer), or
     /// `nil` when it waits for something else (nothing pending, held, or an upload in flight).
     public func nextWake(pending: Int, now: Instant) -> Instant? {
-        guard pending > 0, uploadStartedAt == nil, snapshot.heldReason == nil else { return nil }
+        guard pending > 0, !isUploading, snapshot.heldReason == nil else { return nil }
         var next = now
         if pending < batchSize, let last = snapshot.lastSuccess, last <= now {
             next = max(next, last + configuration.uploadInterval)
@@ -86,7 +100,7 @@ public struct SyncMachine: Sendable {
         case .wake(let pending, let remaining):
             return wake(pending: pending, remaining: remaining, at: now)
         case .uploaded(let sent, let outcome, let took):
-            uploadStartedAt = nil
+            if isUploading { state = .idle }
             lastUploadDuration = took
             return finished(sent: sent, outcome: outcome, at: now)
         case .credentialsChanged:
@@ -99,7 +113,7 @@ public struct SyncMachine: Sendable {
     }
 
     private mutating func wake(pending: Int, remaining: Duration?, at now: Instant) -> [Action] {
-        guard uploadStartedAt == nil, snapshot.heldReason == nil, pending > 0 else { return [] }
+        guard !isUploading, snapshot.heldReason == nil, pending > 0 else { return [] }
         // A retry time or last success in the future means the clock was set back (the user
         // changed it, or a restarted device clock): trust neither beyond the longest back-off.
         if let retryAt = snapshot.retryAt, now < retryAt, retryAt - now <= configuration.maximumBackoff { return [] }
@@ -107,8 +121,8 @@ public struct SyncMachine: Sendable {
             snapshot.lastSuccess.map { now - $0 >= configuration.uploadInterval || now < $0 } ?? true
         guard intervalPassed || pending >= batchSize else { return [] }
         if let remaining, remaining < uploadTimeNeeded {
-            defer { deferred = true }
-            return deferred
+            defer { state = .deferred }
+            return state == .deferred
                 ? []
                 : [
                     .log(
@@ -117,8 +131,7 @@ public struct SyncMachine: Sendable {
                             + "left, an upload needs \(Int(uploadTimeNeeded.seconds)) s")
                 ]
         }
-        deferred = false
-        uploadStartedAt = now
+        state = .uploading(since: now)
         return [.upload(limit: batchSize)]
     }
 
@@ -175,9 +188,7 @@ public struct SyncMachine: Sendable {
             return [
                 .save(snapshot),
                 .log(.error, "uploads held: \(snapshot.heldReason ?? "")"),
-                .notifyUser(
-                    "Uploads are paused: the server refused this device's token (HTTP \(status)). "
-                        + "Sign in again or set a new token; your locations stay on the phone until then."),
+                .notifyUser(.tokenRefused(status: status)),
             ]
         case .rateLimited(let retryAfter):
             return backOff(after: outcome, atLeast: retryAfter, at: now)

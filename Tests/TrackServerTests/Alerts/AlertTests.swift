@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocationLogTesting
 import Logging
 import Synchronization
 import Testing
@@ -46,7 +47,7 @@ import TrackServer
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("tracks.sqlite").path
-        let clock = ManualClock(Self.start)
+        let clock = ManualTime(Self.start)
         let quiet = {
             var logger = Logger(label: "alerts")
             logger.logLevel = .critical

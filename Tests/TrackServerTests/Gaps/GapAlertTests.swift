@@ -1,6 +1,7 @@
 import BackgroundCore
 import Foundation
 import LocationLog
+import LocationLogTesting
 import Logging
 import Testing
 import TrackServer
@@ -17,7 +18,7 @@ struct GapAlertTests {
     }
 
     @Test func silentAndBackAlertsCarryTheReportedReasons() async throws {
-        let clock = ManualClock(Self.start)
+        let clock = ManualTime(Self.start)
         var quiet = Logger(label: "alerts")
         quiet.logLevel = .critical
         let environment = TrackServerEnvironment(

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LocationLog
+import LocationLogTesting
 import Logging
 import NIOCore
 import Testing
@@ -201,7 +202,7 @@ struct TrackStreamingTests {
         quiet.logLevel = .critical
         let environment = TrackServerEnvironment(
             store: GatedStore(base: base, gate: Gate(open: true), log: log, readGate: readGate),
-            clock: ManualClock(TestServer.start).serverClock, configuration: configuration, logger: quiet)
+            clock: ManualTime(TestServer.start).serverClock, configuration: configuration, logger: quiet)
         let app = Application(router: buildRouter(environment), logger: quiet)
         let uri = "/v1/devices/p/track?from=0&to=1800000000000&format=gpx"
         try await app.test(.router) { client in

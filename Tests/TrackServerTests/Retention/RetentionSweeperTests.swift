@@ -1,5 +1,6 @@
 import BackgroundCore
 import Foundation
+import LocationLogTesting
 import Testing
 import TrackServer
 

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import LinuxDevice
 import LocationLog
+import LocationLogTesting
 import Synchronization
 import Testing
 import TrackServer
@@ -37,7 +38,7 @@ struct ClientProtocolUploadTests {
     func aBacklogArrivesOnce(uploadProtocol: UploadProtocol) async throws {
         let server = try await TestServer()
         let phone = try Self.phone(samples: 1_200)
-        let clock = ManualClock(TestServer.start)
+        let clock = ManualTime(TestServer.start)
         let (first, second) = try await server.liveApp.test(.live) { client in
             let port = try #require(client.port)
             let base = try #require(URL(string: "http://127.0.0.1:\(port)"))

@@ -2,6 +2,7 @@ import BackgroundCore
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocationLogTesting
 import Testing
 import TrackServer
 

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import LinuxDevice
 import LocationLog
+import LocationLogTesting
 import Testing
 import TrackServer
 
@@ -27,7 +28,7 @@ struct PhoneToServerTests {
             try phone.append(fix, trigger: .timer, state: .background, power: .init(battery: 0.8, charging: false))
             time += .seconds(9)
         }
-        let clock = ManualClock(TestServer.start)
+        let clock = ManualTime(TestServer.start)
         let (reports, pendingAfter) = try await app.test(.live) { client in
             let port = try #require(client.port)
             let base = try #require(URL(string: "http://127.0.0.1:\(port)"))

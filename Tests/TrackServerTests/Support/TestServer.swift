@@ -3,19 +3,13 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocationLogTesting
 import Logging
 import NIOCore
 import TrackServer
 
-/// A clock the test moves by hand. Lock-guarded, hence `@unchecked Sendable`.
-final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Instant
-
-    init(_ start: Instant) { current = start }
-
-    var now: Instant { lock.withLock { current } }
-    func advance(by duration: Duration) { lock.withLock { current += duration } }
+extension ManualTime {
+    /// The server's clock reading this test clock.
     var serverClock: ServerClock { ServerClock { self.now } }
 }
 
@@ -25,7 +19,7 @@ struct TestServer {
     static let start = Instant(milliseconds: 1_732_244_800_000)
 
     let store: SQLiteTrackStore
-    let clock: ManualClock
+    let clock: ManualTime
     let environment: TrackServerEnvironment
     var phoneToken: String { Self.phoneToken }
     var otherToken: String { Self.otherToken }
@@ -44,7 +38,7 @@ struct TestServer {
         gate: (gate: Gate, log: EventLog)? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws {
-        let clock = ManualClock(Self.start)
+        let clock = ManualTime(Self.start)
         let open = { (path: String, durability: SQLiteTrackStore.Durability?) throws -> SQLiteTrackStore in
             try durability.map { try SQLiteTrackStore(path: path, durability: $0) } ?? SQLiteTrackStore(path: path)
         }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocationLogTesting
 import Logging
 import Testing
 import TrackServer
@@ -21,7 +22,7 @@ struct TwoServersTests {
             async throws -> Void
     ) async throws {
         let configuration = try PostgresTestDatabase.freshConfiguration()
-        let clock = ManualClock(TestServer.start)
+        let clock = ManualTime(TestServer.start)
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         try await PostgresTestDatabase.withSchema(configuration) {
