@@ -172,6 +172,7 @@ let package = Package(
                 "BackgroundCore",
                 "IOSShellHost",
                 "IOSSimulator",
+                "LinuxDevice",
                 "LoadGenerator",
                 "LocationLog",
                 "TrackServer",
