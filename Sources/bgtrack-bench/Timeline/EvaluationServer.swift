@@ -43,7 +43,8 @@ final class EvaluationServer: @unchecked Sendable {
         configuration.timelineEnabled = true
         configuration.timeline = .init(timeline: settings)
         var logger = Logger(label: "bgtrack-bench.timeline")
-        logger.logLevel = .error
+        // Stopping logs the cancelled child channels at error level; only a crash is worth showing.
+        logger.logLevel = .critical
         let environment = TrackServerEnvironment(
             store: store, clock: clock.serverClock, configuration: configuration, logger: logger)
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
