@@ -195,6 +195,7 @@ let package = Package(
                 "BackgroundCore",
                 "IOSShellHost",
                 "IOSSimulator",
+                "LinuxDevice",
                 "LoadGenerator",
                 "LocationLog",
                 "PostgresBaselines",

@@ -13,11 +13,13 @@ extension TimelineEvaluation {
     }
 
     /// Runs every scenario × strategy × seed (iOS 17, Always, 2-minute sampling) and sums each
-    /// scenario-strategy pair's scores over the seeds.
+    /// scenario-strategy pair's scores over the seeds. `connect` gives each run its server
+    /// connection (a fresh device; the server computes its timeline with `settings`).
     public static func table(
         scenarios: [String], strategies: [StrategyName], seeds: ClosedRange<UInt64>,
-        settings: TimelineSettings = .sampling(every: .seconds(120)), progress: (Int, Int) -> Void = { _, _ in }
-    ) -> [Row] {
+        settings: TimelineSettings = .sampling(every: .seconds(120)),
+        connect: (SimulationConfiguration) throws -> TimelineConnection, progress: (Int, Int) -> Void = { _, _ in }
+    ) throws -> [Row] {
         var rows: [Row] = []
         let total = scenarios.count * strategies.count * seeds.count
         var done = 0
@@ -29,7 +31,7 @@ extension TimelineEvaluation {
                     let configuration = SimulationConfiguration(
                         strategy: strategy, ios: 17, scenario: scenario, hours: scenario.duration.seconds / 3600,
                         seed: seed)
-                    let run = run(configuration, settings: settings)
+                    let run = try run(configuration, settings: settings, connection: connect(configuration))
                     row.score.merge(run.score)
                     row.samples += run.samples
                     done += 1

@@ -1,9 +1,12 @@
-import BackgroundCore
+public import BackgroundCore
 public import LocationLog
 
 /// Judges the timeline against the simulator's truth: one simulated run (the real phone store
-/// and sync, uploading to a `CollectingPeer`), the samples the server received run through
-/// `TimelineBuilder`, the result scored against the scenario's movement.
+/// and sync, uploading through the run's peer to a server), the timeline that server derived read
+/// back, and scored against the scenario's movement.
+///
+/// The simulator knows no server: the caller connects each run to one (`bgtrack-bench timeline`
+/// and the tests start a real `TrackServer` on loopback and read `GET /v1/devices/{id}/timeline`).
 public enum TimelineEvaluation {
     /// One run: the detected timeline and its score.
     public struct Run: Sendable {
@@ -12,28 +15,47 @@ public enum TimelineEvaluation {
         public var samples: Int
     }
 
-    /// Simulates `configuration` and scores the timeline built from what reached the server.
-    public static func run(_ configuration: SimulationConfiguration, settings: TimelineSettings) -> Run {
+    /// Simulates `configuration` with its phone uploading through `connection.peer`, then reads
+    /// the timeline over the scenario's span from `connection` and scores it.
+    public static func run(
+        _ configuration: SimulationConfiguration, settings: TimelineSettings, connection: TimelineConnection
+    ) throws -> Run {
         var configuration = configuration
-        let peer = CollectingPeer()
-        configuration.peer = peer
+        configuration.peer = connection.peer
         var simulation = Simulation(configuration)
         _ = simulation.run()
-        let samples = peer.samples
-        let entries = timeline(of: samples, settings: settings)
         let scenario = configuration.scenario
-        let truth = scenario.track.truth(
-            from: scenario.start, to: scenario.start + scenario.duration, minimumStay: settings.minimumStay)
+        let end = scenario.start + scenario.duration
+        let entries = try connection.timeline(scenario.start, end)
+        let truth = scenario.track.truth(from: scenario.start, to: end, minimumStay: settings.minimumStay)
         return Run(
             entries: entries, score: TimelineScore(entries: entries, truth: truth, radius: settings.stayRadius),
-            samples: samples.count)
+            samples: connection.peer.acknowledgedSampleCount)
     }
 
-    /// The closed timeline of time-ordered samples.
+    /// The closed timeline of time-ordered samples, built offline (what a server's incremental
+    /// timeline must agree with).
     public static func timeline(of samples: [Sample], settings: TimelineSettings) -> [TimelineEntry] {
         var builder = TimelineBuilder(settings: settings)
         var entries: [TimelineEntry] = []
         for sample in samples { entries += builder.add(TimelinePoint(sample)) }
         return entries + builder.finish()
+    }
+}
+
+/// Where one evaluation run's phone uploads and where the timeline it produced is read: a device
+/// of its own on a server.
+public struct TimelineConnection: Sendable {
+    /// The phone's network: the server's real ingest.
+    public var peer: any SimulatedNetworkPeer
+    /// The stays, trips and gaps the server derived for the run's device over `from..<to`, in
+    /// time order (the open entry last).
+    public var timeline: @Sendable (_ from: Instant, _ to: Instant) throws -> [TimelineEntry]
+
+    public init(
+        peer: any SimulatedNetworkPeer, timeline: @escaping @Sendable (Instant, Instant) throws -> [TimelineEntry]
+    ) {
+        self.peer = peer
+        self.timeline = timeline
     }
 }

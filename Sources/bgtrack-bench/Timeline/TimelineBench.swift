@@ -5,7 +5,9 @@ import IOSSimulator
 import LocationLog
 
 /// `bgtrack-bench timeline`: the timeline judged against the simulator's truth (issue 24 item 2),
-/// every scenario × strategy over seeds, printed as the Markdown table BENCHMARKS.md carries.
+/// every scenario × strategy over seeds, printed as the Markdown table BENCHMARKS.md carries. The
+/// phone uploads through the real sync to a real server on loopback (``EvaluationServer``), and
+/// the judged timeline is the one that server's incremental updater derived.
 struct TimelineBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timeline", abstract: "Stays and trips detected vs the simulator's truth (issue 24).")
@@ -29,12 +31,29 @@ struct TimelineBench: AsyncParsableCommand {
         let chosen =
             strategies.map { $0.split(separator: ",").compactMap { StrategyName(rawValue: String($0)) } }
             ?? StrategyName.allCases
-        let rows = TimelineEvaluation.table(
-            scenarios: scenarios.split(separator: ",").map(String.init), strategies: chosen, seeds: 1...seeds
-        ) { done, total in
+        let names = scenarios.split(separator: ",").map(String.init)
+        let rows = try await Self.table(scenarios: names, strategies: chosen, seeds: 1...seeds) { done, total in
             FileHandle.standardError.write(Data("\r\(done)/\(total) runs".utf8))
         }
         FileHandle.standardError.write(Data("\n".utf8))
         print(TimelineEvaluation.markdown(rows))
+    }
+
+    /// The evaluation table through a real server started for it (and stopped after).
+    static func table(
+        scenarios: [String], strategies: [StrategyName], seeds: ClosedRange<UInt64>,
+        settings: TimelineSettings = .sampling(every: .seconds(120)),
+        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+    ) async throws -> [TimelineEvaluation.Row] {
+        let server = try await EvaluationServer.start(settings: settings)
+        let result = await onOwnThread { () -> Result<[TimelineEvaluation.Row], any Error> in
+            Result {
+                try TimelineEvaluation.table(
+                    scenarios: scenarios, strategies: strategies, seeds: seeds, settings: settings,
+                    connect: server.connect, progress: progress)
+            }
+        }
+        await server.stop()
+        return try result.get()
     }
 }

@@ -1,0 +1,125 @@
+import BackgroundCore
+import Foundation
+import IOSSimulator
+import LinuxDevice
+import LocationLog
+import TrackServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One evaluation run's phone network: real HTTP to the ``EvaluationServer`` on loopback, the
+/// native protocol's batches (with the phone's gap intervals) through the same transport
+/// `bgtrack device` uses, sessions and heartbeats through the server's session routes.
+///
+/// The simulation calls it synchronously from its own thread; each call blocks that thread until
+/// the real request has been answered, so the simulated world stands still meanwhile.
+final class EvaluationPeer: SimulatedNetworkPeer, @unchecked Sendable {
+    private let server: URL
+    private let device: String
+    private let token: String
+    private let clock: SimulatedTime
+    private let store: SQLiteTrackStore
+    private let session: URLSession
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var acknowledged: Set<UUID> = []
+    private var sessionToken: String?
+
+    init(server: URL, device: String, token: String, clock: SimulatedTime, store: SQLiteTrackStore) {
+        self.server = server
+        self.device = device
+        self.token = token
+        self.clock = clock
+        self.store = store
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 30
+        configuration.httpMaximumConnectionsPerHost = 1
+        session = URLSession(configuration: configuration)
+    }
+
+    var acknowledgedSampleCount: Int { lock.withLock { acknowledged.count } }
+
+    func advance(to now: Instant) { clock.set(now) }
+
+    func upload(_ batch: [Sample], at now: Instant) -> UploadOutcome { upload(batch, gaps: [], at: now) }
+
+    func upload(_ batch: [Sample], gaps: [WireGap], at now: Instant) -> UploadOutcome {
+        let transport = URLSessionBatchTransport(
+            server: server, token: token, gzip: true, timeout: .seconds(30), session: session)
+        let request = BatchRequest(
+            batch: UUID().wireString, device: device, samples: batch.map(WireSample.init), gaps: gaps)
+        let outcome = blocking { await transport.send(request) }
+        if case .acknowledged(let acknowledgement) = outcome {
+            lock.withLock { acknowledged.formUnion(acknowledgement.stored.intersection(batch.map(\.id))) }
+        }
+        return outcome
+    }
+
+    func uploadFailedOffline(at now: Instant) {}
+
+    func heartbeat(at now: Instant) -> HeartbeatMachine.Response {
+        if lock.withLock({ sessionToken }) == nil {
+            let (status, json) = post("v1/sessions", json: ["device": device, "token": token], bearer: nil)
+            guard status == 201, let opened = json?["token"] as? String else { return .failed }
+            lock.withLock { sessionToken = opened }
+        }
+        let (status, json) = post("v1/sessions/heartbeat", json: nil, bearer: lock.withLock { sessionToken })
+        switch status {
+        case 200:
+            guard let expires = (json?["expires_at"] as? NSNumber)?.int64Value else { return .failed }
+            return .active(expiresAt: Instant(milliseconds: expires))
+        case 401, 403: return .rejected(status: status ?? 401)
+        default: return .failed
+        }
+    }
+
+    func revokeSession(at now: Instant) {
+        guard let current = lock.withLock({ sessionToken }) else { return }
+        let store = self.store
+        blocking { try? await store.revokeSession(tokenHash: Tokens.hash(current), at: now) }
+    }
+
+    func renewSession(at now: Instant) { lock.withLock { sessionToken = nil } }
+
+    /// `GET /v1/devices/{id}/timeline?from&to` with the device's token: the entries the server's
+    /// incremental timeline holds, closed ones first, the open one last.
+    func timeline(from: Instant, to: Instant) throws -> [TimelineEntry] {
+        var components = URLComponents(
+            url: server.appendingPathComponent("v1/devices/\(device)/timeline"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [
+            URLQueryItem(name: "from", value: "\(from.milliseconds)"),
+            URLQueryItem(name: "to", value: "\(to.milliseconds)"),
+        ]
+        guard let url = components?.url else { throw EvaluationError("no timeline URL for device \(device)") }
+        var request = URLRequest(url: url)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let (status, data) = send(request)
+        guard status == 200, let data else {
+            throw EvaluationError(
+                "GET \(url.path) answered \(status.map(String.init) ?? "nothing"): "
+                    + String(decoding: data ?? Data(), as: UTF8.self))
+        }
+        return try TimelineDocument.entries(from: data)
+    }
+
+    /// A JSON POST; the status (nil without an answer) and the decoded object.
+    private func post(_ path: String, json: [String: String]?, bearer: String?) -> (Int?, [String: Any]?) {
+        var request = URLRequest(url: server.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        if let json { request.httpBody = try? JSONSerialization.data(withJSONObject: json) }
+        let (status, data) = send(request)
+        return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] })
+    }
+
+    private func send(_ request: URLRequest) -> (Int?, Data?) {
+        let session = self.session
+        return blocking { () -> (Int?, Data?) in
+            guard let (data, response) = try? await session.data(for: request) else { return (nil, nil) }
+            return ((response as? HTTPURLResponse)?.statusCode, data)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import BackgroundCore
+import Foundation
+import IOSSimulator
+import LocationLog
+import Testing
+import TrackServer
+
+@testable import bgtrack_bench
+
+/// Issue 24 item 2 in CI: a reduced evaluation (2 seeds, the default strategy) through the real
+/// phone store and sync, real HTTP on loopback and a real `TrackServer`, the timeline read from
+/// `GET /v1/devices/{id}/timeline` (the server's incremental updater), scored against the
+/// simulator's truth. A change that breaks detection, the sync or the route fails here.
+@Suite("Timeline evaluation through the real server")
+struct TimelineEvaluationTests {
+    /// The issue's targets: precision and recall ≥ 0.95, every judged stay start and end within
+    /// one sampling interval (120 s), every judged trip's distance within 5 %.
+    @Test(arguments: ["commute", "home-day"])
+    func detectionMeetsTheTargets(scenario: String) async throws {
+        let rows = try await TimelineBench.table(scenarios: [scenario], strategies: [.adaptive], seeds: 1...2)
+        let score = try #require(rows.first?.score)
+        let table = TimelineEvaluation.markdown(rows)
+        #expect(score.staysExpected >= 4, "\(table)")
+        #expect(score.precision >= 0.95, "\(table)")
+        #expect(score.recall >= 0.95, "\(table)")
+        let edges = score.startErrors + score.endErrors
+        #expect(edges.count >= score.staysMatched, "\(table)")
+        #expect(edges.allSatisfy { $0 <= 120 }, "edge errors (s): \(edges.sorted().suffix(5))")
+        let errors = score.tripDistanceErrors.sorted()
+        #expect(!errors.isEmpty, "\(table)")
+        let withinFivePercent = errors.allSatisfy { $0 <= 0.05 }
+        if scenario == "home-day" {
+            // Not met yet (BENCHMARKS.md): the home day's one trip is a 538 m out-and-back walk;
+            // adaptive takes one fix per 2-minute slot and gets no usable fix between them (its
+            // only other updates are 3 km cell fixes), so the far end falls between two samples
+            // and the straight lines miss ~10 %. Fails when that is fixed, so the check moves up.
+            withKnownIssue("the home day's out-and-back walk is short by ~10 % (no fixes between samples)") {
+                #expect(withinFivePercent, "trip distance errors: \(errors)")
+            }
+            #expect(errors.allSatisfy { $0 <= 0.12 }, "trip distance errors: \(errors)")
+        } else {
+            #expect(withinFivePercent, "trip distance errors: \(errors.suffix(5))")
+        }
+    }
+
+    /// The server's incremental timeline is the offline one: the same entries a `TimelineBuilder`
+    /// makes from the samples the server stored.
+    @Test func theServersTimelineIsTheOfflineOne() async throws {
+        let settings = TimelineSettings.sampling(every: .seconds(120))
+        let server = try await EvaluationServer.start(settings: settings)
+        let scenario = try #require(Scenario.named("commute"))
+        let configuration = SimulationConfiguration(
+            strategy: .adaptive, ios: 17, scenario: scenario, hours: scenario.duration.seconds / 3600, seed: 3)
+        let outcome = await onOwnThread { () -> Result<TimelineEvaluation.Run, any Error> in
+            Result {
+                try TimelineEvaluation.run(
+                    configuration, settings: settings, connection: server.connect(configuration))
+            }
+        }
+        let run = try outcome.get()
+        let device = "eval-1-adaptive-3"
+        let stored = try await server.store.samples(
+            device: device, from: scenario.start, to: scenario.start + scenario.duration)
+        await server.stop()
+        #expect(run.samples > 0 && stored.count == run.samples)
+        #expect(run.entries.count > 3)
+        var builder = TimelineBuilder(settings: settings)
+        var offline: [TimelineEntry] = []
+        for sample in stored {
+            offline += builder.add(
+                TimelinePoint(
+                    time: sample.time, latitude: sample.latitude, longitude: sample.longitude,
+                    accuracy: sample.accuracy, speed: sample.speed))
+        }
+        offline += builder.finish()
+        #expect(run.entries.map(\.start) == offline.map(\.start))
+        #expect(run.entries.map(\.end) == offline.map(\.end))
+    }
+
+    /// The timeline answer the evaluation reads: malformed or unknown entries are refused with
+    /// what is wrong, never scored as something else.
+    @Test(arguments: [
+        #"{"entries":[{"type":"stay","start":0,"end":1}]}"#,
+        #"{"entries":[{"type":"trip","start":0,"end":1,"from":[1],"to":[1,2],"distance_m":3}]}"#,
+        #"{"entries":[{"type":"visit","start":0,"end":1}]}"#,
+        #"{"entries":[{"type":"gap","start":"x","end":1}]}"#,
+        #"{"entries":"#,
+        "",
+    ])
+    func aBadTimelineAnswerIsRefused(body: String) {
+        #expect(throws: (any Error).self) { try TimelineDocument.entries(from: Data(body.utf8)) }
+    }
+
+    @Test func aTimelineAnswerReadsBackIntoEntries() throws {
+        let body = #"""
+            {"device":"d","entries":[
+              {"type":"stay","start":0,"end":600000,"lat":1,"lon":2,"radius_m":30,"inferred":true,"samples":5},
+              {"type":"trip","start":600000,"end":900000,"from":[1,2],"to":[1.01,2],"distance_m":1113,
+               "mode":"cycling","samples":3},
+              {"type":"gap","start":900000,"end":2000000,"explained":true,"reasons":[]}]}
+            """#
+        let entries = try TimelineDocument.entries(from: Data(body.utf8))
+        #expect(entries.count == 3)
+        guard case .stay(let stay) = entries[0], case .trip(let trip) = entries[1], case .gap = entries[2] else {
+            Issue.record("wrong entry types: \(entries)")
+            return
+        }
+        #expect(stay.inferred && stay.latitude == 1 && stay.longitude == 2 && stay.sampleCount == 5)
+        #expect(trip.distance == 1113 && trip.mode == .cycling && trip.end == Instant(milliseconds: 900_000))
+    }
+}
