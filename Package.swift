@@ -163,6 +163,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The timeline evaluation's real server on loopback and its phone peer (issue 24 item 2):
+        // a library, so `bgtrack-bench timeline` and the CI test share it and no test depends on
+        // an executable.
+        .target(
+            name: "TimelineEvaluationServer",
+            dependencies: [
+                "BackgroundCore", "IOSSimulator", "LinuxDevice", "LocationLog", "TrackServer",
+                tool("Hummingbird", "hummingbird"), tool("Logging", "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "LocationLogTesting", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
         // Test only: a SQLite VFS that throws away unsynced writes at a simulated power cut (issue 9).
@@ -199,6 +210,7 @@ let package = Package(
                 "LoadGenerator",
                 "LocationLog",
                 "PostgresBaselines",
+                "TimelineEvaluationServer",
                 "TrackServer",
                 "TrackServerPostgres",
                 tool("ArgumentParser", "swift-argument-parser"),
@@ -258,6 +270,7 @@ let package = Package(
                 "SQLitePowerCut",
                 // `bgtrack-bench postgres`'s COPY rows, round-tripped through a live PostgreSQL.
                 "PostgresBaselines",
+                "TimelineEvaluationServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -3,6 +3,7 @@ import BackgroundCore
 import Foundation
 import IOSSimulator
 import LocationLog
+import TimelineEvaluationServer
 
 /// `bgtrack-bench timeline`: the timeline judged against the simulator's truth (issue 24 item 2),
 /// every scenario × strategy over seeds, printed as the Markdown table BENCHMARKS.md carries. The
@@ -32,28 +33,10 @@ struct TimelineBench: AsyncParsableCommand {
             strategies.map { $0.split(separator: ",").compactMap { StrategyName(rawValue: String($0)) } }
             ?? StrategyName.allCases
         let names = scenarios.split(separator: ",").map(String.init)
-        let rows = try await Self.table(scenarios: names, strategies: chosen, seeds: 1...seeds) { done, total in
+        let rows = try await EvaluationServer.table(scenarios: names, strategies: chosen, seeds: 1...seeds) { done, total in
             FileHandle.standardError.write(Data("\r\(done)/\(total) runs".utf8))
         }
         FileHandle.standardError.write(Data("\n".utf8))
         print(TimelineEvaluation.markdown(rows))
-    }
-
-    /// The evaluation table through a real server started for it (and stopped after).
-    static func table(
-        scenarios: [String], strategies: [StrategyName], seeds: ClosedRange<UInt64>,
-        settings: TimelineSettings = .sampling(every: .seconds(120)),
-        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
-    ) async throws -> [TimelineEvaluation.Row] {
-        let server = try await EvaluationServer.start(settings: settings)
-        let result = await onOwnThread { () -> Result<[TimelineEvaluation.Row], any Error> in
-            Result {
-                try TimelineEvaluation.table(
-                    scenarios: scenarios, strategies: strategies, seeds: seeds, settings: settings,
-                    connect: server.connect, progress: progress)
-            }
-        }
-        await server.stop()
-        return try result.get()
     }
 }

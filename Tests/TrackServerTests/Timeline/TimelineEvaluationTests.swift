@@ -5,7 +5,7 @@ import LocationLog
 import Testing
 import TrackServer
 
-@testable import bgtrack_bench
+import TimelineEvaluationServer
 
 /// Issue 24 item 2 in CI: a reduced evaluation (2 seeds, the default strategy) through the real
 /// phone store and sync, real HTTP on loopback and a real `TrackServer`, the timeline read from
@@ -17,7 +17,7 @@ struct TimelineEvaluationTests {
     /// one sampling interval (120 s), every judged trip's distance within 5 %.
     @Test(arguments: ["commute", "home-day"])
     func detectionMeetsTheTargets(scenario: String) async throws {
-        let rows = try await TimelineBench.table(scenarios: [scenario], strategies: [.adaptive], seeds: 1...2)
+        let rows = try await EvaluationServer.table(scenarios: [scenario], strategies: [.adaptive], seeds: 1...2)
         let score = try #require(rows.first?.score)
         let table = TimelineEvaluation.markdown(rows)
         #expect(score.staysExpected >= 4, "\(table)")

@@ -1,10 +1,10 @@
 import BackgroundCore
-import Foundation
-import LocationLog
+package import Foundation
+package import LocationLog
 
 /// `GET /v1/devices/{id}/timeline`'s answer read back into timeline entries (the fields the
 /// evaluation scores; a gap's reasons are not needed for it).
-struct TimelineDocument: Decodable {
+package struct TimelineDocument: Decodable {
     struct Item: Decodable {
         var type: String
         var start: Int64
@@ -22,7 +22,7 @@ struct TimelineDocument: Decodable {
 
     var entries: [Item]
 
-    static func entries(from data: Data) throws -> [TimelineEntry] {
+    package static func entries(from data: Data) throws -> [TimelineEntry] {
         try JSONDecoder().decode(TimelineDocument.self, from: data).entries.map { try $0.entry() }
     }
 }

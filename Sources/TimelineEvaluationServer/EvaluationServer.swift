@@ -1,19 +1,19 @@
-import BackgroundCore
+package import BackgroundCore
 import Foundation
 import Hummingbird
-import IOSSimulator
-import LocationLog
+package import IOSSimulator
+package import LocationLog
 import Logging
-import TrackServer
+package import TrackServer
 
 /// The real server `bgtrack-bench timeline` (and its test) judges: `bgtrack serve`'s application
 /// on 127.0.0.1 (a free port) over a SQLite store in a temporary directory, with the incremental
 /// timeline on and its clock the simulated phone's (as in `bgtrack demo`). Each evaluation run
 /// gets a device of its own; the phone uploads through the real native protocol and the run's
 /// timeline is read back from `GET /v1/devices/{id}/timeline`.
-final class EvaluationServer: @unchecked Sendable {
+package final class EvaluationServer: @unchecked Sendable {
     let port: Int
-    let store: SQLiteTrackStore
+    package let store: SQLiteTrackStore
     let clock: SimulatedTime
     private let directory: URL
     private let task: Task<Void, any Error>
@@ -31,7 +31,7 @@ final class EvaluationServer: @unchecked Sendable {
     }
 
     /// Starts a server whose timeline uses `settings`; stop it with ``stop()``.
-    static func start(settings: TimelineSettings) async throws -> EvaluationServer {
+    package static func start(settings: TimelineSettings) async throws -> EvaluationServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "bgtrack-timeline-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -67,7 +67,7 @@ final class EvaluationServer: @unchecked Sendable {
 
     /// A fresh device for one run: its peer (real HTTP to this server) and its timeline reader.
     /// Called from the simulation's thread (it blocks it while the device is registered).
-    func connect(_ configuration: SimulationConfiguration) throws -> TimelineConnection {
+    package func connect(_ configuration: SimulationConfiguration) throws -> TimelineConnection {
         let number = lock.withLock {
             devices += 1
             return devices
@@ -85,7 +85,7 @@ final class EvaluationServer: @unchecked Sendable {
     var base: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
 
     /// Stops listening and removes the temporary store.
-    func stop() async {
+    package func stop() async {
         task.cancel()
         _ = await task.result
         try? FileManager.default.removeItem(at: directory)
@@ -113,7 +113,7 @@ struct EvaluationError: Error, CustomStringConvertible {
 
 /// Runs `body` on a thread of its own (not Swift's cooperative pool): the simulation blocks its
 /// thread on real HTTP, which must not starve the pool the server's handlers run on.
-func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+package func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
         let thread = Thread { continuation.resume(returning: body()) }
         thread.stackSize = 8 << 20
@@ -147,4 +147,24 @@ private final class Box<T: Sendable>: @unchecked Sendable {
     private var stored: T?
     var value: T? { lock.withLock { stored } }
     func set(_ value: T) { lock.withLock { stored = value } }
+}
+
+extension EvaluationServer {
+    /// The evaluation table through a real server started for it (and stopped after).
+    package static func table(
+        scenarios: [String], strategies: [StrategyName], seeds: ClosedRange<UInt64>,
+        settings: TimelineSettings = .sampling(every: .seconds(120)),
+        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+    ) async throws -> [TimelineEvaluation.Row] {
+        let server = try await EvaluationServer.start(settings: settings)
+        let result = await onOwnThread { () -> Result<[TimelineEvaluation.Row], any Error> in
+            Result {
+                try TimelineEvaluation.table(
+                    scenarios: scenarios, strategies: strategies, seeds: seeds, settings: settings,
+                    connect: server.connect, progress: progress)
+            }
+        }
+        await server.stop()
+        return try result.get()
+    }
 }
