@@ -33,7 +33,8 @@ struct TimelineBench: AsyncParsableCommand {
             strategies.map { $0.split(separator: ",").compactMap { StrategyName(rawValue: String($0)) } }
             ?? StrategyName.allCases
         let names = scenarios.split(separator: ",").map(String.init)
-        let rows = try await EvaluationServer.table(scenarios: names, strategies: chosen, seeds: 1...seeds) { done, total in
+        let rows = try await EvaluationServer.table(scenarios: names, strategies: chosen, seeds: 1...seeds) {
+            done, total in
             FileHandle.standardError.write(Data("\r\(done)/\(total) runs".utf8))
         }
         FileHandle.standardError.write(Data("\n".utf8))

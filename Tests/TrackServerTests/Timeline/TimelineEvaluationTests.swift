@@ -3,9 +3,8 @@ import Foundation
 import IOSSimulator
 import LocationLog
 import Testing
-import TrackServer
-
 import TimelineEvaluationServer
+import TrackServer
 
 /// Issue 24 item 2 in CI: a reduced evaluation (2 seeds, the default strategy) through the real
 /// phone store and sync, real HTTP on loopback and a real `TrackServer`, the timeline read from
