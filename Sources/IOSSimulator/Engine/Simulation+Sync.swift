@@ -56,7 +56,8 @@ extension Simulation {
             let gaps = gapsForUpload()
             if configuration.scenario.networkUp(at: scenarioSeconds) {
                 energy.radioBurst(at: now, profile: profile)
-                outcome = configuration.peer?.upload(batch, gaps: gaps, at: now) ?? server.receive(batch, gaps: gaps)
+                outcome =
+                    configuration.peer?.upload(batch, gaps: gaps, at: now) ?? server.receive(batch, gaps: gaps, at: now)
             } else {
                 outcome = .networkError(message: "no network (simulated outage)")
                 configuration.peer?.uploadFailedOffline(at: now)

@@ -24,7 +24,7 @@ public final class CollectingPeer: SimulatedNetworkPeer, @unchecked Sendable {
             var acknowledgement = BatchAcknowledgement()
             for sample in batch {
                 do {
-                    try sample.validate()
+                    try sample.check(receivedAt: now)
                     received[sample.id] = sample
                     acknowledgement.stored.insert(sample.id)
                 } catch {
