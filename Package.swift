@@ -266,6 +266,8 @@ let package = Package(
                 "TrackServerPostgres",
                 "LocationLog",
                 "LocationLogTesting",
+                // The simulated server, one of the judges of the sample rules cross-validator.
+                "IOSSimulator",
                 "LinuxDevice",
                 "SQLitePowerCut",
                 // `bgtrack-bench postgres`'s COPY rows, round-tripped through a live PostgreSQL.

@@ -1,3 +1,4 @@
+public import BackgroundCore
 import Foundation
 public import LocationLog
 
@@ -33,7 +34,8 @@ public actor ScriptedTransport: BatchTransport {
 }
 
 /// An in-memory model of the server's `POST /v1/batches`: stores each sample id once, answers
-/// ids it already has as duplicates, validates samples, and can lose its answer (the server
+/// ids it already has as duplicates, refuses what the real server refuses (the same sample rules,
+/// `Sample.check(receivedAt:)`, on the clock it is given), and can lose its answer (the server
 /// committed but the phone saw a network error) to exercise re-sends.
 public actor InMemoryBatchServer: BatchTransport {
     public private(set) var stored: [String: WireSample] = [:]
@@ -48,10 +50,19 @@ public actor InMemoryBatchServer: BatchTransport {
     private var loseAnswers: Int
     /// Runs before the server handles a request (e.g. to advance virtual time).
     private let onRequest: (@Sendable () -> Void)?
+    /// The server's clock, for the time rules (not before 2000, not more than a day ahead).
+    private let now: @Sendable () -> Instant
 
-    public init(loseAnswers: Int = 0, onRequest: (@Sendable () -> Void)? = nil) {
+    /// - Parameters:
+    ///   - now: the server's clock; by default ``ManualTime``'s default start, fixed, so pass the
+    ///     test's virtual clock (`time.reader`) when samples go more than a day past that.
+    public init(
+        loseAnswers: Int = 0, onRequest: (@Sendable () -> Void)? = nil,
+        now: @escaping @Sendable () -> Instant = { ManualTime.defaultStart }
+    ) {
         self.loseAnswers = loseAnswers
         self.onRequest = onRequest
+        self.now = now
     }
 
     public func send(_ request: BatchRequest) async -> UploadOutcome {
@@ -59,10 +70,11 @@ public actor InMemoryBatchServer: BatchTransport {
         batches += 1
         batchIDs.append(request.batch)
         var response = BatchResponse()
+        let received = now()
         for wire in request.samples {
             receipts[wire.id, default: 0] += 1
             do {
-                _ = try wire.sample()
+                try wire.decoded().check(receivedAt: received)
             } catch {
                 response.rejected.append(.init(id: wire.id, reason: error.description))
                 continue

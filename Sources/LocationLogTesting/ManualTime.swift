@@ -9,7 +9,10 @@ public final class ManualTime: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Instant
 
-    public init(_ start: Instant = Instant(milliseconds: 1_732_240_000_000)) {
+    /// Where virtual time starts unless a test says otherwise: 2024-11-22 01:46:40 UTC.
+    public static let defaultStart = Instant(milliseconds: 1_732_240_000_000)
+
+    public init(_ start: Instant = ManualTime.defaultStart) {
         current = start
     }
 

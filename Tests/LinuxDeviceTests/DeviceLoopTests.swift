@@ -11,7 +11,7 @@ import Testing
     @Test func threeHoursOnVirtualTime() async throws {
         let time = ManualTime()
         let store = try LocationStore.inMemory()
-        let server = InMemoryBatchServer()
+        let server = InMemoryBatchServer(now: time.reader)
         let sync = try SyncEngine(store: store, transport: server, device: "linux-1", seed: 1, now: time.reader)
         let loop = DeviceLoop(
             recorder: SampleRecorder(store: store, sampling: .init(interval: .seconds(120))), sync: sync,

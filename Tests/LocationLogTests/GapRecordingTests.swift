@@ -110,7 +110,7 @@ struct GapRecordingTests {
         try store.append(fix(0), trigger: .timer, state: .background)
         try store.append(fix(45), trigger: .visit, state: .background)
         // The answer is lost after the server stored everything: the gap stays and is sent again.
-        let server = InMemoryBatchServer(loseAnswers: 1)
+        let server = InMemoryBatchServer(loseAnswers: 1, now: time.reader)
         let engine = try SyncEngine(store: store, transport: server, device: "iphone-42", seed: 7, now: time.reader)
         _ = try await engine.wake()
         #expect(try store.pendingGaps(limit: 10).count == 1)

@@ -137,7 +137,7 @@ import Testing
         let batch = try store.oldestPending(limit: 10)
         #expect(batch == [sample])
         _ = try JSONEncoder().encode(BatchRequest(batch: UUID(), device: "d", samples: batch))
-        #expect(throws: Never.self) { try batch[0].validate() }
+        #expect(throws: Never.self) { try batch[0].check(receivedAt: now) }
         let nowhere = LocationFix(timestamp: now, latitude: .infinity, longitude: 121.47, horizontalAccuracy: 10)
         #expect {
             try store.append(nowhere, trigger: .timer, state: .background)
@@ -312,7 +312,14 @@ import Testing
         var recorder = SampleRecorder(store: store)
         recorder.start(at: now)
         let bad = LocationFix(timestamp: now, latitude: 0, longitude: 0, horizontalAccuracy: 5)
-        #expect(recorder.record(bad, trigger: .timer, state: .foreground, at: now) == .rejected(.nullIsland))
+        guard
+            case .rejected(.breaksRule(let violation)) = recorder.record(
+                bad, trigger: .timer, state: .foreground, at: now)
+        else {
+            Issue.record("a fix at exactly 0,0 must break the sample rules")
+            return
+        }
+        #expect(violation.code == .nullIsland)
         let stale = LocationFix(timestamp: now - .seconds(600), latitude: 31, longitude: 121, horizontalAccuracy: 5)
         guard case .rejected(.stale) = recorder.record(stale, trigger: .timer, state: .foreground, at: now) else {
             Issue.record("a 600 s old fix with a 120 s interval must be stale")

@@ -127,7 +127,7 @@ import Testing
     /// samples again; the server answers them as duplicates and stores each exactly once.
     @Test func resentBatchesCauseNoDuplicates() async throws {
         let store = try makeStore(samples: 40)
-        let server = InMemoryBatchServer(loseAnswers: 2)
+        let server = InMemoryBatchServer(loseAnswers: 2, now: time.reader)
         let sync = try engine(store, server)
         var rounds = 0
         while try store.pendingCount() > 0, rounds < 10 {
@@ -145,7 +145,9 @@ import Testing
 
     @Test func aBacklogDrainsBatchByBatchInOneWake() async throws {
         let store = try makeStore(samples: 1200)
-        let server = InMemoryBatchServer()
+        // The fixes span 40 hours from `time.now`; the server's clock reads the last one's time,
+        // or it would refuse those more than a day ahead of it, as the real server does.
+        let server = InMemoryBatchServer(now: { [time] in time.now + .seconds(1200 * 120) })
         let sync = try engine(store, server)
         let report = try await sync.wake()
         // 500 + 500, then 200 left: below a batch and the interval has not passed.
@@ -159,7 +161,7 @@ import Testing
 
     @Test func backgroundTimeIsSpentByUploads() async throws {
         let store = try makeStore(samples: 1500)
-        let server = InMemoryBatchServer(onRequest: { [time] in time.advance(by: .seconds(20)) })
+        let server = InMemoryBatchServer(onRequest: { [time] in time.advance(by: .seconds(20)) }, now: time.reader)
         let sync = try engine(store, server)
         // 70 s left: the first upload (needs 30 s) runs and takes 20 s; the second now needs 40 s
         // (twice the last one) and 50 s are left; the third would have 30 s left and is not started.
@@ -208,7 +210,7 @@ extension SyncEngineTests {
         let store = try LocationStore(writer: queue)
         for index in 0..<5 { try store.append(fix(index), trigger: .timer, state: .background) }
         try await queue.write { try $0.execute(sql: "UPDATE sample SET t = 'garbage' WHERE seq <= 3") }
-        let server = InMemoryBatchServer()
+        let server = InMemoryBatchServer(now: time.reader)
         let sync = try SyncEngine(
             store: store, transport: server, device: "iphone-42", configuration: .init(batchSize: 2), seed: 7,
             now: time.reader)

@@ -1,10 +1,14 @@
 /// Why the sampling machine refused a fix. Each case renders a message that names the value and
 /// the rule, for the diagnostics log.
+///
+/// The value ranges (position, 0,0, time, accuracy, altitude, speed, course) are the sample rules
+/// every receiver applies (``SampleRuleSet``), reported as ``breaksRule(_:)``; the other cases are
+/// about fixes only: a provider's non-finite value, a radius that is not positive (a fix always
+/// has one; 0 means "unknown" only on the wire), the sampling accuracy limit, staleness, and a fix
+/// from more than a minute ahead.
 public enum FixRejection: Hashable, Sendable, CustomStringConvertible {
-    /// Exactly 0,0: "null island", the classic uninitialised-fix value.
-    case nullIsland
-    case latitudeOutOfRange(Double)
-    case longitudeOutOfRange(Double)
+    /// The fix's values break a sample rule (out of range, exactly 0,0, before 2000, …).
+    case breaksRule(SampleRuleViolation)
     /// NaN or infinite in a named field.
     case notFinite(field: String)
     case accuracyInvalid(Double)
@@ -14,12 +18,8 @@ public enum FixRejection: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .nullIsland:
-            return "fix at exactly 0,0 is a placeholder, not a position"
-        case .latitudeOutOfRange(let value):
-            return "latitude \(value) is outside -90…90"
-        case .longitudeOutOfRange(let value):
-            return "longitude \(value) is outside -180…180"
+        case .breaksRule(let violation):
+            return violation.message
         case .notFinite(let field):
             return "\(field) is not a finite number"
         case .accuracyInvalid(let value):

@@ -146,9 +146,11 @@ public struct SamplingMachine: Sendable {
         for (name, value) in [("altitude", fix.altitude), ("speed", fix.speed), ("course", fix.course)] {
             if let value, !value.isFinite { return .notFinite(field: name) }
         }
-        if fix.latitude == 0 && fix.longitude == 0 { return .nullIsland }
-        if !(-90...90).contains(fix.latitude) { return .latitudeOutOfRange(fix.latitude) }
-        if !(-180...180).contains(fix.longitude) { return .longitudeOutOfRange(fix.longitude) }
+        do {
+            try SampleRuleSet.checkPosition(latitude: fix.latitude, longitude: fix.longitude)
+        } catch {
+            return .breaksRule(error)
+        }
         if fix.horizontalAccuracy <= 0 { return .accuracyInvalid(fix.horizontalAccuracy) }
         // An approximate fix is as good as the app can get: kept, and marked by its radius.
         if fix.horizontalAccuracy > configuration.maximumAccuracy, !fix.isApproximate {
@@ -157,6 +159,19 @@ public struct SamplingMachine: Sendable {
         let age = now - fix.timestamp
         if age > configuration.staleness { return .stale(age: age, limit: configuration.staleness) }
         if age < .seconds(-60) { return .inTheFuture(ahead: .zero - age) }
+        do {
+            // The rest of the sample rules, on what the store keeps: a negative speed or course
+            // is a provider's "unknown" and is stored as unknown.
+            try SampleRuleSet.check(
+                .init(
+                    time: fix.timestamp, latitude: fix.latitude, longitude: fix.longitude,
+                    accuracy: fix.horizontalAccuracy, altitude: fix.altitude,
+                    speed: fix.speed.flatMap { $0 < 0 ? nil : $0 },
+                    course: fix.course.flatMap { $0 < 0 ? nil : $0 }),
+                receivedAt: now)
+        } catch {
+            return .breaksRule(error)
+        }
         return nil
     }
 }

@@ -3,15 +3,16 @@ import Foundation
 import LocationLog
 
 /// The track server as the simulated phone sees it: stores each sample once by id, answers per
-/// sample like `POST /v1/batches`, and refuses a revoked device with 401. The network's outages
-/// are the caller's to apply.
+/// sample like `POST /v1/batches` (refusing what the real server refuses: the same sample rules,
+/// `Sample.check(receivedAt:)`, on the simulation's clock), and refuses a revoked device with
+/// 401. The network's outages are the caller's to apply.
 struct SimulatedServer: Sendable {
     private(set) var stored: [UUID: Int64] = [:]
     /// Gap intervals by the id the phone minted (issue 24 item 3).
     private(set) var gaps: [UUID: GapInterval] = [:]
     var revoked = false
 
-    mutating func receive(_ batch: [Sample], gaps: [WireGap] = []) -> UploadOutcome {
+    mutating func receive(_ batch: [Sample], gaps: [WireGap] = [], at now: Instant) -> UploadOutcome {
         if revoked { return .unauthorized(status: 401, message: "device token revoked") }
         var acknowledgement = BatchAcknowledgement()
         for gap in gaps {
@@ -21,7 +22,7 @@ struct SimulatedServer: Sendable {
         }
         for sample in batch {
             do {
-                try sample.validate()
+                try sample.check(receivedAt: now)
                 stored[sample.id] = sample.seq
                 acknowledgement.stored.insert(sample.id)
             } catch {

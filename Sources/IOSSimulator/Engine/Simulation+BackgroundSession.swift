@@ -64,7 +64,8 @@ extension Simulation {
         if transfer.outcome == nil {
             guard now >= transfer.startsAt, configuration.scenario.networkUp(at: scenarioSeconds) else { return }
             energy.radioBurst(at: now, profile: profile)
-            transfer.outcome = configuration.peer?.upload(transfer.samples, at: now) ?? server.receive(transfer.samples)
+            transfer.outcome =
+                configuration.peer?.upload(transfer.samples, at: now) ?? server.receive(transfer.samples, at: now)
             report.backgroundTransfers += 1
             self.transfer = transfer
         }

@@ -54,7 +54,7 @@ extension Simulation {
                 energy.radioBurst(at: now, profile: profile)
                 outcome =
                     configuration.peer?.upload(upload.samples, gaps: upload.gaps, at: now)
-                    ?? server.receive(upload.samples, gaps: upload.gaps)
+                    ?? server.receive(upload.samples, gaps: upload.gaps, at: now)
             } else {
                 outcome = .networkError(message: "no network (simulated outage)")
                 configuration.peer?.uploadFailedOffline(at: now)

@@ -254,8 +254,8 @@ extension Sample {
         sample.accuracy = valid(accuracy) { $0 > 0 }
         sample.altitude = valid(altitude) { _ in true }
         sample.speed = valid(speed) { $0 >= 0 }
-        sample.course = valid(course) { (0...360).contains($0) }
-        sample.battery = valid(battery) { (0...1).contains($0) }
+        sample.course = valid(course) { SampleRuleSet.course.contains($0) }
+        sample.battery = valid(battery) { SampleRuleSet.battery.contains($0) }
         return sample
     }
 }

@@ -1,4 +1,4 @@
-import BackgroundCore
+public import BackgroundCore
 public import Foundation
 
 /// The body of `POST /v1/batches` (docs/protocol.md §Batches).
@@ -79,33 +79,54 @@ public struct WireSample: Codable, Hashable, Sendable {
             trigger: sample.trigger.rawValue, state: sample.state.rawValue)
     }
 
-    /// The sample this JSON describes, validated.
+    /// The sample this JSON describes, validated against every sample rule that needs no
+    /// receiver's clock (``SampleRuleSet/checkValues(_:)``; a receiver adds the time rules with
+    /// `Sample.check(receivedAt:)`).
     ///
     /// A missing `trigger` reads as `timer` and a missing `state` as `background`, the common case.
-    /// - Throws: `SampleValidationError` whose message is suitable for `rejected[].reason`.
-    public func sample() throws(SampleValidationError) -> Sample {
-        guard let uuid = UUID(parsing: id) else {
-            throw SampleValidationError("id \"\(id.prefix(64))\" is not a UUID")
-        }
-        let trigger = try self.trigger.map { (raw: String) throws(SampleValidationError) -> SampleTrigger in
-            guard let value = SampleTrigger(rawValue: raw) else {
-                let allowed = SampleTrigger.allCases.map(\.rawValue).joined(separator: ", ")
-                throw SampleValidationError("trigger \"\(raw.prefix(32))\" is not one of \(allowed)")
-            }
-            return value
-        }
-        let state = try self.state.map { (raw: String) throws(SampleValidationError) -> SampleAppState in
-            guard let value = SampleAppState(rawValue: raw) else {
-                throw SampleValidationError("state \"\(raw.prefix(32))\" is not foreground or background")
-            }
-            return value
-        }
-        let sample = Sample(
+    /// - Throws: `SampleRuleViolation` whose message is suitable for `rejected[].reason`.
+    public func sample() throws(SampleRuleViolation) -> Sample {
+        let sample = try decoded()
+        try SampleRuleSet.checkValues(sample.ruleValues)
+        return sample
+    }
+
+    /// The sample this JSON describes, with its id, trigger and state read but its values not
+    /// checked: for a receiver that checks every rule itself (`Sample.check(receivedAt:)`).
+    public func decoded() throws(SampleRuleViolation) -> Sample {
+        let (uuid, trigger, state) = try names()
+        return Sample(
             id: uuid, seq: seq, time: Instant(milliseconds: t), latitude: lat, longitude: lon, accuracy: acc,
             altitude: alt, speed: speed, course: course, battery: battery, charging: charging,
             trigger: trigger ?? .timer, state: state ?? .background)
-        try sample.validate()
-        return sample
+    }
+
+    /// Checks the names only the native protocol has: the id is a UUID, the trigger and the app
+    /// state known ones (the server keeps them as text, so it needs no decoded sample).
+    public func checkNames() throws(SampleRuleViolation) {
+        _ = try names()
+    }
+
+    private func names() throws(SampleRuleViolation) -> (UUID, SampleTrigger?, SampleAppState?) {
+        guard let uuid = UUID(parsing: id) else {
+            throw SampleRuleViolation(.id, field: "id", "id \"\(id.prefix(64))\" is not a UUID")
+        }
+        let trigger = try self.trigger.map { (raw: String) throws(SampleRuleViolation) -> SampleTrigger in
+            guard let value = SampleTrigger(rawValue: raw) else {
+                let allowed = SampleTrigger.allCases.map(\.rawValue).joined(separator: ", ")
+                throw SampleRuleViolation(
+                    .trigger, field: "trigger", "trigger \"\(raw.prefix(32))\" is not one of \(allowed)")
+            }
+            return value
+        }
+        let state = try self.state.map { (raw: String) throws(SampleRuleViolation) -> SampleAppState in
+            guard let value = SampleAppState(rawValue: raw) else {
+                throw SampleRuleViolation(
+                    .state, field: "state", "state \"\(raw.prefix(32))\" is not foreground or background")
+            }
+            return value
+        }
+        return (uuid, trigger, state)
     }
 }
 

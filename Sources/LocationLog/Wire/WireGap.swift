@@ -1,4 +1,4 @@
-import BackgroundCore
+public import BackgroundCore
 public import Foundation
 
 /// One gap interval as JSON in a version-2 batch (docs/protocol.md §Gaps): `start` and `end` are
@@ -36,27 +36,31 @@ extension WireGap {
     public static let maximumDetailLength = 200
 
     /// The interval this JSON describes, validated; the message is suitable for a rejection.
-    public func interval() throws(SampleValidationError) -> GapInterval {
+    public func interval() throws(SampleRuleViolation) -> GapInterval {
         guard UUID(parsing: id) != nil else {
-            throw SampleValidationError("gap id \"\(id.prefix(64))\" is not a UUID")
+            throw SampleRuleViolation(.gap, field: "gaps", "gap id \"\(id.prefix(64))\" is not a UUID")
         }
         guard let reason = GapReason(rawValue: reason) else {
             let allowed = GapReason.allCases.map(\.rawValue).joined(separator: ", ")
-            throw SampleValidationError(
+            throw SampleRuleViolation(
+                .gap, field: "gaps",
                 "gap reason \"\(reason.prefix(32))\" is not one of \(allowed); a newer phone may know more reasons "
                     + "than this server: update the server")
         }
         // Epoch milliseconds from 2000-01-01 to 2200-01-01: anything else is a broken clock.
         let plausible: ClosedRange<Int64> = 946_684_800_000...7_258_118_400_000
         guard plausible.contains(start), plausible.contains(end) else {
-            throw SampleValidationError(
+            throw SampleRuleViolation(
+                .gap, field: "gaps",
                 "gap \(start)…\(end) is not between 2000 and 2200 in epoch milliseconds; send times as epoch ms UTC")
         }
         guard start <= end else {
-            throw SampleValidationError("gap end \(end) is before its start \(start); send start <= end")
+            throw SampleRuleViolation(
+                .gap, field: "gaps", "gap end \(end) is before its start \(start); send start <= end")
         }
         if let detail, detail.count > Self.maximumDetailLength {
-            throw SampleValidationError(
+            throw SampleRuleViolation(
+                .gap, field: "gaps",
                 "gap detail has \(detail.count) characters, more than \(Self.maximumDetailLength); shorten it")
         }
         return GapInterval(

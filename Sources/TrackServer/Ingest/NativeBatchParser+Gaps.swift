@@ -108,10 +108,11 @@ extension NativeBatchParser {
     }
 
     private func validate(_ wire: WireGap, now: Instant, into result: inout Parsed) {
-        do throws(SampleValidationError) {
+        do throws(SampleRuleViolation) {
             let interval = try wire.interval()
             guard interval.end <= now + rules.futureTolerance else {
-                throw SampleValidationError(
+                throw SampleRuleViolation(
+                    .gap, field: "gaps",
                     "gap end \(wire.end) ms is more than a day after the server's clock; the phone's clock is wrong")
             }
             result.gaps.append(IngestGap(id: wire.id, interval: interval))

@@ -174,15 +174,13 @@ package struct NativeBatchParser: Sendable {
         return try validate(wire, index: index, now: now)
     }
 
+    /// The sample rules once (``SampleRules``, the phone's ``SampleRuleSet``), after the wire
+    /// names (a UUID id, a known trigger and state) that only the native protocol has.
     private func validate(_ wire: WireSample, index: Int, now: Instant) throws(SampleProblem) -> IngestSample {
-        guard wire.t > -1_000_000_000_000_000, wire.t < 1_000_000_000_000_000 else {
-            throw SampleProblem(message: "sample \(index): field \"t\" \(wire.t) is not epoch milliseconds")
-        }
         do {
-            // The phone's own validation (LocationLog), so both ends judge a sample alike.
-            _ = try wire.sample()
+            try wire.checkNames()
         } catch {
-            throw SampleProblem(message: "sample \(index): \(error.description)")
+            throw SampleProblem(label: "sample \(index)", error)
         }
         let sample = IngestSample(
             key: wire.id, id: wire.id, seq: wire.seq, time: Instant(milliseconds: wire.t), latitude: wire.lat,

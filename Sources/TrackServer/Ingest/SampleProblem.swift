@@ -1,7 +1,25 @@
+import BackgroundCore
+
 /// Why one sample was refused; the message names the sample and the field.
+///
+/// The server's one per-sample error. A broken sample rule (``SampleRuleSet``, the phone's
+/// rules too) carries its ``rule`` code; a problem of the request's shape (a missing field, a
+/// string where a number belongs) has none.
 struct SampleProblem: Error, Hashable, CustomStringConvertible {
     var message: String
+    /// The sample rule broken, or `nil` for a problem of shape.
+    var rule: SampleRuleViolation.Code? = nil
     var description: String { message }
+
+    init(message: String) {
+        self.message = message
+    }
+
+    /// `sample 3: field "lat" latitude 91.2 is outside -90…90`.
+    init(label: String, _ violation: SampleRuleViolation) {
+        self.message = "\(label): field \"\(violation.field)\" \(violation.message)"
+        self.rule = violation.code
+    }
 }
 
 /// Reads typed fields out of one JSON object, with messages like
