@@ -5,6 +5,7 @@ import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocationLog
 import Logging
 import TrackServer
 

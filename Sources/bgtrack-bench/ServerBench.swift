@@ -150,7 +150,7 @@ struct ServerBench: AsyncParsableCommand {
     }
 
     static func timeHTTP(
-        bodies: [ByteBuffer], expected: Int, durability: SQLiteTrackStore.Durability, groupCommit: Bool = true,
+        bodies: [ByteBuffer], expected: Int, durability: Durability, groupCommit: Bool = true,
         timeline: Bool = true
     ) async throws -> Double {
         let path = try freshDatabase()

@@ -1,5 +1,6 @@
 public import BackgroundCore
 public import GRDB
+public import LocationLog
 
 /// The embedded SQLite store (GRDB): one file on disk, or in memory for tests.
 ///
@@ -9,18 +10,11 @@ public import GRDB
 public struct SQLiteTrackStore: TrackStore {
     package let writer: any DatabaseWriter
 
-    /// What a returned write survives. Every ingest is acknowledged only after its transaction
-    /// returned, and the phone deletes what was acknowledged, so the default is `.powerLoss`.
-    public enum Durability: String, CaseIterable, Sendable {
-        /// `synchronous = FULL`: each commit is fsynced before it returns; an acknowledged sample
-        /// survives a process kill, an OS crash and a power cut.
-        case powerLoss = "full"
-        /// `synchronous = NORMAL` (WAL): a commit survives a process kill (SIGKILL, crash) but the
-        /// last commits before an OS crash or power cut may be lost, after the phones deleted them.
-        case processCrash = "normal"
-    }
-
     /// Opens (creating if needed) and migrates the database at `path`.
+    ///
+    /// The server's default durability is `.powerLoss` (`synchronous = FULL`): every ingest is
+    /// acknowledged only after its transaction returned, and the phone deletes what was
+    /// acknowledged (the phone's own store defaults to `.processCrash`; docs/glossary.md).
     /// - Throws: GRDB's `DatabaseError` when the file cannot be opened or migrated.
     public init(path: String, durability: Durability = .powerLoss) throws {
         var configuration = Configuration()
@@ -29,8 +23,9 @@ public struct SQLiteTrackStore: TrackStore {
         // After opening: GRDB's WAL set-up sets NORMAL on the writer after `prepareDatabase`, which
         // would override a FULL set there. A pool has one writer connection, so this holds for
         // every later write.
-        let level = durability == .powerLoss ? "FULL" : "NORMAL"
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(level)") }
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)")
+        }
         try self.init(writer: pool)
     }
 
