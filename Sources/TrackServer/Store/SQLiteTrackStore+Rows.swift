@@ -3,18 +3,18 @@ import GRDB
 
 extension SQLiteTrackStore {
     static let deviceQuery = """
-        SELECT d.name, d.createdAt, d.revokedAt, d.lastSeenAt, d.silentAfterMs, d.sampleCount,
-            (SELECT a.silentSince FROM alert_state a WHERE a.deviceId = d.id) AS silentSince, d.rejectedCount
+        SELECT d.name, d.created_at, d.revoked_at, d.last_seen_at, d.silent_after_ms, d.sample_count,
+            (SELECT a.silent_since FROM alert_state a WHERE a.device_id = d.id) AS silent_since, d.rejected_count
         FROM device d
         """
 
     /// After a request's rows: the device was heard from, and holds `added` samples more (kept in
     /// the same transaction as the rows, so the count is never off).
-    static let seenSQL = "UPDATE device SET lastSeenAt = ?, sampleCount = sampleCount + ? WHERE id = ?"
+    static let seenSQL = "UPDATE device SET last_seen_at = ?, sample_count = sample_count + ? WHERE id = ?"
 
     static let insertSQL = """
-        INSERT OR IGNORE INTO sample (deviceId, key, sampleId, seq, t, lat, lon, acc, alt, speed, course,
-            battery, charging, trigger, state, source, receivedAt)
+        INSERT OR IGNORE INTO sample (device_id, key, sample_id, seq, t, lat, lon, acc, alt, speed, course,
+            battery, charging, trigger, state, source, received_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
@@ -23,7 +23,7 @@ extension SQLiteTrackStore {
 
     static func deviceID(_ db: Database, _ name: String) throws -> Int64? {
         try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT id FROM device WHERE name = ? AND revokedAt IS NULL"), arguments: [name])
+            db.cachedStatement(sql: "SELECT id FROM device WHERE name = ? AND revoked_at IS NULL"), arguments: [name])
     }
 
     /// The device was heard from at `milliseconds`, and holds `added` samples more.
@@ -34,13 +34,13 @@ extension SQLiteTrackStore {
     static func device(from row: Row) -> DeviceRecord {
         DeviceRecord(
             name: row["name"],
-            createdAt: Instant(milliseconds: row["createdAt"]),
-            revokedAt: (row["revokedAt"] as Int64?).map(Instant.init(milliseconds:)),
-            lastSeenAt: (row["lastSeenAt"] as Int64?).map(Instant.init(milliseconds:)),
-            sampleCount: row["sampleCount"],
-            silentAfter: (row["silentAfterMs"] as Int64?).map { .milliseconds($0) },
-            silentSince: (row["silentSince"] as Int64?).map(Instant.init(milliseconds:)),
-            rejectedCount: row["rejectedCount"]
+            createdAt: Instant(milliseconds: row["created_at"]),
+            revokedAt: (row["revoked_at"] as Int64?).map(Instant.init(milliseconds:)),
+            lastSeenAt: (row["last_seen_at"] as Int64?).map(Instant.init(milliseconds:)),
+            sampleCount: row["sample_count"],
+            silentAfter: (row["silent_after_ms"] as Int64?).map { .milliseconds($0) },
+            silentSince: (row["silent_since"] as Int64?).map(Instant.init(milliseconds:)),
+            rejectedCount: row["rejected_count"]
         )
     }
 
@@ -55,7 +55,7 @@ extension SQLiteTrackStore {
     static func sample(from row: Row) -> IngestSample {
         IngestSample(
             key: row["key"],
-            id: row["sampleId"],
+            id: row["sample_id"],
             seq: row["seq"],
             time: Instant(milliseconds: row["t"]),
             latitude: row["lat"],
