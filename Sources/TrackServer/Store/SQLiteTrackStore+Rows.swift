@@ -18,6 +18,39 @@ extension SQLiteTrackStore {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
+    /// One request's rows in the caller's transaction: the device looked up, the rows inserted,
+    /// the device's tally and last-seen time updated (``TrackStore/insert(_:device:at:)`` and a
+    /// group commit of one request).
+    static func insertRequest(_ db: Database, _ request: GroupInsert) throws -> InsertOutcome {
+        guard let deviceID = try deviceID(db, request.device) else {
+            throw TrackStoreError.unknownDevice(request.device)
+        }
+        let outcome = try insertRows(db, db.cachedStatement(sql: insertSQL), request, deviceID: deviceID)
+        try markSeen(db, deviceID: deviceID, at: request.now.milliseconds, added: outcome.accepted.count)
+        return outcome
+    }
+
+    /// The one insert loop of the SQLite store: each sample a new row (accepted) or a key already
+    /// stored (duplicate, `INSERT OR IGNORE` changed nothing); the days of the new rows are marked
+    /// for the detail pass in the same transaction.
+    static func insertRows(
+        _ db: Database, _ statement: Statement, _ request: GroupInsert, deviceID: Int64
+    ) throws -> InsertOutcome {
+        var outcome = InsertOutcome(accepted: [], duplicates: [])
+        var days = Set<Int64>()
+        for sample in request.samples {
+            try statement.execute(arguments: arguments(sample, deviceID: deviceID, now: request.now))
+            if db.changesCount > 0 {
+                outcome.accepted.append(sample.key)
+                days.insert(DayDetail.day(sample.time.milliseconds))
+            } else {
+                outcome.duplicates.append(sample.key)
+            }
+        }
+        try markPending(db, deviceID: deviceID, days: days)
+        return outcome
+    }
+
     // Every ingest commit runs these: cached statements, compiled once per connection (compiling
     // one costs more than running it, GRDB's authorizer included).
 

@@ -192,22 +192,7 @@ public struct SQLiteTrackStore: TrackStore {
 
     public func insert(_ samples: [IngestSample], device: String, at now: Instant) async throws -> InsertOutcome {
         try await writer.write { db in
-            guard let deviceID = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }
-            let statement = try db.cachedStatement(sql: Self.insertSQL)
-            var outcome = InsertOutcome(accepted: [], duplicates: [])
-            var days = Set<Int64>()
-            for sample in samples {
-                try statement.execute(arguments: Self.arguments(sample, deviceID: deviceID, now: now))
-                if db.changesCount > 0 {
-                    outcome.accepted.append(sample.key)
-                    days.insert(DayDetail.day(sample.time.milliseconds))
-                } else {
-                    outcome.duplicates.append(sample.key)
-                }
-            }
-            try Self.markPending(db, deviceID: deviceID, days: days)
-            try Self.markSeen(db, deviceID: deviceID, at: now.milliseconds, added: outcome.accepted.count)
-            return outcome
+            try Self.insertRequest(db, GroupInsert(samples: samples, device: device, now: now))
         }
     }
 
