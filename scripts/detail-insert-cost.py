@@ -11,19 +11,19 @@ def setup(detail, path):
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL"); db.execute("PRAGMA synchronous=NORMAL")
     db.executescript("""
-    CREATE TABLE sample (id INTEGER PRIMARY KEY, deviceId INTEGER NOT NULL, key TEXT NOT NULL, sampleId TEXT, seq INTEGER,
+    CREATE TABLE sample (id INTEGER PRIMARY KEY, device_id INTEGER NOT NULL, key TEXT NOT NULL, sample_id TEXT, seq INTEGER,
       t INTEGER NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL, acc REAL, alt REAL, speed REAL, course REAL, battery REAL,
-      charging INTEGER, trigger TEXT, state TEXT, source TEXT NOT NULL, receivedAt INTEGER NOT NULL, UNIQUE (deviceId, key));
-    CREATE INDEX sample_device_time ON sample(deviceId, t);""")
+      charging INTEGER, trigger TEXT, state TEXT, source TEXT NOT NULL, received_at INTEGER NOT NULL, UNIQUE (device_id, key));
+    CREATE INDEX sample_device_time ON sample(device_id, t);""")
     if detail:
         db.executescript("""
-        ALTER TABLE sample ADD COLUMN drawLevel INTEGER NOT NULL DEFAULT %s;
+        ALTER TABLE sample ADD COLUMN draw_level INTEGER NOT NULL DEFAULT %s;
         ALTER TABLE sample ADD COLUMN flag INTEGER NOT NULL DEFAULT 0;
-        ALTER TABLE sample ADD COLUMN segmentStart INTEGER NOT NULL DEFAULT 0;
-        CREATE INDEX sample_device_level_time ON sample(deviceId, drawLevel, t)%s;
-        CREATE INDEX sample_device_flagged ON sample(deviceId, t) WHERE flag != 0;
-        CREATE TABLE detail_pending (deviceId INTEGER NOT NULL, day INTEGER NOT NULL, version INTEGER NOT NULL DEFAULT 1,
-          PRIMARY KEY (deviceId, day)) WITHOUT ROWID;""" % (99 if partial else 0, " WHERE drawLevel <= 21" if partial else ""))
+        ALTER TABLE sample ADD COLUMN segment_start INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX sample_device_level_time ON sample(device_id, draw_level, t)%s;
+        CREATE INDEX sample_device_flagged ON sample(device_id, t) WHERE flag != 0;
+        CREATE TABLE detail_pending (device_id INTEGER NOT NULL, day INTEGER NOT NULL, version INTEGER NOT NULL DEFAULT 1,
+          PRIMARY KEY (device_id, day)) WITHOUT ROWID;""" % (99 if partial else 0, " WHERE draw_level <= 21" if partial else ""))
     return db
 def run(detail, batch, n):
     db = setup(detail, os.path.join(os.environ.get("TMPDIR", "/tmp"), "bgtrack-detail-insert-%d.sqlite" % detail))
@@ -33,12 +33,12 @@ def run(detail, batch, n):
         days = set()
         for _ in range(batch):
             t = 1735689600000 + i * 120000
-            db.execute("INSERT OR IGNORE INTO sample (deviceId, key, t, lat, lon, acc, source, receivedAt) VALUES (1, ?, ?, ?, ?, 10, 'native', 0)",
+            db.execute("INSERT OR IGNORE INTO sample (device_id, key, t, lat, lon, acc, source, received_at) VALUES (1, ?, ?, ?, ?, 10, 'native', 0)",
                        ("k%d" % i, t, 48.8 + random.random() * 0.01, 2.3 + random.random() * 0.01))
             days.add(t // 86400000); i += 1
         if detail:
             for d in sorted(days | {d + 1 for d in days}):
-                db.execute("INSERT INTO detail_pending (deviceId, day, version) VALUES (1, ?, 1) ON CONFLICT (deviceId, day) DO UPDATE SET version = version + 1", (d,))
+                db.execute("INSERT INTO detail_pending (device_id, day, version) VALUES (1, ?, 1) ON CONFLICT (device_id, day) DO UPDATE SET version = version + 1", (d,))
         db.execute("COMMIT")
     return (time.perf_counter() - start) / n * 1e6
 for batch, n in [(1, 20000), (500, 200000)]:

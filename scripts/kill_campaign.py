@@ -102,7 +102,7 @@ quarantined = {row[0]: row[1] for row in phone.execute("SELECT seq, reason FROM 
 phone.close()
 stored = sqlite3.connect(server_db)
 counts = dict(stored.execute(
-    "SELECT s.seq, count(*) FROM sample s JOIN device d ON d.id = s.deviceId WHERE d.name = 'phone' "
+    "SELECT s.seq, count(*) FROM sample s JOIN device d ON d.id = s.device_id WHERE d.name = 'phone' "
     "GROUP BY s.seq").fetchall())
 stored.close()
 

@@ -10,8 +10,8 @@ package import TrackServer
 package enum CopyText {
     /// The columns of `sample` a row holds, in the store's `INSERT` order.
     package static let sampleColumns = [
-        "deviceid", "key", "sampleid", "seq", "t", "lat", "lon", "acc", "alt", "speed", "course", "battery",
-        "charging", "trigger", "state", "source", "receivedat",
+        "device_id", "key", "sample_id", "seq", "t", "lat", "lon", "acc", "alt", "speed", "course", "battery",
+        "charging", "trigger", "state", "source", "received_at",
     ]
 
     /// One field, escaped; `nil` is `\N`.

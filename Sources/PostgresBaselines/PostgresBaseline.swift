@@ -9,7 +9,7 @@ package import TrackServerPostgres
 ///
 /// Every shape does what the store does per batch at the same durability: one transaction of
 /// `batch` rows into the `sample` table the store's migrations made (same indexes and
-/// constraints), then the device's `lastseenat` update, then `COMMIT`. The payloads (COPY text,
+/// constraints), then the device's `last_seen_at` update, then `COMMIT`. The payloads (COPY text,
 /// bound `INSERT` statements) are built before the clock starts, as the HTTP bodies are.
 package enum PostgresBaseline: CaseIterable {
     /// `COPY sample FROM STDIN`: the fastest way in, but without the store's idempotency: a key
@@ -20,7 +20,7 @@ package enum PostgresBaseline: CaseIterable {
     /// RETURNING key` into `sample`: COPY doing the store's whole job (dedup and the accepted keys).
     case copyViaStaging
     /// The store's statement until the unnest one: a multi-row `INSERT … VALUES (…), … ON CONFLICT
-    /// (deviceid, key) DO NOTHING RETURNING key` of 17 binds a row.
+    /// (device_id, key) DO NOTHING RETURNING key` of 17 binds a row.
     case multiRowInsert
     /// The store's statement (`PostgresTrackStore.insertSQL`): the same `INSERT … ON CONFLICT DO
     /// NOTHING RETURNING key` with one array bind per column (`unnest`).
@@ -102,12 +102,12 @@ package enum PostgresBaseline: CaseIterable {
                 acknowledged += try await connection.query(inserts[index], logger: logger).collect().count
             }
             try await connection.query(
-                "UPDATE device SET lastseenat = \(receivedAt + Int64(index)) WHERE id = \(deviceID)", logger: logger)
+                "UPDATE device SET last_seen_at = \(receivedAt + Int64(index)) WHERE id = \(deviceID)", logger: logger)
             try await connection.query("COMMIT", logger: logger)
         }
         let seconds = (clock.now - start).seconds
         let stored = try await PostgresBenchDatabase.scalar(
-            connection, "SELECT COUNT(*) FROM sample WHERE deviceid = \(deviceID)", as: Int64.self, logger: logger)
+            connection, "SELECT COUNT(*) FROM sample WHERE device_id = \(deviceID)", as: Int64.self, logger: logger)
         guard stored == expected, acknowledged == expected else {
             throw PostgresBenchError("\(label) stored \(stored) and acknowledged \(acknowledged) of \(expected) rows")
         }
@@ -117,10 +117,10 @@ package enum PostgresBaseline: CaseIterable {
     /// Emptied at every commit, so each batch's `INSERT … SELECT` sees only its own rows.
     package static let createStagingTable = """
         CREATE TEMPORARY TABLE \(stagingTable) (
-            deviceid BIGINT, key TEXT, sampleid TEXT, seq BIGINT, t BIGINT, lat DOUBLE PRECISION,
+            device_id BIGINT, key TEXT, sample_id TEXT, seq BIGINT, t BIGINT, lat DOUBLE PRECISION,
             lon DOUBLE PRECISION, acc DOUBLE PRECISION, alt DOUBLE PRECISION, speed DOUBLE PRECISION,
             course DOUBLE PRECISION, battery DOUBLE PRECISION, charging BOOLEAN, trigger TEXT, state TEXT,
-            source TEXT, receivedat BIGINT
+            source TEXT, received_at BIGINT
         ) ON COMMIT DELETE ROWS
         """
 
@@ -128,7 +128,7 @@ package enum PostgresBaseline: CaseIterable {
     package static let insertFromStaging = """
         INSERT INTO sample (\(CopyText.sampleColumns.joined(separator: ", ")))
         SELECT \(CopyText.sampleColumns.joined(separator: ", ")) FROM \(stagingTable) ORDER BY key
-        ON CONFLICT (deviceid, key) DO NOTHING RETURNING key
+        ON CONFLICT (device_id, key) DO NOTHING RETURNING key
         """
 
     /// The store's statement before the unnest one, rows sorted by key as the store does.
@@ -158,7 +158,7 @@ package enum PostgresBaseline: CaseIterable {
             binds.append(sample.source.rawValue)
             binds.append(receivedAt)
         }
-        sql += " ON CONFLICT (deviceid, key) DO NOTHING RETURNING key"
+        sql += " ON CONFLICT (device_id, key) DO NOTHING RETURNING key"
         return PostgresQuery(unsafeSQL: sql, binds: binds)
     }
 

@@ -10,12 +10,12 @@ extension PostgresTrackStore {
             let id = try await Self.deviceID(connection, device, logger: logger)
             try await connection.query(
                 """
-                INSERT INTO rejected_point (deviceid, source, reason, raw, receivedat)
+                INSERT INTO rejected_point (device_id, source, reason, raw, received_at)
                 VALUES (\(id), \(source.rawValue), \(String(reason.prefix(500))), \(Self.text(raw, max: 4096)), \(now.ms))
                 """,
                 logger: logger)
             try await connection.query(
-                "UPDATE device SET lastseenat = \(now.ms), rejectedcount = rejectedcount + 1 WHERE id = \(id)",
+                "UPDATE device SET last_seen_at = \(now.ms), rejected_count = rejected_count + 1 WHERE id = \(id)",
                 logger: logger)
         }
     }
@@ -28,7 +28,7 @@ extension PostgresTrackStore {
     public func rejectedPoints(device: String, limit: Int) async throws -> [RejectedPoint] {
         try await rows(
             """
-            SELECT r.source, r.reason, r.raw, r.receivedat FROM rejected_point r JOIN device d ON d.id = r.deviceid
+            SELECT r.source, r.reason, r.raw, r.received_at FROM rejected_point r JOIN device d ON d.id = r.device_id
             WHERE d.name = \(device) ORDER BY r.id DESC LIMIT \(Int64(max(0, limit)))
             """
         ).map { row in
@@ -38,7 +38,7 @@ extension PostgresTrackStore {
     }
 
     public func operators() async throws -> [OperatorRecord] {
-        try await rows("SELECT name, createdat, revokedat FROM operator ORDER BY name").map { row in
+        try await rows("SELECT name, created_at, revoked_at FROM operator ORDER BY name").map { row in
             let (name, createdAt, revokedAt) = try row.decode((String, Int64, Int64?).self)
             return OperatorRecord(
                 name: name, createdAt: Instant(milliseconds: createdAt),
@@ -48,14 +48,14 @@ extension PostgresTrackStore {
 
     public func revokeOperator(named name: String, at now: Instant) async throws -> Bool {
         try await !rows(
-            "UPDATE operator SET revokedat = \(now.ms) WHERE name = \(name) AND revokedat IS NULL RETURNING id"
+            "UPDATE operator SET revoked_at = \(now.ms) WHERE name = \(name) AND revoked_at IS NULL RETURNING id"
         ).isEmpty
     }
 
     public func setSilentAfter(device: String, _ threshold: Duration?) async throws -> Bool {
         let milliseconds = threshold.map { $0.components.seconds * 1000 }
         return try await !rows(
-            "UPDATE device SET silentafterms = \(milliseconds) WHERE name = \(device) RETURNING id"
+            "UPDATE device SET silent_after_ms = \(milliseconds) WHERE name = \(device) RETURNING id"
         ).isEmpty
     }
 
@@ -67,17 +67,17 @@ extension PostgresTrackStore {
             if let silentSince {
                 try await connection.query(
                     """
-                    INSERT INTO alert_state (deviceid, silentsince) VALUES (\(id), \(silentSince.ms))
-                    ON CONFLICT (deviceid) DO UPDATE SET silentsince = EXCLUDED.silentsince
+                    INSERT INTO alert_state (device_id, silent_since) VALUES (\(id), \(silentSince.ms))
+                    ON CONFLICT (device_id) DO UPDATE SET silent_since = EXCLUDED.silent_since
                     """,
                     logger: logger)
             } else {
-                try await connection.query("DELETE FROM alert_state WHERE deviceid = \(id)", logger: logger)
+                try await connection.query("DELETE FROM alert_state WHERE device_id = \(id)", logger: logger)
             }
             for delivery in deliveries {
                 try await connection.query(
                     """
-                    INSERT INTO alert_outbox (target, json, createdat, nextattemptat)
+                    INSERT INTO alert_outbox (target, json, created_at, next_attempt_at)
                     VALUES (\(delivery.target), \(Self.text(delivery.json, max: .max)), \(now.ms), \(now.ms))
                     """,
                     logger: logger)
@@ -88,7 +88,7 @@ extension PostgresTrackStore {
     public func dueAlerts(at now: Instant, limit: Int) async throws -> [QueuedAlert] {
         try await rows(
             """
-            SELECT id, target, json, attempts FROM alert_outbox WHERE nextattemptat <= \(now.ms)
+            SELECT id, target, json, attempts FROM alert_outbox WHERE next_attempt_at <= \(now.ms)
             ORDER BY id LIMIT \(Int64(max(0, limit)))
             """
         ).map { row in
@@ -105,8 +105,8 @@ extension PostgresTrackStore {
     public func alertFailed(id: Int64, error: String, retryAt: Instant) async throws {
         try await run(
             """
-            UPDATE alert_outbox SET attempts = attempts + 1, nextattemptat = \(retryAt.ms),
-                lasterror = \(Self.text(error, max: 500)) WHERE id = \(id)
+            UPDATE alert_outbox SET attempts = attempts + 1, next_attempt_at = \(retryAt.ms),
+                last_error = \(Self.text(error, max: 500)) WHERE id = \(id)
             """)
     }
 }
@@ -114,11 +114,11 @@ extension PostgresTrackStore {
 extension PostgresTrackStore {
     public func setOwnTracksKey(device: String, _ key: OwnTracksKey?) async throws -> Bool {
         let bytes = key.map { ByteBuffer(bytes: $0.bytes) }
-        return try await !rows("UPDATE device SET owntrackskey = \(bytes) WHERE name = \(device) RETURNING id").isEmpty
+        return try await !rows("UPDATE device SET owntracks_key = \(bytes) WHERE name = \(device) RETURNING id").isEmpty
     }
 
     public func ownTracksKey(device: String) async throws -> OwnTracksKey? {
-        let found = try await rows("SELECT owntrackskey FROM device WHERE name = \(device)")
+        let found = try await rows("SELECT owntracks_key FROM device WHERE name = \(device)")
         guard let stored = try found.first?.decode(ByteBuffer?.self) else { return nil }
         return OwnTracksKey(bytes: Array(stored.readableBytesView))
     }

@@ -43,8 +43,8 @@ extension PostgresTrackStore: TrackDetailStore {
         let ordered = DayDetail.pendingDays(after: days)
         try await connection.query(
             """
-            INSERT INTO detail_pending (deviceid, day) SELECT \(deviceID), unnest(\(ordered)::int8[])
-            ON CONFLICT (deviceid, day) DO UPDATE SET version = detail_pending.version + 1
+            INSERT INTO detail_pending (device_id, day) SELECT \(deviceID), unnest(\(ordered)::int8[])
+            ON CONFLICT (device_id, day) DO UPDATE SET version = detail_pending.version + 1
             """, logger: logger)
     }
 
@@ -65,9 +65,9 @@ extension PostgresTrackStore: TrackDetailStore {
                 try await connection.query(
                     PostgresQuery(
                         unsafeSQL: """
-                            INSERT INTO detail_pending (deviceid, day)
-                            SELECT DISTINCT deviceid, \(Self.daySQL) FROM sample ORDER BY 1, 2
-                            ON CONFLICT (deviceid, day) DO UPDATE SET version = detail_pending.version + 1
+                            INSERT INTO detail_pending (device_id, day)
+                            SELECT DISTINCT device_id, \(Self.daySQL) FROM sample ORDER BY 1, 2
+                            ON CONFLICT (device_id, day) DO UPDATE SET version = detail_pending.version + 1
                             """), logger: logger)
             }
             return true
@@ -86,8 +86,8 @@ extension PostgresTrackStore: TrackDetailStore {
                 guard let deviceID = try found.first?.decode(Int64.self) else { return 0 }
                 let days = try await connection.query(
                     """
-                    SELECT deviceid, day, version FROM detail_pending
-                    WHERE deviceid = \(deviceID) AND day >= \(DayDetail.day(from.ms)) AND day <= \(DayDetail.day(to.ms - 1))
+                    SELECT device_id, day, version FROM detail_pending
+                    WHERE device_id = \(deviceID) AND day >= \(DayDetail.day(from.ms)) AND day <= \(DayDetail.day(to.ms - 1))
                     ORDER BY day LIMIT \(limit)
                     """, logger: logger
                 ).collect()
@@ -107,7 +107,7 @@ extension PostgresTrackStore: TrackDetailStore {
         return try await retryingDeadlocks {
             try await transaction { connection in
                 let days = try await connection.query(
-                    "SELECT deviceid, day, version FROM detail_pending ORDER BY deviceid, day LIMIT \(limit)",
+                    "SELECT device_id, day, version FROM detail_pending ORDER BY device_id, day LIMIT \(limit)",
                     logger: logger
                 ).collect()
                 for row in days {
@@ -138,8 +138,8 @@ extension PostgresTrackStore: TrackDetailStore {
         var stored: [Int64: (Int, Int, Bool)] = [:]
         let rows = try await connection.query(
             """
-            SELECT id, t, lat, lon, acc, drawlevel, flag, segmentstart FROM sample
-            WHERE deviceid = \(deviceID) AND t >= \(start) AND t < \(end) ORDER BY t, id
+            SELECT id, t, lat, lon, acc, draw_level, flag, segment_start FROM sample
+            WHERE device_id = \(deviceID) AND t >= \(start) AND t < \(end) ORDER BY t, id
             """, logger: logger)
         for try await row in rows {
             let (id, time, latitude, longitude, accuracy, level, flag, segmentStart) = try row.decode(
@@ -160,12 +160,12 @@ extension PostgresTrackStore: TrackDetailStore {
         }
         let before = try await neighbour(
             """
-            SELECT id, t, lat, lon, acc FROM sample WHERE deviceid = \(deviceID) AND t < \(start) AND flag = 0
+            SELECT id, t, lat, lon, acc FROM sample WHERE device_id = \(deviceID) AND t < \(start) AND flag = 0
             ORDER BY t DESC, id DESC LIMIT 1
             """)
         let after = try await neighbour(
             """
-            SELECT id, t, lat, lon, acc FROM sample WHERE deviceid = \(deviceID) AND t >= \(end) AND flag = 0
+            SELECT id, t, lat, lon, acc FROM sample WHERE device_id = \(deviceID) AND t >= \(end) AND flag = 0
             ORDER BY t, id LIMIT 1
             """)
         let changed = DayDetail.compute(points, before: before, after: after, rules: rules, maximumGap: maximumGap)
@@ -175,7 +175,7 @@ extension PostgresTrackStore: TrackDetailStore {
         if !changed.isEmpty {
             try await connection.query(
                 """
-                UPDATE sample SET drawlevel = u.level, flag = u.flag, segmentstart = u.start
+                UPDATE sample SET draw_level = u.level, flag = u.flag, segment_start = u.start
                 FROM unnest(\(changed.map(\.row))::int8[], \(changed.map { Int16($0.level) })::int2[],
                     \(changed.map { Int16($0.flag.rawValue) })::int2[], \(changed.map(\.startsSegment))::bool[])
                     AS u(id, level, flag, start)
@@ -183,11 +183,11 @@ extension PostgresTrackStore: TrackDetailStore {
                 """, logger: logger)
         }
         try await connection.query(
-            "DELETE FROM detail_pending WHERE deviceid = \(deviceID) AND day = \(day) AND version = \(version)",
+            "DELETE FROM detail_pending WHERE device_id = \(deviceID) AND day = \(day) AND version = \(version)",
             logger: logger)
     }
 
-    /// The levels a map at `zoom` draws: `drawlevel = ANY(…)`, one index range per level, each
+    /// The levels a map at `zoom` draws: `draw_level = ANY(…)`, one index range per level, each
     /// bounded by the time range.
     static func levels(_ zoom: Int) -> [Int16] {
         (0...max(0, min(zoom, DetailLevels.all))).map(Int16.init)
@@ -197,8 +197,8 @@ extension PostgresTrackStore: TrackDetailStore {
         let found = try await rows(
             """
             SELECT COUNT(*) FROM (SELECT 1 FROM sample
-                WHERE deviceid = (SELECT id FROM device WHERE name = \(device))
-                    AND drawlevel = ANY(\(Self.levels(zoom))::int2[]) AND drawlevel <= 21 AND t >= \(from.ms) AND t < \(to.ms)
+                WHERE device_id = (SELECT id FROM device WHERE name = \(device))
+                    AND draw_level = ANY(\(Self.levels(zoom))::int2[]) AND draw_level <= 21 AND t >= \(from.ms) AND t < \(to.ms)
                 LIMIT \(Int64(max(0, atMost)))) AS bounded
             """)
         return Int(try found.first?.decode(Int64.self) ?? 0)
@@ -214,9 +214,9 @@ extension PostgresTrackStore: TrackDetailStore {
         var last: TrackPageKey?
         for row in try await rows(
             """
-            SELECT t, lat, lon, acc, alt, speed, course, id, segmentstart FROM sample
-            WHERE deviceid = (SELECT id FROM device WHERE name = \(device))
-                AND drawlevel = ANY(\(Self.levels(zoom))::int2[]) AND drawlevel <= 21 AND t >= \(lower) AND t < \(to.ms)
+            SELECT t, lat, lon, acc, alt, speed, course, id, segment_start FROM sample
+            WHERE device_id = (SELECT id FROM device WHERE name = \(device))
+                AND draw_level = ANY(\(Self.levels(zoom))::int2[]) AND draw_level <= 21 AND t >= \(lower) AND t < \(to.ms)
                 AND (t > \(lower) OR id > \(afterRow))
             ORDER BY t, id LIMIT \(size)
             """)
@@ -238,7 +238,7 @@ extension PostgresTrackStore: TrackDetailStore {
         try await rows(
             """
             SELECT t, lat, lon, acc, alt, speed, course, flag FROM sample
-            WHERE deviceid = (SELECT id FROM device WHERE name = \(device)) AND flag <> 0
+            WHERE device_id = (SELECT id FROM device WHERE name = \(device)) AND flag <> 0
                 AND t >= \(from.ms) AND t < \(to.ms)
             ORDER BY t, id LIMIT \(Int64(max(0, limit)))
             """

@@ -29,10 +29,10 @@ extension PostgresTrackStore {
                 let detail = gap.interval.detail.map { Self.text($0, max: WireGap.maximumDetailLength) }
                 try await connection.query(
                     """
-                    INSERT INTO gap_interval (deviceid, gapid, start, "end", reason, detail, receivedat)
+                    INSERT INTO gap_interval (device_id, gap_id, start, "end", reason, detail, received_at)
                     VALUES (\(id), \(Self.text(gap.id, max: 64)), \(gap.interval.start.ms), \(gap.interval.end.ms),
                         \(gap.interval.reason.rawValue), \(detail), \(now.ms))
-                    ON CONFLICT (deviceid, gapid) DO NOTHING
+                    ON CONFLICT (device_id, gap_id) DO NOTHING
                     """,
                     logger: logger)
             }
@@ -42,10 +42,10 @@ extension PostgresTrackStore {
     public func gapIntervals(device: String, from: Instant, to: Instant) async throws -> [GapInterval] {
         try await rows(
             """
-            SELECT g.start, g."end", g.reason, g.detail FROM gap_interval g JOIN device d ON d.id = g.deviceid
-            WHERE d.name = \(device) AND d.revokedat IS NULL AND g.start < \(to.ms)
+            SELECT g.start, g."end", g.reason, g.detail FROM gap_interval g JOIN device d ON d.id = g.device_id
+            WHERE d.name = \(device) AND d.revoked_at IS NULL AND g.start < \(to.ms)
                 AND (g."end" > \(from.ms) OR (g."end" = g.start AND g.start = \(from.ms)))
-            ORDER BY g.start, g."end", g.gapid
+            ORDER BY g.start, g."end", g.gap_id
             """
         ).compactMap { row in
             let (start, end, raw, detail) = try row.decode((Int64, Int64, String, String?).self)

@@ -8,7 +8,7 @@ extension PostgresTrackStore: ImportStore {
         let found = try await rows(
             """
             SELECT j.fingerprint, j.format, j.records, j.bytes, j.points, j.added, j.duplicates, j.rejected, j.finished
-            FROM import_job j JOIN device d ON d.id = j.deviceid WHERE d.name = \(device) AND j.fingerprint = \(fingerprint)
+            FROM import_job j JOIN device d ON d.id = j.device_id WHERE d.name = \(device) AND j.fingerprint = \(fingerprint)
             """)
         guard let row = found.first else { return nil }
         let (print, format, records, bytes, points, added, duplicates, rejected, finished) = try row.decode(
@@ -29,20 +29,20 @@ extension PostgresTrackStore: ImportStore {
                 let added = outcome.accepted.count
                 // Not `seen`: an import is old history, not a sign of life from the phone.
                 try await connection.query(
-                    "UPDATE device SET samplecount = samplecount + \(Int64(added)) WHERE id = \(deviceID)",
+                    "UPDATE device SET sample_count = sample_count + \(Int64(added)) WHERE id = \(deviceID)",
                     logger: logger)
                 try await connection.query(
                     """
-                    INSERT INTO import_job (deviceid, fingerprint, format, records, bytes, points, added, duplicates,
-                        rejected, finished, updatedat)
+                    INSERT INTO import_job (device_id, fingerprint, format, records, bytes, points, added, duplicates,
+                        rejected, finished, updated_at)
                     VALUES (\(deviceID), \(checkpoint.fingerprint), \(checkpoint.format), \(Int64(checkpoint.records)),
                         \(checkpoint.bytes), \(Int64(checkpoint.points)), \(Int64(checkpoint.added + added)),
                         \(Int64(checkpoint.duplicates + samples.count - added)), \(Int64(checkpoint.rejected)),
                         \(checkpoint.finished), \(now.ms))
-                    ON CONFLICT (deviceid, fingerprint) DO UPDATE SET format = excluded.format,
+                    ON CONFLICT (device_id, fingerprint) DO UPDATE SET format = excluded.format,
                         records = excluded.records, bytes = excluded.bytes, points = excluded.points,
                         added = excluded.added, duplicates = excluded.duplicates, rejected = excluded.rejected,
-                        finished = excluded.finished, updatedat = excluded.updatedat
+                        finished = excluded.finished, updated_at = excluded.updated_at
                     """,
                     logger: logger)
                 return added

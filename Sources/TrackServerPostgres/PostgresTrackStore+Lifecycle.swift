@@ -26,9 +26,9 @@ extension PostgresTrackStore {
     ]
 
     static let shareQuery = """
-        SELECT l.id, d.name, l.fromms, l.toms, l.createdby, l.createdat, l.expiresat, l.revokedat, l.views,
-            l.lastviewedat
-        FROM share_link l JOIN device d ON d.id = l.deviceid
+        SELECT l.id, d.name, l.from_ms, l.to_ms, l.created_by, l.created_at, l.expires_at, l.revoked_at, l.views,
+            l.last_viewed_at
+        FROM share_link l JOIN device d ON d.id = l.device_id
         """
 
     static func share(from row: PostgresRow) throws -> ShareLink {
@@ -52,7 +52,7 @@ extension PostgresTrackStore {
             let deviceID = try await Self.deviceID(connection, share.device, logger: logger)
             let inserted = try await connection.query(
                 """
-                INSERT INTO share_link (deviceid, secrethash, fromms, toms, createdby, createdat, expiresat)
+                INSERT INTO share_link (device_id, secret_hash, from_ms, to_ms, created_by, created_at, expires_at)
                 VALUES (\(deviceID), \(share.secretHash), \(from), \(to), \(share.createdBy), \(now.ms),
                     \(share.expiresAt.ms))
                 RETURNING id
@@ -80,29 +80,29 @@ extension PostgresTrackStore {
     public func share(secretHash: String) async throws -> ShareLink? {
         var binds = PostgresBindings()
         binds.append(secretHash)
-        return try await rows(PostgresQuery(unsafeSQL: Self.shareQuery + " WHERE l.secrethash = $1", binds: binds))
+        return try await rows(PostgresQuery(unsafeSQL: Self.shareQuery + " WHERE l.secret_hash = $1", binds: binds))
             .first.map(Self.share(from:))
     }
 
     public func countShareView(id: Int64, at now: Instant) async throws {
-        try await run("UPDATE share_link SET views = views + 1, lastviewedat = \(now.ms) WHERE id = \(id)")
+        try await run("UPDATE share_link SET views = views + 1, last_viewed_at = \(now.ms) WHERE id = \(id)")
     }
 
     public func revokeShare(id: Int64, at now: Instant) async throws -> Bool {
         try await !rows(
-            "UPDATE share_link SET revokedat = \(now.ms) WHERE id = \(id) AND revokedat IS NULL RETURNING id"
+            "UPDATE share_link SET revoked_at = \(now.ms) WHERE id = \(id) AND revoked_at IS NULL RETURNING id"
         ).isEmpty
     }
 
     public func setRetention(device: String, _ retention: Duration?) async throws -> Bool {
         let milliseconds = retention.map(\.wholeMilliseconds)
-        return try await !rows("UPDATE device SET retentionms = \(milliseconds) WHERE name = \(device) RETURNING id")
+        return try await !rows("UPDATE device SET retention_ms = \(milliseconds) WHERE name = \(device) RETURNING id")
             .isEmpty
     }
 
     public func retentions() async throws -> [String: Duration] {
         var found: [String: Duration] = [:]
-        for row in try await rows("SELECT name, retentionms FROM device WHERE retentionms IS NOT NULL") {
+        for row in try await rows("SELECT name, retention_ms FROM device WHERE retention_ms IS NOT NULL") {
             let (name, milliseconds) = try row.decode((String, Int64).self)
             found[name] = .milliseconds(milliseconds)
         }
@@ -124,8 +124,8 @@ extension PostgresTrackStore {
                 let gone = try await connection.query(
                     PostgresQuery(
                         unsafeSQL: """
-                            DELETE FROM \(table) WHERE deviceid = $1 AND \(key) IN (
-                                SELECT \(key) FROM \(table) WHERE deviceid = $1 AND \(time) < $2 ORDER BY \(time) LIMIT $3)
+                            DELETE FROM \(table) WHERE device_id = $1 AND \(key) IN (
+                                SELECT \(key) FROM \(table) WHERE device_id = $1 AND \(time) < $2 ORDER BY \(time) LIMIT $3)
                             RETURNING 1
                             """, binds: binds),
                     logger: logger
@@ -161,7 +161,7 @@ extension PostgresTrackStore {
                 var binds = PostgresBindings()
                 binds.append(deviceID)
                 try await connection.query(
-                    PostgresQuery(unsafeSQL: "DELETE FROM \(table.lowercased()) WHERE deviceid = $1", binds: binds),
+                    PostgresQuery(unsafeSQL: "DELETE FROM \(table.lowercased()) WHERE device_id = $1", binds: binds),
                     logger: logger)
             }
             var binds = PostgresBindings()
@@ -195,7 +195,7 @@ extension PostgresTrackStore {
             counts[table] = Int(
                 try await connection.query(
                     PostgresQuery(
-                        unsafeSQL: "SELECT COUNT(*)::BIGINT FROM \(table.lowercased()) WHERE deviceid = $1",
+                        unsafeSQL: "SELECT COUNT(*)::BIGINT FROM \(table.lowercased()) WHERE device_id = $1",
                         binds: binds),
                     logger: logger
                 ).collect().first?.decode(Int64.self) ?? 0)
@@ -220,19 +220,19 @@ extension PostgresTrackStore {
         try await rows("SELECT id FROM device WHERE name = \(name)").first?.decode(Int64.self)
     }
 
-    /// Every table that has a `deviceid` column.
+    /// Every table that has a `device_id` column.
     package func tablesWithDeviceColumn() async throws -> [String] {
-        try await schema().filter { table in table.value.contains { $0.name == "deviceid" } }.keys.sorted()
+        try await schema().filter { table in table.value.contains { $0.name == "device_id" } }.keys.sorted()
     }
 
-    /// Per table of the whole schema, the rows whose `deviceid` is `deviceID` or whose text
+    /// Per table of the whole schema, the rows whose `device_id` is `deviceID` or whose text
     /// mentions `name`; tables without any are left out.
     package func deviceTraces(deviceID: Int64, name: String) async throws -> [String: Int] {
         var found: [String: Int] = [:]
         for (table, columns) in try await schema() {
             var conditions: [String] = []
             for column in columns {
-                if column.name == "deviceid" {
+                if column.name == "device_id" {
                     conditions.append("\"\(column.name)\" = $1")
                 } else if column.type == "text" {
                     conditions.append("strpos(\"\(column.name)\", $2) > 0")

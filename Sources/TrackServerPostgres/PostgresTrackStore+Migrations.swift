@@ -1,5 +1,6 @@
 package import Logging
 import PostgresNIO
+import TrackServer
 
 extension PostgresTrackStore {
     /// One migration: a version, a name, and its statements (one per query: the extended
@@ -183,15 +184,24 @@ extension PostgresTrackStore {
                 )
                 """
             ]),
+        // Issue 26: snake_case columns, as the phone's store and SQLite (`v12-snake-case-columns`)
+        // have them; until then the camelCase names of the first schema, folded to lowercase.
+        Migration(
+            version: 9, name: "v9-snake-case-columns",
+            statements: SnakeCaseColumns.statements(lowercased: true)
+                + ["ALTER TABLE schema_version RENAME COLUMN appliedat TO applied_at"]),
     ]
 
     /// Brings the schema up to date on one connection of its own, in one transaction under an
     /// advisory lock, so servers starting together on a new database migrate it once.
     /// - Throws: ``PostgresStoreError`` when the server cannot be reached, refuses the login, or
     ///   holds a newer schema than this build knows.
-    static func migrate(_ configuration: PostgresStoreConfiguration, logger: Logger) async throws {
+    /// - Parameter version: migrate no further than this (tests build an older schema with it).
+    static func migrate(
+        _ configuration: PostgresStoreConfiguration, logger: Logger, upTo version: Int64 = .max
+    ) async throws {
         try await withConnection(configuration, logger: logger) { connection in
-            try await applyMigrations(connection, configuration, logger: logger)
+            try await applyMigrations(connection, configuration, logger: logger, upTo: version)
         }
     }
 
@@ -221,7 +231,8 @@ extension PostgresTrackStore {
     }
 
     private static func applyMigrations(
-        _ connection: PostgresConnection, _ configuration: PostgresStoreConfiguration, logger: Logger
+        _ connection: PostgresConnection, _ configuration: PostgresStoreConfiguration, logger: Logger,
+        upTo version: Int64
     ) async throws {
         try await connection.query("BEGIN", logger: logger)
         do {
@@ -252,7 +263,7 @@ extension PostgresTrackStore {
             // Every migration not applied yet, not only those above the highest: versions may have
             // gaps (branches took numbers ahead of each other) and fill in later.
             for migration in migrations.sorted(by: { $0.version < $1.version })
-            where !applied.contains(migration.version) {
+            where !applied.contains(migration.version) && migration.version <= version {
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }

@@ -5,8 +5,8 @@ import TrackServer
 
 extension PostgresTrackStore {
     static let deviceQuery = """
-        SELECT d.name, d.createdat, d.revokedat, d.lastseenat, d.silentafterms, d.samplecount,
-            (SELECT a.silentsince FROM alert_state a WHERE a.deviceid = d.id) AS silentsince, d.rejectedcount
+        SELECT d.name, d.created_at, d.revoked_at, d.last_seen_at, d.silent_after_ms, d.sample_count,
+            (SELECT a.silent_since FROM alert_state a WHERE a.device_id = d.id) AS silent_since, d.rejected_count
         FROM device d
         """
 
@@ -52,7 +52,7 @@ extension PostgresTrackStore {
     /// The id of an active device, or ``TrackStoreError/unknownDevice(_:)``.
     static func deviceID(_ connection: PostgresConnection, _ name: String, logger: Logger) async throws -> Int64 {
         let found = try await connection.query(
-            "SELECT id FROM device WHERE name = \(name) AND revokedat IS NULL", logger: logger
+            "SELECT id FROM device WHERE name = \(name) AND revoked_at IS NULL", logger: logger
         ).collect()
         guard let row = found.first else { throw TrackStoreError.unknownDevice(name) }
         return try row.decode(Int64.self)

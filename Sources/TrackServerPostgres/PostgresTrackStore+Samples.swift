@@ -98,7 +98,7 @@ extension PostgresTrackStore {
     ) async throws {
         try await connection.query(
             """
-            UPDATE device SET lastseenat = \(milliseconds), samplecount = samplecount + \(Int64(added))
+            UPDATE device SET last_seen_at = \(milliseconds), sample_count = sample_count + \(Int64(added))
             WHERE id = \(deviceID)
             """,
             logger: logger)
@@ -189,26 +189,26 @@ extension PostgresTrackStore {
 
     /// ``insertQuery(_:deviceID:now:)``'s statement; `$1` the device, `$17` the receive time.
     package static let insertSQL = """
-        INSERT INTO sample (deviceid, key, sampleid, seq, t, lat, lon, acc, alt, speed, course, battery, charging,
-            trigger, state, source, receivedat)
-        SELECT $1, u.key, u.sampleid, u.seq, u.t, u.lat, u.lon, u.acc, u.alt, u.speed, u.course, u.battery,
+        INSERT INTO sample (device_id, key, sample_id, seq, t, lat, lon, acc, alt, speed, course, battery, charging,
+            trigger, state, source, received_at)
+        SELECT $1, u.key, u.sample_id, u.seq, u.t, u.lat, u.lon, u.acc, u.alt, u.speed, u.course, u.battery,
             u.charging, u.trigger, u.state, u.source, $17
         FROM unnest($2::text[], $3::text[], $4::int8[], $5::int8[], $6::float8[], $7::float8[], $8::float8[],
             $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::bool[], $14::text[], $15::text[],
             $16::text[])
-            WITH ORDINALITY AS u(key, sampleid, seq, t, lat, lon, acc, alt, speed, course, battery, charging,
+            WITH ORDINALITY AS u(key, sample_id, seq, t, lat, lon, acc, alt, speed, course, battery, charging,
                 trigger, state, source, n)
         ORDER BY u.n
-        ON CONFLICT (deviceid, key) DO NOTHING RETURNING key
+        ON CONFLICT (device_id, key) DO NOTHING RETURNING key
         """
 
     public func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [IngestSample] {
         let limit = limit.map { Int64(max(0, $0)) }
         return try await rows(
             """
-            SELECT s.key, s.sampleid, s.seq, s.t, s.lat, s.lon, s.acc, s.alt, s.speed, s.course, s.battery,
+            SELECT s.key, s.sample_id, s.seq, s.t, s.lat, s.lon, s.acc, s.alt, s.speed, s.course, s.battery,
                 s.charging, s.trigger, s.state, s.source
-            FROM sample s JOIN device d ON d.id = s.deviceid
+            FROM sample s JOIN device d ON d.id = s.device_id
             WHERE d.name = \(device) AND s.t >= \(from.ms) AND s.t < \(to.ms) ORDER BY s.t, s.id LIMIT \(limit)
             """
         ).map(Self.sample(from:))
@@ -217,7 +217,7 @@ extension PostgresTrackStore {
     public func sampleTally(device: String, from: Instant, to: Instant) async throws -> SampleTally {
         let found = try await rows(
             """
-            SELECT COUNT(*), COUNT(DISTINCT s.t) FROM sample s JOIN device d ON d.id = s.deviceid
+            SELECT COUNT(*), COUNT(DISTINCT s.t) FROM sample s JOIN device d ON d.id = s.device_id
             WHERE d.name = \(device) AND s.t >= \(from.ms) AND s.t < \(to.ms)
             """)
         guard let row = found.first else { return SampleTally(rows: 0, distinctTimes: 0) }
@@ -247,17 +247,17 @@ extension PostgresTrackStore {
             let id = try await Self.deviceID(connection, device, logger: logger)
             try await connection.query(
                 """
-                INSERT INTO event (deviceid, type, json, receivedat)
+                INSERT INTO event (device_id, type, json, received_at)
                 VALUES (\(id), \(type), \(Self.text(json, max: .max)), \(now.ms))
                 """,
                 logger: logger)
-            try await connection.query("UPDATE device SET lastseenat = \(now.ms) WHERE id = \(id)", logger: logger)
+            try await connection.query("UPDATE device SET last_seen_at = \(now.ms) WHERE id = \(id)", logger: logger)
         }
     }
 
     public func eventCount(device: String) async throws -> Int {
         let found = try await rows(
-            "SELECT COUNT(*) FROM event e JOIN device d ON d.id = e.deviceid WHERE d.name = \(device)")
+            "SELECT COUNT(*) FROM event e JOIN device d ON d.id = e.device_id WHERE d.name = \(device)")
         return try Int(found.first?.decode(Int64.self) ?? 0)
     }
 }

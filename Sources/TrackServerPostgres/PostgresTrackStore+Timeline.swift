@@ -6,7 +6,7 @@ public import TrackServer
 extension PostgresTrackStore: TimelineStore {
     public func timelineCheckpoint(device: String) async throws -> String? {
         let found = try await rows(
-            "SELECT builder FROM timeline_state WHERE deviceid = (SELECT id FROM device WHERE name = \(device))")
+            "SELECT builder FROM timeline_state WHERE device_id = (SELECT id FROM device WHERE name = \(device))")
         return try found.first?.decode(String.self)
     }
 
@@ -22,29 +22,29 @@ extension PostgresTrackStore: TimelineStore {
             let id = try row.decode(Int64.self)
             if let replacingFrom {
                 try await connection.query(
-                    "DELETE FROM timeline_entry WHERE deviceid = \(id) AND startat >= \(replacingFrom.ms)",
+                    "DELETE FROM timeline_entry WHERE device_id = \(id) AND start_at >= \(replacingFrom.ms)",
                     logger: logger)
             }
             for entry in closed {
                 let row = TimelineRow(entry)
                 try await connection.query(
                     """
-                    INSERT INTO timeline_entry (deviceid, kind, startat, endat, latitude, longitude, endlatitude,
-                        endlongitude, radius, distance, samplecount, inferred, mode)
+                    INSERT INTO timeline_entry (device_id, kind, start_at, end_at, latitude, longitude, end_latitude,
+                        end_longitude, radius, distance, sample_count, inferred, mode)
                     VALUES (\(id), \(row.kind), \(row.start), \(row.end), \(row.latitude), \(row.longitude),
                         \(row.endLatitude), \(row.endLongitude), \(row.radius), \(row.distance), \(row.sampleCount),
                         \(row.inferred), \(row.mode))
-                    ON CONFLICT (deviceid, startat, kind) DO UPDATE SET endat = EXCLUDED.endat,
+                    ON CONFLICT (device_id, start_at, kind) DO UPDATE SET end_at = EXCLUDED.end_at,
                         latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude,
-                        endlatitude = EXCLUDED.endlatitude, endlongitude = EXCLUDED.endlongitude,
-                        radius = EXCLUDED.radius, distance = EXCLUDED.distance, samplecount = EXCLUDED.samplecount,
+                        end_latitude = EXCLUDED.end_latitude, end_longitude = EXCLUDED.end_longitude,
+                        radius = EXCLUDED.radius, distance = EXCLUDED.distance, sample_count = EXCLUDED.sample_count,
                         inferred = EXCLUDED.inferred, mode = EXCLUDED.mode
                     """, logger: logger)
             }
             try await connection.query(
                 """
-                INSERT INTO timeline_state (deviceid, builder) VALUES (\(id), \(checkpoint))
-                ON CONFLICT (deviceid) DO UPDATE SET builder = EXCLUDED.builder
+                INSERT INTO timeline_state (device_id, builder) VALUES (\(id), \(checkpoint))
+                ON CONFLICT (device_id) DO UPDATE SET builder = EXCLUDED.builder
                 """, logger: logger)
         }
     }
@@ -52,12 +52,12 @@ extension PostgresTrackStore: TimelineStore {
     public func timelineEntries(device: String, from: Instant, to: Instant) async throws -> [TimelineEntry] {
         let found = try await rows(
             """
-            SELECT kind, startat, endat, latitude, longitude, endlatitude, endlongitude, radius, distance,
-                samplecount, inferred, mode
+            SELECT kind, start_at, end_at, latitude, longitude, end_latitude, end_longitude, radius, distance,
+                sample_count, inferred, mode
             FROM timeline_entry
-            WHERE deviceid = (SELECT id FROM device WHERE name = \(device)) AND endat >= \(from.ms)
-                AND startat < \(to.ms)
-            ORDER BY startat, endat
+            WHERE device_id = (SELECT id FROM device WHERE name = \(device)) AND end_at >= \(from.ms)
+                AND start_at < \(to.ms)
+            ORDER BY start_at, end_at
             """)
         return try found.compactMap { row in
             let (

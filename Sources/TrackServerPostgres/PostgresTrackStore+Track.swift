@@ -4,7 +4,7 @@ import PostgresNIO
 public import TrackServer
 
 extension PostgresTrackStore {
-    // Each read walks the `sample_device_time (deviceid, t)` index; a page starts where the last one
+    // Each read walks the `sample_device_time (device_id, t)` index; a page starts where the last one
     // ended, and its rows are decoded as they arrive from PostgresNIO's row sequence.
 
     public func trackPage(
@@ -18,7 +18,7 @@ extension PostgresTrackStore {
             let rows = try await client.query(
                 """
                 SELECT t, lat, lon, acc, alt, speed, course, id FROM sample
-                WHERE deviceid = (SELECT id FROM device WHERE name = \(device)) AND t >= \(lower) AND t < \(to.ms)
+                WHERE device_id = (SELECT id FROM device WHERE name = \(device)) AND t >= \(lower) AND t < \(to.ms)
                     AND (t > \(lower) OR id > \(afterRow))
                 ORDER BY t, id LIMIT \(size)
                 """, logger: logger)
@@ -45,7 +45,7 @@ extension PostgresTrackStore {
         let found = try await rows(
             """
             SELECT COUNT(*) FROM (SELECT 1 FROM sample
-                WHERE deviceid = (SELECT id FROM device WHERE name = \(device)) AND t >= \(from.ms) AND t < \(to.ms)
+                WHERE device_id = (SELECT id FROM device WHERE name = \(device)) AND t >= \(from.ms) AND t < \(to.ms)
                 LIMIT \(bound)) AS bounded
             """)
         return Int(try found.first?.decode(Int64.self) ?? 0)
@@ -56,7 +56,7 @@ extension PostgresTrackStore {
             """
             SELECT COUNT(*) FROM (
                 SELECT t - LAG(t) OVER (ORDER BY t, id) AS step FROM sample
-                WHERE deviceid = (SELECT id FROM device WHERE name = \(device)) AND t >= \(from.ms) AND t < \(to.ms)
+                WHERE device_id = (SELECT id FROM device WHERE name = \(device)) AND t >= \(from.ms) AND t < \(to.ms)
             ) AS steps
             WHERE step IS NULL OR step > \(maximumGap.wholeMilliseconds)
             """)

@@ -7,7 +7,7 @@ public import TrackServer
 ///
 /// The same contract as ``SQLiteTrackStore`` (`TrackStoreContract` runs on both): a write that
 /// carries samples is one transaction, and a method returns only after its commit. Samples go in
-/// as `INSERT … SELECT FROM unnest(…) ON CONFLICT (deviceid, key) DO NOTHING RETURNING key`, an
+/// as `INSERT … SELECT FROM unnest(…) ON CONFLICT (device_id, key) DO NOTHING RETURNING key`, an
 /// array bind per column, so a key the device already has, stored through this server or another,
 /// is a duplicate.
 ///
@@ -64,7 +64,7 @@ public struct PostgresTrackStore: TrackStore {
 
     public func addDevice(name: String, tokenHash: String, at now: Instant) async throws -> DeviceRecord {
         do {
-            try await run("INSERT INTO device (name, tokenhash, createdat) VALUES (\(name), \(tokenHash), \(now.ms))")
+            try await run("INSERT INTO device (name, token_hash, created_at) VALUES (\(name), \(tokenHash), \(now.ms))")
         } catch let error as PostgresStoreError where error.sqlState == "23505" {
             throw TrackStoreError.duplicateName(name)
         }
@@ -74,7 +74,7 @@ public struct PostgresTrackStore: TrackStore {
     public func addOperator(name: String, tokenHash: String, at now: Instant) async throws {
         do {
             try await run(
-                "INSERT INTO operator (name, tokenhash, createdat) VALUES (\(name), \(tokenHash), \(now.ms))")
+                "INSERT INTO operator (name, token_hash, created_at) VALUES (\(name), \(tokenHash), \(now.ms))")
         } catch let error as PostgresStoreError where error.sqlState == "23505" {
             throw TrackStoreError.duplicateName(name)
         }
@@ -94,13 +94,13 @@ public struct PostgresTrackStore: TrackStore {
     public func revokeDevice(named name: String, at now: Instant) async throws -> Bool {
         try await transaction { connection in
             let changed = try await connection.query(
-                "UPDATE device SET revokedat = \(now.ms) WHERE name = \(name) AND revokedat IS NULL RETURNING id",
+                "UPDATE device SET revoked_at = \(now.ms) WHERE name = \(name) AND revoked_at IS NULL RETURNING id",
                 logger: logger
             ).collect()
             try await connection.query(
                 """
-                UPDATE session SET revokedat = \(now.ms)
-                WHERE revokedat IS NULL AND deviceid = (SELECT id FROM device WHERE name = \(name))
+                UPDATE session SET revoked_at = \(now.ms)
+                WHERE revoked_at IS NULL AND device_id = (SELECT id FROM device WHERE name = \(name))
                 """,
                 logger: logger)
             return !changed.isEmpty
@@ -111,12 +111,12 @@ public struct PostgresTrackStore: TrackStore {
         // One round trip: every authenticated request runs this.
         let found = try await rows(
             """
-            SELECT 'd' AS kind, name FROM device WHERE tokenhash = \(hash) AND revokedat IS NULL
+            SELECT 'd' AS kind, name FROM device WHERE token_hash = \(hash) AND revoked_at IS NULL
             UNION ALL
-            SELECT 'o', name FROM operator WHERE tokenhash = \(hash) AND revokedat IS NULL
+            SELECT 'o', name FROM operator WHERE token_hash = \(hash) AND revoked_at IS NULL
             UNION ALL
-            SELECT 's', d.name FROM session s JOIN device d ON d.id = s.deviceid
-            WHERE s.tokenhash = \(hash) AND s.revokedat IS NULL AND s.expiresat > \(now.ms) AND d.revokedat IS NULL
+            SELECT 's', d.name FROM session s JOIN device d ON d.id = s.device_id
+            WHERE s.token_hash = \(hash) AND s.revoked_at IS NULL AND s.expires_at > \(now.ms) AND d.revoked_at IS NULL
             """)
         var owners: [String: String] = [:]
         for row in found {
@@ -133,20 +133,20 @@ public struct PostgresTrackStore: TrackStore {
             let deviceID = try await Self.deviceID(connection, device, logger: logger)
             try await connection.query(
                 """
-                INSERT INTO session (tokenhash, deviceid, createdat, expiresat)
+                INSERT INTO session (token_hash, device_id, created_at, expires_at)
                 VALUES (\(tokenHash), \(deviceID), \(now.ms), \(expiresAt.ms))
                 """,
                 logger: logger)
             try await connection.query(
-                "UPDATE device SET lastseenat = \(now.ms) WHERE id = \(deviceID)", logger: logger)
+                "UPDATE device SET last_seen_at = \(now.ms) WHERE id = \(deviceID)", logger: logger)
         }
     }
 
     public func session(tokenHash: String) async throws -> SessionRecord? {
         try await rows(
             """
-            SELECT d.name, s.expiresat, s.revokedat FROM session s JOIN device d ON d.id = s.deviceid
-            WHERE s.tokenhash = \(tokenHash)
+            SELECT d.name, s.expires_at, s.revoked_at FROM session s JOIN device d ON d.id = s.device_id
+            WHERE s.token_hash = \(tokenHash)
             """
         ).first.map { row in
             let (name, expiresAt, revokedAt) = try row.decode((String, Int64, Int64?).self)
@@ -159,12 +159,12 @@ public struct PostgresTrackStore: TrackStore {
     public func extendSession(tokenHash: String, to expiresAt: Instant, at now: Instant) async throws {
         try await transaction { connection in
             try await connection.query(
-                "UPDATE session SET expiresat = \(expiresAt.ms) WHERE tokenhash = \(tokenHash) AND revokedat IS NULL",
+                "UPDATE session SET expires_at = \(expiresAt.ms) WHERE token_hash = \(tokenHash) AND revoked_at IS NULL",
                 logger: logger)
             try await connection.query(
                 """
-                UPDATE device SET lastseenat = \(now.ms)
-                WHERE id = (SELECT deviceid FROM session WHERE tokenhash = \(tokenHash))
+                UPDATE device SET last_seen_at = \(now.ms)
+                WHERE id = (SELECT device_id FROM session WHERE token_hash = \(tokenHash))
                 """,
                 logger: logger)
         }
@@ -172,7 +172,7 @@ public struct PostgresTrackStore: TrackStore {
 
     public func revokeSession(tokenHash: String, at now: Instant) async throws {
         try await run(
-            "UPDATE session SET revokedat = \(now.ms) WHERE tokenhash = \(tokenHash) AND revokedat IS NULL")
+            "UPDATE session SET revoked_at = \(now.ms) WHERE token_hash = \(tokenHash) AND revoked_at IS NULL")
     }
 }
 

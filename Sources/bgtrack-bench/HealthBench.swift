@@ -5,6 +5,7 @@ import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocationLog
 import Logging
 import TrackServer
 
@@ -108,8 +109,8 @@ struct HealthBench: AsyncParsableCommand {
                 try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT d.name, (SELECT COUNT(*) FROM sample s WHERE s.deviceId = d.id),
-                            (SELECT COUNT(*) FROM rejected_point r WHERE r.deviceId = d.id) FROM device d
+                        SELECT d.name, (SELECT COUNT(*) FROM sample s WHERE s.device_id = d.id),
+                            (SELECT COUNT(*) FROM rejected_point r WHERE r.device_id = d.id) FROM device d
                         """)
             }
         }

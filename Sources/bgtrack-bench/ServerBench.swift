@@ -150,7 +150,7 @@ struct ServerBench: AsyncParsableCommand {
     }
 
     static func timeHTTP(
-        bodies: [ByteBuffer], expected: Int, durability: SQLiteTrackStore.Durability, groupCommit: Bool = true,
+        bodies: [ByteBuffer], expected: Int, durability: Durability, groupCommit: Bool = true,
         timeline: Bool = true
     ) async throws -> Double {
         let path = try freshDatabase()
@@ -181,15 +181,15 @@ struct ServerBench: AsyncParsableCommand {
         _ = try SQLiteTrackStore(path: path)  // same schema
         let pool = try DatabasePool(path: path)
         try await pool.write { db in
-            try db.execute(sql: "INSERT INTO device (name, tokenHash, createdAt) VALUES ('bench', 'x', 0)")
+            try db.execute(sql: "INSERT INTO device (name, token_hash, created_at) VALUES ('bench', 'x', 0)")
         }
         let clock = ContinuousClock()
         let start = clock.now
         try await pool.write { db in
             let statement = try db.makeStatement(
                 sql: """
-                    INSERT INTO sample (deviceId, key, sampleId, seq, t, lat, lon, acc, alt, speed, course, battery,
-                        charging, trigger, state, source, receivedAt)
+                    INSERT INTO sample (device_id, key, sample_id, seq, t, lat, lon, acc, alt, speed, course, battery,
+                        charging, trigger, state, source, received_at)
                     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'timer', 'background', 'native', 0)
                     """)
             for sample in samples {
@@ -220,8 +220,8 @@ struct ServerBench: AsyncParsableCommand {
             try await writer.write { db in
                 let statement = try db.cachedStatement(
                     sql: """
-                        INSERT OR IGNORE INTO sample (deviceId, key, sampleId, seq, t, lat, lon, acc, alt, speed,
-                            course, battery, charging, trigger, state, source, receivedAt)
+                        INSERT OR IGNORE INTO sample (device_id, key, sample_id, seq, t, lat, lon, acc, alt, speed,
+                            course, battery, charging, trigger, state, source, received_at)
                         VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'timer', 'background', 'native', 0)
                         """)
                 for sample in slice {
@@ -231,7 +231,7 @@ struct ServerBench: AsyncParsableCommand {
                         sample.accuracy, sample.altitude, sample.speed, sample.course, sample.battery, sample.charging,
                     ])
                 }
-                try db.execute(sql: "UPDATE device SET lastSeenAt = ? WHERE id = 1", arguments: [first])
+                try db.execute(sql: "UPDATE device SET last_seen_at = ? WHERE id = 1", arguments: [first])
             }
         }
         let seconds = (clock.now - start).seconds

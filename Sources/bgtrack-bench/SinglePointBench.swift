@@ -3,6 +3,7 @@ import BackgroundCore
 import Foundation
 import Hummingbird
 import LoadGenerator
+import LocationLog
 import Logging
 import TrackServer
 

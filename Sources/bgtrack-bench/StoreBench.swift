@@ -79,7 +79,7 @@ struct StoreBench: ParsableCommand {
     func insertBenchmark(_ base: String) throws {
         let count = inserts
         let clock = ContinuousClock()
-        for durability in LocationStore.Durability.allCases {
+        for durability in Durability.allCases {
             var storeLevel = -1
             var baselineLevel = -1
             var ours: [Double] = []

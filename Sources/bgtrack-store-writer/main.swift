@@ -1,6 +1,6 @@
 // The child process of the store kill test (Tests/LocationLogTests/StoreKillTests.swift).
 //
-// Usage: bgtrack-store-writer DB_PATH [processCrash|powerLoss] [gaps]
+// Usage: bgtrack-store-writer DB_PATH [normal|full|processCrash|powerLoss] [gaps]
 // Appends samples to the store for ever, one transaction each, and after each `append` returns
 // writes the sample id and a newline to stdout in one write(2) (atomic on a pipe), so the parent
 // knows exactly which inserts returned before it sends SIGKILL.
@@ -15,10 +15,15 @@ import LocationLog
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: bgtrack-store-writer DB_PATH [processCrash|powerLoss]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: bgtrack-store-writer DB_PATH [normal|full|processCrash|powerLoss]\n".utf8))
     exit(64)
 }
-let durability = arguments.count > 2 ? LocationStore.Durability(rawValue: arguments[2]) ?? .processCrash : .processCrash
+// The durability's raw value (`normal`, `full`) or its case name; the phone's default otherwise.
+let durability =
+    arguments.count > 2
+    ? Durability(rawValue: arguments[2]) ?? Durability.allCases.first { "\($0)" == arguments[2] } ?? .processCrash
+    : .processCrash
 do {
     let start = Instant(milliseconds: 1_732_240_000_000)
     let (store, _) = try LocationStore.open(path: arguments[1], durability: durability, now: start)

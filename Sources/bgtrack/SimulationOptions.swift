@@ -4,11 +4,10 @@ import IOSShellHost
 public import IOSSimulator
 public import LinuxDevice
 import LocationLog
-public import TrackServer
 
 extension StrategyName: ExpressibleByArgument {}
 extension UploadProtocol: ExpressibleByArgument {}
-extension SQLiteTrackStore.Durability: ExpressibleByArgument {}
+extension Durability: ExpressibleByArgument {}
 extension SimulationConfiguration.Fault: ExpressibleByArgument {}
 extension SimulationConfiguration.UploadSession: ExpressibleByArgument {}
 

@@ -289,8 +289,8 @@ import Testing
     }
 
     /// The durability setting reaches SQLite (GRDB's WAL set-up would otherwise force NORMAL).
-    @Test(arguments: [(LocationStore.Durability.processCrash, 1), (.powerLoss, 2)])
-    func durabilityReachesSQLite(durability: LocationStore.Durability, level: Int) throws {
+    @Test(arguments: [(Durability.processCrash, 1), (.powerLoss, 2)])
+    func durabilityReachesSQLite(durability: Durability, level: Int) throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (store, _) = try LocationStore.open(

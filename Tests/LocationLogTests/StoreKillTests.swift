@@ -32,7 +32,7 @@ import Testing
             // inside its next transaction, at a moment that differs run to run.
             let killAfter = Int.random(in: 1...30, using: &random)
             // Alternate durability settings: both must keep every returned insert across SIGKILL.
-            let durability: LocationStore.Durability = kills % 2 == 0 ? .processCrash : .powerLoss
+            let durability: Durability = kills % 2 == 0 ? .processCrash : .powerLoss
             let ids = try runAndKill(writer, path: path, durability: durability, afterLines: killAfter)
             kills += 1
             reported.formUnion(ids)
@@ -54,7 +54,7 @@ import Testing
     /// Runs the writer, reads ids until `afterLines` arrived, SIGKILLs it, and returns every id
     /// it reported (including any already in the pipe when it died).
     func runAndKill(
-        _ writer: String, path: String, durability: LocationStore.Durability, afterLines: Int
+        _ writer: String, path: String, durability: Durability, afterLines: Int
     ) throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: writer)

@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Hummingbird
 import LoadGenerator
+import LocationLog
 import Logging
 import Testing
 import TrackServer

@@ -24,6 +24,8 @@ extension LocationStore {
     /// `PRAGMA quick_check`) is renamed to `<path>.unreadable-<time>` together with its `-wal` and
     /// `-shm` files, a fresh store is created, and the report says so; nothing is ever deleted.
     /// - Parameters:
+    ///   - durability: the phone's default is `.processCrash` (no fsync per sample; a sample is
+    ///     deleted only once the server acknowledged it); the server's store defaults to `.powerLoss`.
     ///   - now: names the moved-aside file and stamps the diagnostic.
     ///   - observesSuspension: the store obeys `LocationStore.suspendAll()` / `resumeAll()` (GRDB's
     ///     suspension notifications), so an iOS app suspended in the background holds no lock on
@@ -112,8 +114,9 @@ extension LocationStore {
             queue = try DatabaseQueue(
                 path: path, configuration: configuration(durability, observesSuspension: observesSuspension))
             // One connection in a queue, so the setting holds for every later transaction.
-            let synchronous = durability == .powerLoss ? "FULL" : "NORMAL"
-            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)")
+            }
             let check = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             guard check == ["ok"] else {
                 try? queue.close()

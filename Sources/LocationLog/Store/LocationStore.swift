@@ -14,18 +14,6 @@ public import GRDB
 /// let sample = try store.append(fix, trigger: .timer, state: .background, at: now)
 /// ```
 public struct LocationStore: Sendable {
-    /// How hard a commit is pushed to disk.
-    public enum Durability: String, Hashable, Sendable, CaseIterable {
-        /// WAL + `synchronous = NORMAL`: a commit is in the WAL file (the kernel's page cache) before
-        /// `append` returns, so it survives the process being killed (SIGKILL, jetsam, watchdog,
-        /// crash); only an OS crash or power loss can lose the last few commits. No fsync per
-        /// commit, which is what makes sampling cheap on battery. This is the default.
-        case processCrash
-        /// WAL + `synchronous = FULL`: an fsync of the WAL on every commit, so a commit also
-        /// survives power loss. Several times slower per insert (see `bgtrack-bench store`).
-        case powerLoss
-    }
-
     /// How many diagnostics rows are kept; older ones are deleted as new ones arrive.
     public static let defaultDiagnosticsLimit = 1000
 

@@ -10,7 +10,7 @@ extension SQLiteTrackStore: TrackDetailStore {
     /// zoom reads only its levels), a partial index of the flagged points, the pending days (every
     /// existing one) and the rules they were worked out with. Adding a column with a default
     /// rewrites no row; the pending days read the table once. A row not yet worked out has level
-    /// ``DayDetail/pendingLevel`` (99), outside the level index (`drawLevel <= 21`): an insert
+    /// ``DayDetail/pendingLevel`` (99), outside the level index (`draw_level <= 21`): an insert
     /// does not maintain that index, the day's pass does (ingest cost, BENCHMARKS.md).
     static func detailMigration(_ db: Database) throws {
         try db.execute(
@@ -32,8 +32,8 @@ extension SQLiteTrackStore: TrackDetailStore {
     }
 
     static let markPendingSQL = """
-        INSERT INTO detail_pending (deviceId, day, version) VALUES (?, ?, 1)
-        ON CONFLICT (deviceId, day) DO UPDATE SET version = version + 1
+        INSERT INTO detail_pending (device_id, day, version) VALUES (?, ?, 1)
+        ON CONFLICT (device_id, day) DO UPDATE SET version = version + 1
         """
 
     /// In an insert's transaction: the days of the rows it added are pending, and each next day
@@ -53,8 +53,8 @@ extension SQLiteTrackStore: TrackDetailStore {
             if stored != nil {
                 try db.execute(
                     sql: """
-                        INSERT INTO detail_pending (deviceId, day) SELECT DISTINCT deviceId, \(Self.daySQL) FROM sample
-                        WHERE true ON CONFLICT (deviceId, day) DO UPDATE SET version = version + 1
+                        INSERT INTO detail_pending (device_id, day) SELECT DISTINCT device_id, \(Self.daySQL) FROM sample
+                        WHERE true ON CONFLICT (device_id, day) DO UPDATE SET version = version + 1
                         """)
             }
             return true
@@ -71,7 +71,7 @@ extension SQLiteTrackStore: TrackDetailStore {
             let days = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT day, version FROM detail_pending WHERE deviceId = ? AND day >= ? AND day <= ?
+                        SELECT day, version FROM detail_pending WHERE device_id = ? AND day >= ? AND day <= ?
                         ORDER BY day LIMIT ?
                         """),
                 arguments: [
@@ -88,7 +88,7 @@ extension SQLiteTrackStore: TrackDetailStore {
     public func refreshPendingDetail(rules: CleanupRules, maximumGap: Duration, dayLimit: Int) async throws -> Int {
         try await writer.write { db in
             let days = try Row.fetchAll(
-                db, sql: "SELECT deviceId, day, version FROM detail_pending ORDER BY deviceId, day LIMIT ?",
+                db, sql: "SELECT device_id, day, version FROM detail_pending ORDER BY device_id, day LIMIT ?",
                 arguments: [max(0, dayLimit)])
             for row in days {
                 try Self.redo(db, deviceID: row[0], day: row[1], version: row[2], rules: rules, maximumGap: maximumGap)
@@ -113,8 +113,8 @@ extension SQLiteTrackStore: TrackDetailStore {
         let rows = try Row.fetchCursor(
             db.cachedStatement(
                 sql: """
-                    SELECT id, t, lat, lon, acc, drawLevel, flag, segmentStart FROM sample
-                    WHERE deviceId = ? AND t >= ? AND t < ? ORDER BY t, id
+                    SELECT id, t, lat, lon, acc, draw_level, flag, segment_start FROM sample
+                    WHERE device_id = ? AND t >= ? AND t < ? ORDER BY t, id
                     """), arguments: [deviceID, start, end])
         while let row = try rows.next() {
             points.append(input(row))
@@ -123,24 +123,24 @@ extension SQLiteTrackStore: TrackDetailStore {
         let before = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT id, t, lat, lon, acc FROM sample WHERE deviceId = ? AND t < ? AND flag = 0
+                    SELECT id, t, lat, lon, acc FROM sample WHERE device_id = ? AND t < ? AND flag = 0
                     ORDER BY t DESC, id DESC LIMIT 1
                     """), arguments: [deviceID, start]
         ).map(input)
         let after = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT id, t, lat, lon, acc FROM sample WHERE deviceId = ? AND t >= ? AND flag = 0
+                    SELECT id, t, lat, lon, acc FROM sample WHERE device_id = ? AND t >= ? AND flag = 0
                     ORDER BY t, id LIMIT 1
                     """), arguments: [deviceID, end]
         ).map(input)
         let update = try db.cachedStatement(
-            sql: "UPDATE sample SET drawLevel = ?, flag = ?, segmentStart = ? WHERE id = ?")
+            sql: "UPDATE sample SET draw_level = ?, flag = ?, segment_start = ? WHERE id = ?")
         for output in DayDetail.compute(points, before: before, after: after, rules: rules, maximumGap: maximumGap)
         where stored[output.row].map({ $0 != (output.level, output.flag.rawValue, output.startsSegment) }) ?? true {
             try update.execute(arguments: [output.level, output.flag.rawValue, output.startsSegment, output.row])
         }
-        try db.cachedStatement(sql: "DELETE FROM detail_pending WHERE deviceId = ? AND day = ? AND version = ?")
+        try db.cachedStatement(sql: "DELETE FROM detail_pending WHERE device_id = ? AND day = ? AND version = ?")
             .execute(arguments: [deviceID, day, version])
     }
 
@@ -149,7 +149,7 @@ extension SQLiteTrackStore: TrackDetailStore {
             row: row[0], time: Instant(milliseconds: row[1]), latitude: row[2], longitude: row[3], accuracy: row[4])
     }
 
-    /// `drawLevel IN (0, …, zoom)`: one index range per level, each bounded by the time range
+    /// `draw_level IN (0, …, zoom)`: one index range per level, each bounded by the time range
     /// (a `<=` on the level would scan every time at those levels).
     static func levelList(_ zoom: Int) -> String {
         (0...max(0, min(zoom, DetailLevels.all))).map(String.init).joined(separator: ",")
@@ -161,8 +161,8 @@ extension SQLiteTrackStore: TrackDetailStore {
                 db.cachedStatement(
                     sql: """
                         SELECT COUNT(*) FROM (SELECT 1 FROM sample
-                            WHERE deviceId = (SELECT id FROM device WHERE name = ?)
-                                AND drawLevel IN (\(Self.levelList(zoom))) AND drawLevel <= 21 AND t >= ? AND t < ? LIMIT ?)
+                            WHERE device_id = (SELECT id FROM device WHERE name = ?)
+                                AND draw_level IN (\(Self.levelList(zoom))) AND draw_level <= 21 AND t >= ? AND t < ? LIMIT ?)
                         """),
                 arguments: [device, from.milliseconds, to.milliseconds, max(0, atMost)]) ?? 0
         }
@@ -178,9 +178,9 @@ extension SQLiteTrackStore: TrackDetailStore {
             let rows = try Row.fetchCursor(
                 db.cachedStatement(
                     sql: """
-                        SELECT t, lat, lon, acc, alt, speed, course, id, segmentStart FROM sample
-                        WHERE deviceId = (SELECT id FROM device WHERE name = ?)
-                            AND drawLevel IN (\(Self.levelList(zoom))) AND drawLevel <= 21 AND t >= ? AND t < ? AND (t > ? OR id > ?)
+                        SELECT t, lat, lon, acc, alt, speed, course, id, segment_start FROM sample
+                        WHERE device_id = (SELECT id FROM device WHERE name = ?)
+                            AND draw_level IN (\(Self.levelList(zoom))) AND draw_level <= 21 AND t >= ? AND t < ? AND (t > ? OR id > ?)
                         ORDER BY t, id LIMIT ?
                         """),
                 arguments: [device, lower, to.milliseconds, lower, afterRow, size])
@@ -205,7 +205,7 @@ extension SQLiteTrackStore: TrackDetailStore {
                 db.cachedStatement(
                     sql: """
                         SELECT t, lat, lon, acc, alt, speed, course, flag FROM sample
-                        WHERE deviceId = (SELECT id FROM device WHERE name = ?) AND flag != 0 AND t >= ? AND t < ?
+                        WHERE device_id = (SELECT id FROM device WHERE name = ?) AND flag != 0 AND t >= ? AND t < ?
                         ORDER BY t, id LIMIT ?
                         """),
                 arguments: [device, from.milliseconds, to.milliseconds, max(0, limit)]

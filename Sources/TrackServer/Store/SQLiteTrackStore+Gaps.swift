@@ -24,8 +24,8 @@ extension SQLiteTrackStore {
             guard let id = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }
             let statement = try db.cachedStatement(
                 sql: """
-                    INSERT INTO gap_interval (deviceId, gapId, start, "end", reason, detail, receivedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (deviceId, gapId) DO NOTHING
+                    INSERT INTO gap_interval (device_id, gap_id, start, "end", reason, detail, received_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, gap_id) DO NOTHING
                     """)
             for gap in gaps {
                 try statement.execute(arguments: [
@@ -43,8 +43,8 @@ extension SQLiteTrackStore {
                 db,
                 sql: """
                     SELECT start, "end", reason, detail FROM gap_interval
-                    WHERE deviceId = ? AND start < ? AND ("end" > ? OR ("end" = start AND start = ?))
-                    ORDER BY start, "end", gapId
+                    WHERE device_id = ? AND start < ? AND ("end" > ? OR ("end" = start AND start = ?))
+                    ORDER BY start, "end", gap_id
                     """,
                 arguments: [id, to.milliseconds, from.milliseconds, from.milliseconds]
             ).compactMap { row in

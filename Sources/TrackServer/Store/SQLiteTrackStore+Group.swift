@@ -22,28 +22,8 @@ extension SQLiteTrackStore {
     }
 
     private func commitOne(_ request: GroupInsert) async throws -> InsertOutcome {
-        try await commit { db in
-            guard let deviceID = try Self.deviceID(db, request.device) else {
-                throw TrackStoreError.unknownDevice(request.device)
-            }
-            let statement = try db.cachedStatement(sql: Self.insertSQL)
-            var outcome = InsertOutcome(accepted: [], duplicates: [])
-            var days = Set<Int64>()
-            // A failure here rolls the whole transaction back, which also resets the statement.
-            for sample in request.samples {
-                try statement.execute(arguments: Self.arguments(sample, deviceID: deviceID, now: request.now))
-                if db.changesCount > 0 {
-                    outcome.accepted.append(sample.key)
-                    days.insert(DayDetail.day(sample.time.milliseconds))
-                } else {
-                    outcome.duplicates.append(sample.key)
-                }
-            }
-            try Self.markPending(db, deviceID: deviceID, days: days)
-            try Self.markSeen(
-                db, deviceID: deviceID, at: request.now.milliseconds, added: outcome.accepted.count)
-            return outcome
-        }
+        // A failure here rolls the whole transaction back, which also resets the statement.
+        try await commit { db in try Self.insertRequest(db, request) }
     }
 
     /// One write transaction through GRDB's callback API, so a cancelled caller cannot interrupt it.
@@ -75,51 +55,25 @@ extension SQLiteTrackStore {
             lastSeen[deviceID] = (max(before.milliseconds, request.now.milliseconds), before.added + accepted)
         }
         for request in requests {
-            var outcome = InsertOutcome(accepted: [], duplicates: [])
-            var stored: Int64?
-            // A request of one sample (OwnTracks, OsmAnd) writes one row in one statement, and
-            // SQLite undoes a failed statement by itself: the transaction goes on without it. So
-            // it needs no savepoint, which would cost two more statements per request.
-            if request.samples.count == 1, let sample = request.samples.first {
-                do {
-                    let found = try deviceIDs[request.device] ?? Self.deviceID(db, request.device)
-                    guard let found else { throw TrackStoreError.unknownDevice(request.device) }
-                    deviceIDs[request.device] = found
-                    try statement.execute(arguments: arguments(sample, deviceID: found, now: request.now))
-                    if db.changesCount > 0 {
-                        outcome.accepted.append(sample.key)
-                        try markPending(db, deviceID: found, days: [DayDetail.day(sample.time.milliseconds)])
-                    } else {
-                        outcome.duplicates.append(sample.key)
-                    }
-                    noteSeen(found, request, accepted: outcome.accepted.count)
-                    results.append(.success(outcome))
-                } catch {
-                    guard db.isInsideTransaction else { throw error }
-                    results.append(.failure(error))
-                    clearFailure(statement, request)
-                }
-                continue
-            }
+            let outcome: InsertOutcome
             do {
-                try db.inSavepoint {
-                    let found = try deviceIDs[request.device] ?? Self.deviceID(db, request.device)
-                    guard let found else { throw TrackStoreError.unknownDevice(request.device) }
-                    deviceIDs[request.device] = found
-                    var days = Set<Int64>()
-                    for sample in request.samples {
-                        try statement.execute(arguments: arguments(sample, deviceID: found, now: request.now))
-                        if db.changesCount > 0 {
-                            outcome.accepted.append(sample.key)
-                            days.insert(DayDetail.day(sample.time.milliseconds))
-                        } else {
-                            outcome.duplicates.append(sample.key)
-                        }
+                let found = try deviceIDs[request.device] ?? Self.deviceID(db, request.device)
+                guard let found else { throw TrackStoreError.unknownDevice(request.device) }
+                deviceIDs[request.device] = found
+                // A request of one sample (OwnTracks, OsmAnd) writes one row in one statement, and
+                // SQLite undoes a failed statement by itself: the transaction goes on without it.
+                // So it needs no savepoint, which would cost two more statements per request.
+                if request.samples.count == 1 {
+                    outcome = try insertRows(db, statement, request, deviceID: found)
+                } else {
+                    var inSavepoint = InsertOutcome(accepted: [], duplicates: [])
+                    try db.inSavepoint {
+                        inSavepoint = try insertRows(db, statement, request, deviceID: found)
+                        return .commit
                     }
-                    try markPending(db, deviceID: found, days: days)
-                    stored = found
-                    return .commit
+                    outcome = inSavepoint
                 }
+                noteSeen(found, request, accepted: outcome.accepted.count)
             } catch {
                 // Some SQLite errors (a full disk, I/O) end the whole transaction: then nothing
                 // of the group can commit, and every request must hear it.
@@ -128,7 +82,6 @@ extension SQLiteTrackStore {
                 clearFailure(statement, request)
                 continue
             }
-            if let stored { noteSeen(stored, request, accepted: outcome.accepted.count) }
             results.append(.success(outcome))
         }
         for (deviceID, seen) in lastSeen {

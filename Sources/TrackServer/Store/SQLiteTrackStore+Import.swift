@@ -25,7 +25,7 @@ extension SQLiteTrackStore: ImportStore {
             try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT j.* FROM import_job j JOIN device d ON d.id = j.deviceId
+                    SELECT j.* FROM import_job j JOIN device d ON d.id = j.device_id
                     WHERE d.name = ? AND j.fingerprint = ?
                     """,
                 arguments: [device, fingerprint]
@@ -52,16 +52,16 @@ extension SQLiteTrackStore: ImportStore {
             }
             // Not `markSeen`: an import is old history, not a sign of life from the phone.
             try db.execute(
-                sql: "UPDATE device SET sampleCount = sampleCount + ? WHERE id = ?", arguments: [added, deviceID])
+                sql: "UPDATE device SET sample_count = sample_count + ? WHERE id = ?", arguments: [added, deviceID])
             try db.execute(
                 sql: """
-                    INSERT INTO import_job (deviceId, fingerprint, format, records, bytes, points, added, duplicates,
-                        rejected, finished, updatedAt)
+                    INSERT INTO import_job (device_id, fingerprint, format, records, bytes, points, added, duplicates,
+                        rejected, finished, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (deviceId, fingerprint) DO UPDATE SET format = excluded.format,
+                    ON CONFLICT (device_id, fingerprint) DO UPDATE SET format = excluded.format,
                         records = excluded.records, bytes = excluded.bytes, points = excluded.points,
                         added = excluded.added, duplicates = excluded.duplicates, rejected = excluded.rejected,
-                        finished = excluded.finished, updatedAt = excluded.updatedAt
+                        finished = excluded.finished, updated_at = excluded.updated_at
                     """,
                 arguments: [
                     deviceID, checkpoint.fingerprint, checkpoint.format, checkpoint.records, checkpoint.bytes,

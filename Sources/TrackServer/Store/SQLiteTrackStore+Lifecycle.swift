@@ -22,9 +22,9 @@ extension SQLiteTrackStore {
         """
 
     static let shareQuery = """
-        SELECT l.id, d.name, l.fromMs, l.toMs, l.createdBy, l.createdAt, l.expiresAt, l.revokedAt, l.views,
-            l.lastViewedAt
-        FROM share_link l JOIN device d ON d.id = l.deviceId
+        SELECT l.id, d.name, l.from_ms, l.to_ms, l.created_by, l.created_at, l.expires_at, l.revoked_at, l.views,
+            l.last_viewed_at
+        FROM share_link l JOIN device d ON d.id = l.device_id
         """
 
     static func share(from row: Row) -> ShareLink {
@@ -49,7 +49,7 @@ extension SQLiteTrackStore {
             if case .range(let from, let to) = share.kind { bounds = (from.milliseconds, to.milliseconds) }
             try db.execute(
                 sql: """
-                    INSERT INTO share_link (deviceId, secretHash, fromMs, toMs, createdBy, createdAt, expiresAt)
+                    INSERT INTO share_link (device_id, secret_hash, from_ms, to_ms, created_by, created_at, expires_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
@@ -74,7 +74,7 @@ extension SQLiteTrackStore {
 
     public func share(secretHash: String) async throws -> ShareLink? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: Self.shareQuery + " WHERE l.secretHash = ?", arguments: [secretHash])
+            try Row.fetchOne(db, sql: Self.shareQuery + " WHERE l.secret_hash = ?", arguments: [secretHash])
                 .map(Self.share(from:))
         }
     }
@@ -82,7 +82,7 @@ extension SQLiteTrackStore {
     public func countShareView(id: Int64, at now: Instant) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE share_link SET views = views + 1, lastViewedAt = ? WHERE id = ?",
+                sql: "UPDATE share_link SET views = views + 1, last_viewed_at = ? WHERE id = ?",
                 arguments: [now.milliseconds, id])
         }
     }
@@ -90,7 +90,7 @@ extension SQLiteTrackStore {
     public func revokeShare(id: Int64, at now: Instant) async throws -> Bool {
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE share_link SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL",
+                sql: "UPDATE share_link SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
                 arguments: [now.milliseconds, id])
             return db.changesCount > 0
         }
@@ -99,7 +99,7 @@ extension SQLiteTrackStore {
     public func setRetention(device: String, _ retention: Duration?) async throws -> Bool {
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE device SET retentionMs = ? WHERE name = ?",
+                sql: "UPDATE device SET retention_ms = ? WHERE name = ?",
                 arguments: [retention.map(\.wholeMilliseconds), device])
             return db.changesCount > 0
         }
@@ -108,7 +108,8 @@ extension SQLiteTrackStore {
     public func retentions() async throws -> [String: Duration] {
         try await writer.read { db in
             var found: [String: Duration] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT name, retentionMs FROM device WHERE retentionMs IS NOT NULL") {
+            for row in try Row.fetchAll(db, sql: "SELECT name, retention_ms FROM device WHERE retention_ms IS NOT NULL")
+            {
                 found[row[0] as String] = .milliseconds(row[1] as Int64)
             }
             return found
@@ -122,8 +123,8 @@ extension SQLiteTrackStore {
             for aged in DeviceData.aged {
                 try db.execute(
                     sql: """
-                        DELETE FROM \(aged.table) WHERE deviceId = ? AND \(aged.key) IN (
-                            SELECT \(aged.key) FROM \(aged.table) WHERE deviceId = ? AND \(aged.time) < ?
+                        DELETE FROM \(aged.table) WHERE device_id = ? AND \(aged.key) IN (
+                            SELECT \(aged.key) FROM \(aged.table) WHERE device_id = ? AND \(aged.time) < ?
                             ORDER BY \(aged.time) LIMIT ?)
                         """,
                     arguments: [deviceID, deviceID, before.milliseconds, max(0, limit)])
@@ -150,7 +151,7 @@ extension SQLiteTrackStore {
             guard let counts = try Self.rowCounts(db, device: name), let deviceID = try Self.anyDeviceID(db, name)
             else { return nil }
             for table in DeviceData.tables {
-                try db.execute(sql: "DELETE FROM \(table) WHERE deviceId = ?", arguments: [deviceID])
+                try db.execute(sql: "DELETE FROM \(table) WHERE device_id = ?", arguments: [deviceID])
             }
             try db.execute(sql: "DELETE FROM alert_outbox WHERE \(Self.outboxNames)", arguments: [name])
             try db.execute(sql: "DELETE FROM device WHERE id = ?", arguments: [deviceID])
@@ -171,7 +172,7 @@ extension SQLiteTrackStore {
         var counts: [String: Int] = [DeviceData.deviceRow: 1]
         for table in DeviceData.tables {
             counts[table] =
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE deviceId = ?", arguments: [deviceID])
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE device_id = ?", arguments: [deviceID])
                 ?? 0
         }
         counts[DeviceData.alertOutbox] =
@@ -189,15 +190,15 @@ extension SQLiteTrackStore {
         try await writer.read { db in try Self.anyDeviceID(db, name) }
     }
 
-    /// Every table that has a `deviceId` column.
+    /// Every table that has a `device_id` column.
     package func tablesWithDeviceColumn() async throws -> [String] {
         try await writer.read { db in
-            try Self.schema(db).filter { table in table.value.contains { $0.name.lowercased() == "deviceid" } }.keys
+            try Self.schema(db).filter { table in table.value.contains { $0.name.lowercased() == "device_id" } }.keys
                 .sorted()
         }
     }
 
-    /// Per table of the whole schema, the rows whose `deviceId` is `deviceID` or whose text
+    /// Per table of the whole schema, the rows whose `device_id` is `deviceID` or whose text
     /// mentions `name`; tables without any are left out.
     package func deviceTraces(deviceID: Int64, name: String) async throws -> [String: Int] {
         try await writer.read { db in
@@ -206,7 +207,7 @@ extension SQLiteTrackStore {
                 var conditions: [String] = []
                 var arguments: StatementArguments = []
                 for column in columns {
-                    if column.name.lowercased() == "deviceid" {
+                    if column.name.lowercased() == "device_id" {
                         conditions.append("\"\(column.name)\" = ?")
                         arguments += [deviceID]
                     } else if column.type.uppercased().contains("TEXT") {

@@ -159,6 +159,10 @@ extension SQLiteTrackStore {
         migrator.registerMigration("v11-imports") { db in
             try db.execute(sql: SQLiteTrackStore.importJobTableSQL)
         }
+        // Issue 26: snake_case columns, as the phone's store and PostgreSQL (migration 9) have them.
+        migrator.registerMigration("v12-snake-case-columns") { db in
+            for statement in SnakeCaseColumns.statements(lowercased: false) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 }

@@ -3,27 +3,60 @@ import GRDB
 
 extension SQLiteTrackStore {
     static let deviceQuery = """
-        SELECT d.name, d.createdAt, d.revokedAt, d.lastSeenAt, d.silentAfterMs, d.sampleCount,
-            (SELECT a.silentSince FROM alert_state a WHERE a.deviceId = d.id) AS silentSince, d.rejectedCount
+        SELECT d.name, d.created_at, d.revoked_at, d.last_seen_at, d.silent_after_ms, d.sample_count,
+            (SELECT a.silent_since FROM alert_state a WHERE a.device_id = d.id) AS silent_since, d.rejected_count
         FROM device d
         """
 
     /// After a request's rows: the device was heard from, and holds `added` samples more (kept in
     /// the same transaction as the rows, so the count is never off).
-    static let seenSQL = "UPDATE device SET lastSeenAt = ?, sampleCount = sampleCount + ? WHERE id = ?"
+    static let seenSQL = "UPDATE device SET last_seen_at = ?, sample_count = sample_count + ? WHERE id = ?"
 
     static let insertSQL = """
-        INSERT OR IGNORE INTO sample (deviceId, key, sampleId, seq, t, lat, lon, acc, alt, speed, course,
-            battery, charging, trigger, state, source, receivedAt)
+        INSERT OR IGNORE INTO sample (device_id, key, sample_id, seq, t, lat, lon, acc, alt, speed, course,
+            battery, charging, trigger, state, source, received_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
+
+    /// One request's rows in the caller's transaction: the device looked up, the rows inserted,
+    /// the device's tally and last-seen time updated (``TrackStore/insert(_:device:at:)`` and a
+    /// group commit of one request).
+    static func insertRequest(_ db: Database, _ request: GroupInsert) throws -> InsertOutcome {
+        guard let deviceID = try deviceID(db, request.device) else {
+            throw TrackStoreError.unknownDevice(request.device)
+        }
+        let outcome = try insertRows(db, db.cachedStatement(sql: insertSQL), request, deviceID: deviceID)
+        try markSeen(db, deviceID: deviceID, at: request.now.milliseconds, added: outcome.accepted.count)
+        return outcome
+    }
+
+    /// The one insert loop of the SQLite store: each sample a new row (accepted) or a key already
+    /// stored (duplicate, `INSERT OR IGNORE` changed nothing); the days of the new rows are marked
+    /// for the detail pass in the same transaction.
+    static func insertRows(
+        _ db: Database, _ statement: Statement, _ request: GroupInsert, deviceID: Int64
+    ) throws -> InsertOutcome {
+        var outcome = InsertOutcome(accepted: [], duplicates: [])
+        var days = Set<Int64>()
+        for sample in request.samples {
+            try statement.execute(arguments: arguments(sample, deviceID: deviceID, now: request.now))
+            if db.changesCount > 0 {
+                outcome.accepted.append(sample.key)
+                days.insert(DayDetail.day(sample.time.milliseconds))
+            } else {
+                outcome.duplicates.append(sample.key)
+            }
+        }
+        try markPending(db, deviceID: deviceID, days: days)
+        return outcome
+    }
 
     // Every ingest commit runs these: cached statements, compiled once per connection (compiling
     // one costs more than running it, GRDB's authorizer included).
 
     static func deviceID(_ db: Database, _ name: String) throws -> Int64? {
         try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT id FROM device WHERE name = ? AND revokedAt IS NULL"), arguments: [name])
+            db.cachedStatement(sql: "SELECT id FROM device WHERE name = ? AND revoked_at IS NULL"), arguments: [name])
     }
 
     /// The device was heard from at `milliseconds`, and holds `added` samples more.
@@ -34,13 +67,13 @@ extension SQLiteTrackStore {
     static func device(from row: Row) -> DeviceRecord {
         DeviceRecord(
             name: row["name"],
-            createdAt: Instant(milliseconds: row["createdAt"]),
-            revokedAt: (row["revokedAt"] as Int64?).map(Instant.init(milliseconds:)),
-            lastSeenAt: (row["lastSeenAt"] as Int64?).map(Instant.init(milliseconds:)),
-            sampleCount: row["sampleCount"],
-            silentAfter: (row["silentAfterMs"] as Int64?).map { .milliseconds($0) },
-            silentSince: (row["silentSince"] as Int64?).map(Instant.init(milliseconds:)),
-            rejectedCount: row["rejectedCount"]
+            createdAt: Instant(milliseconds: row["created_at"]),
+            revokedAt: (row["revoked_at"] as Int64?).map(Instant.init(milliseconds:)),
+            lastSeenAt: (row["last_seen_at"] as Int64?).map(Instant.init(milliseconds:)),
+            sampleCount: row["sample_count"],
+            silentAfter: (row["silent_after_ms"] as Int64?).map { .milliseconds($0) },
+            silentSince: (row["silent_since"] as Int64?).map(Instant.init(milliseconds:)),
+            rejectedCount: row["rejected_count"]
         )
     }
 
@@ -55,7 +88,7 @@ extension SQLiteTrackStore {
     static func sample(from row: Row) -> IngestSample {
         IngestSample(
             key: row["key"],
-            id: row["sampleId"],
+            id: row["sample_id"],
             seq: row["seq"],
             time: Instant(milliseconds: row["t"]),
             latitude: row["lat"],

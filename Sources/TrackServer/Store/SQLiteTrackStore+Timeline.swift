@@ -9,7 +9,7 @@ extension SQLiteTrackStore: TimelineStore {
                 db,
                 sql: """
                     SELECT builder FROM timeline_state
-                    WHERE deviceId = (SELECT id FROM device WHERE name = ?)
+                    WHERE device_id = (SELECT id FROM device WHERE name = ?)
                     """, arguments: [device])
         }
     }
@@ -22,13 +22,13 @@ extension SQLiteTrackStore: TimelineStore {
             else { throw TrackStoreError.unknownDevice(device) }
             if let replacingFrom {
                 try db.execute(
-                    sql: "DELETE FROM timeline_entry WHERE deviceId = ? AND startAt >= ?",
+                    sql: "DELETE FROM timeline_entry WHERE device_id = ? AND start_at >= ?",
                     arguments: [id, replacingFrom.milliseconds])
             }
             let insert = try db.cachedStatement(
                 sql: """
-                    INSERT OR REPLACE INTO timeline_entry (deviceId, kind, startAt, endAt, latitude, longitude,
-                        endLatitude, endLongitude, radius, distance, sampleCount, inferred, mode)
+                    INSERT OR REPLACE INTO timeline_entry (device_id, kind, start_at, end_at, latitude, longitude,
+                        end_latitude, end_longitude, radius, distance, sample_count, inferred, mode)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
             for entry in closed {
@@ -39,7 +39,7 @@ extension SQLiteTrackStore: TimelineStore {
                 ])
             }
             try db.execute(
-                sql: "INSERT OR REPLACE INTO timeline_state (deviceId, builder) VALUES (?, ?)",
+                sql: "INSERT OR REPLACE INTO timeline_state (device_id, builder) VALUES (?, ?)",
                 arguments: [id, checkpoint])
         }
     }
@@ -49,11 +49,11 @@ extension SQLiteTrackStore: TimelineStore {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT kind, startAt, endAt, latitude, longitude, endLatitude, endLongitude, radius, distance,
-                        sampleCount, inferred, mode
+                    SELECT kind, start_at, end_at, latitude, longitude, end_latitude, end_longitude, radius, distance,
+                        sample_count, inferred, mode
                     FROM timeline_entry
-                    WHERE deviceId = (SELECT id FROM device WHERE name = ?) AND endAt >= ? AND startAt < ?
-                    ORDER BY startAt, endAt
+                    WHERE device_id = (SELECT id FROM device WHERE name = ?) AND end_at >= ? AND start_at < ?
+                    ORDER BY start_at, end_at
                     """, arguments: [device, from.milliseconds, to.milliseconds])
             return rows.compactMap { row in
                 TimelineRow(

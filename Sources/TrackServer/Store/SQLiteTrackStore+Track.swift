@@ -3,7 +3,7 @@ import GRDB
 import LocationLog
 
 extension SQLiteTrackStore {
-    // Each read below walks the `sample_device_time (deviceId, t)` index, whose entries end in the
+    // Each read below walks the `sample_device_time (device_id, t)` index, whose entries end in the
     // rowid: (t, id) order comes from the index without a sort, and a page starts where the last
     // one ended instead of skipping over the pages before it.
 
@@ -18,7 +18,7 @@ extension SQLiteTrackStore {
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT t, lat, lon, acc, alt, speed, course, id FROM sample
-                    WHERE deviceId = (SELECT id FROM device WHERE name = ?) AND t >= ? AND t < ?
+                    WHERE device_id = (SELECT id FROM device WHERE name = ?) AND t >= ? AND t < ?
                         AND (t > ? OR id > ?)
                     ORDER BY t, id LIMIT ?
                     """)
@@ -44,7 +44,7 @@ extension SQLiteTrackStore {
                 db.cachedStatement(
                     sql: """
                         SELECT COUNT(*) FROM (SELECT 1 FROM sample
-                            WHERE deviceId = (SELECT id FROM device WHERE name = ?) AND t >= ? AND t < ? LIMIT ?)
+                            WHERE device_id = (SELECT id FROM device WHERE name = ?) AND t >= ? AND t < ? LIMIT ?)
                         """),
                 arguments: [device, from.milliseconds, to.milliseconds, max(0, atMost)]) ?? 0
         }
@@ -57,7 +57,7 @@ extension SQLiteTrackStore {
                     sql: """
                         SELECT COUNT(*) FROM (
                             SELECT t - LAG(t) OVER (ORDER BY t, id) AS step FROM sample
-                            WHERE deviceId = (SELECT id FROM device WHERE name = ?) AND t >= ? AND t < ?)
+                            WHERE device_id = (SELECT id FROM device WHERE name = ?) AND t >= ? AND t < ?)
                         WHERE step IS NULL OR step > ?
                         """),
                 arguments: [device, from.milliseconds, to.milliseconds, maximumGap.wholeMilliseconds]) ?? 0

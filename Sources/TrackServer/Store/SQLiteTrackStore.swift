@@ -1,5 +1,6 @@
 public import BackgroundCore
 public import GRDB
+public import LocationLog
 
 /// The embedded SQLite store (GRDB): one file on disk, or in memory for tests.
 ///
@@ -9,18 +10,11 @@ public import GRDB
 public struct SQLiteTrackStore: TrackStore {
     package let writer: any DatabaseWriter
 
-    /// What a returned write survives. Every ingest is acknowledged only after its transaction
-    /// returned, and the phone deletes what was acknowledged, so the default is `.powerLoss`.
-    public enum Durability: String, CaseIterable, Sendable {
-        /// `synchronous = FULL`: each commit is fsynced before it returns; an acknowledged sample
-        /// survives a process kill, an OS crash and a power cut.
-        case powerLoss = "full"
-        /// `synchronous = NORMAL` (WAL): a commit survives a process kill (SIGKILL, crash) but the
-        /// last commits before an OS crash or power cut may be lost, after the phones deleted them.
-        case processCrash = "normal"
-    }
-
     /// Opens (creating if needed) and migrates the database at `path`.
+    ///
+    /// The server's default durability is `.powerLoss` (`synchronous = FULL`): every ingest is
+    /// acknowledged only after its transaction returned, and the phone deletes what was
+    /// acknowledged (the phone's own store defaults to `.processCrash`; docs/glossary.md).
     /// - Throws: GRDB's `DatabaseError` when the file cannot be opened or migrated.
     public init(path: String, durability: Durability = .powerLoss) throws {
         var configuration = Configuration()
@@ -29,8 +23,9 @@ public struct SQLiteTrackStore: TrackStore {
         // After opening: GRDB's WAL set-up sets NORMAL on the writer after `prepareDatabase`, which
         // would override a FULL set there. A pool has one writer connection, so this holds for
         // every later write.
-        let level = durability == .powerLoss ? "FULL" : "NORMAL"
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(level)") }
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)")
+        }
         try self.init(writer: pool)
     }
 
@@ -60,7 +55,7 @@ public struct SQLiteTrackStore: TrackStore {
         do {
             try await writer.write { db in
                 try db.execute(
-                    sql: "INSERT INTO device (name, tokenHash, createdAt) VALUES (?, ?, ?)",
+                    sql: "INSERT INTO device (name, token_hash, created_at) VALUES (?, ?, ?)",
                     arguments: [name, tokenHash, now.milliseconds]
                 )
             }
@@ -74,7 +69,7 @@ public struct SQLiteTrackStore: TrackStore {
         do {
             try await writer.write { db in
                 try db.execute(
-                    sql: "INSERT INTO operator (name, tokenHash, createdAt) VALUES (?, ?, ?)",
+                    sql: "INSERT INTO operator (name, token_hash, created_at) VALUES (?, ?, ?)",
                     arguments: [name, tokenHash, now.milliseconds]
                 )
             }
@@ -98,14 +93,14 @@ public struct SQLiteTrackStore: TrackStore {
     public func revokeDevice(named name: String, at now: Instant) async throws -> Bool {
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE device SET revokedAt = ? WHERE name = ? AND revokedAt IS NULL",
+                sql: "UPDATE device SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
                 arguments: [now.milliseconds, name]
             )
             let changed = db.changesCount > 0
             try db.execute(
                 sql: """
-                    UPDATE session SET revokedAt = ?
-                    WHERE revokedAt IS NULL AND deviceId = (SELECT id FROM device WHERE name = ?)
+                    UPDATE session SET revoked_at = ?
+                    WHERE revoked_at IS NULL AND device_id = (SELECT id FROM device WHERE name = ?)
                     """,
                 arguments: [now.milliseconds, name]
             )
@@ -119,13 +114,13 @@ public struct SQLiteTrackStore: TrackStore {
         // single-point ingest 4× slower, the cooperative threads waiting on the reader queues.)
         try await writer.read { db in
             if let name = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT name FROM device WHERE tokenHash = ? AND revokedAt IS NULL"),
+                db.cachedStatement(sql: "SELECT name FROM device WHERE token_hash = ? AND revoked_at IS NULL"),
                 arguments: [hash])
             {
                 return .device(name)
             }
             if let name = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT name FROM operator WHERE tokenHash = ? AND revokedAt IS NULL"),
+                db.cachedStatement(sql: "SELECT name FROM operator WHERE token_hash = ? AND revoked_at IS NULL"),
                 arguments: [hash])
             {
                 return .operator(name)
@@ -133,8 +128,8 @@ public struct SQLiteTrackStore: TrackStore {
             let sessionDevice = try String.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT d.name FROM session s JOIN device d ON d.id = s.deviceId
-                        WHERE s.tokenHash = ? AND s.revokedAt IS NULL AND s.expiresAt > ? AND d.revokedAt IS NULL
+                        SELECT d.name FROM session s JOIN device d ON d.id = s.device_id
+                        WHERE s.token_hash = ? AND s.revoked_at IS NULL AND s.expires_at > ? AND d.revoked_at IS NULL
                         """),
                 arguments: [hash, now.milliseconds]
             )
@@ -146,7 +141,7 @@ public struct SQLiteTrackStore: TrackStore {
         try await writer.write { db in
             guard let deviceID = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }
             try db.execute(
-                sql: "INSERT INTO session (tokenHash, deviceId, createdAt, expiresAt) VALUES (?, ?, ?, ?)",
+                sql: "INSERT INTO session (token_hash, device_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
                 arguments: [tokenHash, deviceID, now.milliseconds, expiresAt.milliseconds]
             )
             try Self.markSeen(db, deviceID: deviceID, at: now.milliseconds)
@@ -158,8 +153,8 @@ public struct SQLiteTrackStore: TrackStore {
             try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT d.name, s.expiresAt, s.revokedAt FROM session s JOIN device d ON d.id = s.deviceId
-                    WHERE s.tokenHash = ?
+                    SELECT d.name, s.expires_at, s.revoked_at FROM session s JOIN device d ON d.id = s.device_id
+                    WHERE s.token_hash = ?
                     """,
                 arguments: [tokenHash]
             ).map { row in
@@ -175,11 +170,12 @@ public struct SQLiteTrackStore: TrackStore {
     public func extendSession(tokenHash: String, to expiresAt: Instant, at now: Instant) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE session SET expiresAt = ? WHERE tokenHash = ? AND revokedAt IS NULL",
+                sql: "UPDATE session SET expires_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
                 arguments: [expiresAt.milliseconds, tokenHash]
             )
             try db.execute(
-                sql: "UPDATE device SET lastSeenAt = ? WHERE id = (SELECT deviceId FROM session WHERE tokenHash = ?)",
+                sql:
+                    "UPDATE device SET last_seen_at = ? WHERE id = (SELECT device_id FROM session WHERE token_hash = ?)",
                 arguments: [now.milliseconds, tokenHash]
             )
         }
@@ -188,7 +184,7 @@ public struct SQLiteTrackStore: TrackStore {
     public func revokeSession(tokenHash: String, at now: Instant) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE session SET revokedAt = ? WHERE tokenHash = ? AND revokedAt IS NULL",
+                sql: "UPDATE session SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
                 arguments: [now.milliseconds, tokenHash]
             )
         }
@@ -196,22 +192,7 @@ public struct SQLiteTrackStore: TrackStore {
 
     public func insert(_ samples: [IngestSample], device: String, at now: Instant) async throws -> InsertOutcome {
         try await writer.write { db in
-            guard let deviceID = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }
-            let statement = try db.cachedStatement(sql: Self.insertSQL)
-            var outcome = InsertOutcome(accepted: [], duplicates: [])
-            var days = Set<Int64>()
-            for sample in samples {
-                try statement.execute(arguments: Self.arguments(sample, deviceID: deviceID, now: now))
-                if db.changesCount > 0 {
-                    outcome.accepted.append(sample.key)
-                    days.insert(DayDetail.day(sample.time.milliseconds))
-                } else {
-                    outcome.duplicates.append(sample.key)
-                }
-            }
-            try Self.markPending(db, deviceID: deviceID, days: days)
-            try Self.markSeen(db, deviceID: deviceID, at: now.milliseconds, added: outcome.accepted.count)
-            return outcome
+            try Self.insertRequest(db, GroupInsert(samples: samples, device: device, now: now))
         }
     }
 
@@ -220,7 +201,7 @@ public struct SQLiteTrackStore: TrackStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT s.* FROM sample s JOIN device d ON d.id = s.deviceId
+                    SELECT s.* FROM sample s JOIN device d ON d.id = s.device_id
                     WHERE d.name = ? AND s.t >= ? AND s.t < ? ORDER BY s.t, s.id LIMIT ?
                     """,
                 // SQLite reads a negative LIMIT as "no limit".
@@ -234,7 +215,7 @@ public struct SQLiteTrackStore: TrackStore {
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT COUNT(*), COUNT(DISTINCT s.t) FROM sample s JOIN device d ON d.id = s.deviceId
+                    SELECT COUNT(*), COUNT(DISTINCT s.t) FROM sample s JOIN device d ON d.id = s.device_id
                     WHERE d.name = ? AND s.t >= ? AND s.t < ?
                     """,
                 arguments: [device, from.milliseconds, to.milliseconds])
@@ -246,7 +227,7 @@ public struct SQLiteTrackStore: TrackStore {
         try await writer.write { db in
             guard let deviceID = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }
             try db.execute(
-                sql: "INSERT INTO event (deviceId, type, json, receivedAt) VALUES (?, ?, ?, ?)",
+                sql: "INSERT INTO event (device_id, type, json, received_at) VALUES (?, ?, ?, ?)",
                 arguments: [deviceID, type, json, now.milliseconds]
             )
             try Self.markSeen(db, deviceID: deviceID, at: now.milliseconds)
@@ -257,7 +238,7 @@ public struct SQLiteTrackStore: TrackStore {
         try await writer.read { db in
             try Int.fetchOne(
                 db,
-                sql: "SELECT COUNT(*) FROM event e JOIN device d ON d.id = e.deviceId WHERE d.name = ?",
+                sql: "SELECT COUNT(*) FROM event e JOIN device d ON d.id = e.device_id WHERE d.name = ?",
                 arguments: [device]
             ) ?? 0
         }

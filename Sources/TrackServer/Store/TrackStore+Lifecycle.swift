@@ -1,10 +1,10 @@
 public import BackgroundCore
 
-/// The tables that hold a device's rows, by their `deviceId` column: what
+/// The tables that hold a device's rows, by their `device_id` column: what
 /// ``TrackStore/eraseDevice(named:at:)`` deletes (in this order, children first, then the
 /// `alert_outbox` entries naming the device and the device row) and what
 /// ``TrackStore/deviceRowCounts(device:)`` counts. A table that holds rows of a device is added
-/// here, in one line; `DeviceErasureTests` fails for a table with a `deviceId` column that is not.
+/// here, in one line; `DeviceErasureTests` fails for a table with a `device_id` column that is not.
 public enum DeviceData {
     public static let tables: [String] = [
         "sample",
@@ -24,11 +24,11 @@ public enum DeviceData {
     /// tally (if any) its deletions decrement, and the column that picks a batch of rows within the
     /// device (`id`, or the start time where a table has no id).
     public static let aged: [(table: String, time: String, tally: String?, key: String)] = [
-        ("sample", "t", "sampleCount", "id"),
-        ("event", "receivedAt", nil, "id"),
-        ("rejected_point", "receivedAt", "rejectedCount", "id"),
+        ("sample", "t", "sample_count", "id"),
+        ("event", "received_at", nil, "id"),
+        ("rejected_point", "received_at", "rejected_count", "id"),
         ("gap_interval", "start", nil, "id"),
-        ("timeline_entry", "endAt", nil, "startAt"),
+        ("timeline_entry", "end_at", nil, "start_at"),
     ]
 
     /// The per-table counts' key for the device row itself and the queued alerts naming it.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocationLog
 import Logging
 import TrackServer
 import TrackServerPostgres
@@ -14,7 +15,7 @@ struct DatabaseOptions: ParsableArguments {
             "full: each acknowledged upload is fsynced and survives a power cut (default); normal: faster, "
                 + "survives a process kill but may lose the last acknowledged uploads in an OS crash or power cut. "
                 + "SQLite only."))
-    var durability: SQLiteTrackStore.Durability = .powerLoss
+    var durability: Durability = .powerLoss
 
     @Option(
         name: .customLong("postgres"),

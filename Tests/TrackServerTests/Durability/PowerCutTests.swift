@@ -20,7 +20,7 @@ struct PowerCutTests {
     /// Set `BGTRACK_POWERCUT_DURABILITY=normal` to run the shipped-setting test with NORMAL and see
     /// it fail (issue 9, what it must show 1).
     static let override = ProcessInfo.processInfo.environment["BGTRACK_POWERCUT_DURABILITY"]
-        .flatMap(SQLiteTrackStore.Durability.init(rawValue:))
+        .flatMap(Durability.init(rawValue:))
 
     @Test func everyAcknowledgedSampleSurvivesWithTheShippedSetting() async throws {
         let run = try await Self.cutPower(durability: Self.override)
@@ -79,7 +79,7 @@ struct PowerCutTests {
     /// Uploads `singlePoints` points, one per request, half OwnTracks and half OsmAnd, all at once
     /// through the router, cuts the power, and reads back which point keys the file holds.
     static func cutPowerAfterSinglePoints(
-        durability: SQLiteTrackStore.Durability?
+        durability: Durability?
     ) async throws -> (acknowledged: Set<String>, survived: Set<String>, groupSizes: [Int]) {
         try #require(bgt_powercut_install() == 0, "the power-cut VFS could not be registered")
         let directory = FileManager.default.temporaryDirectory
@@ -159,7 +159,7 @@ struct PowerCutTests {
     /// Starts a server on a watched database file, uploads `batches` native batches over its
     /// router, cuts the power, reopens the file and reads back which sample ids it holds.
     static func cutPower(
-        durability: SQLiteTrackStore.Durability?, keepDirectory: Bool = false
+        durability: Durability?, keepDirectory: Bool = false
     ) async throws -> Run {
         try #require(bgt_powercut_install() == 0, "the power-cut VFS could not be registered")
         let directory = FileManager.default.temporaryDirectory

@@ -40,7 +40,7 @@ struct DeviceErasureTests {
         for table in try await tables() {
             #expect(
                 known.contains(table.lowercased()),
-                "table \(table) has a deviceId column but is not in DeviceData.tables: erasure would leave its rows")
+                "table \(table) has a device_id column but is not in DeviceData.tables: erasure would leave its rows")
         }
         let now = StoreContract.now
         for device in [name, "bystander"] {

@@ -19,18 +19,30 @@ struct PostgresDeviceTallyTests {
     }
 
     @Test(.postgres) func theMigrationCountsWhatADatabaseAlreadyHolds() async throws {
-        try await PostgresTestDatabase.withStore { store in
-            _ = try await store.addDevice(name: "a", tokenHash: "ha", at: StoreContract.now)
-            _ = try await store.insert(
-                [StoreContract.sample("k1", at: 1), StoreContract.sample("k2", at: 2)], device: "a",
-                at: StoreContract.now)
-            try await store.quarantine(device: "a", source: .osmand, reason: "r", raw: "", at: StoreContract.now)
-            // Back to what version 1 held, then the version 2 backfill again.
-            try await store.run("UPDATE device SET samplecount = 0, rejectedcount = 0")
-            let backfill = try #require(PostgresTrackStore.migrations.first { $0.version == 2 }?.statements.last)
-            try await store.run(PostgresQuery(unsafeSQL: backfill))
-            let device = try #require(try await store.device(named: "a"))
-            #expect(device.sampleCount == 2 && device.rejectedCount == 1)
+        let configuration = try PostgresTestDatabase.freshConfiguration()
+        try await PostgresTestDatabase.withSchema(configuration) {
+            // A database of version 1 (its column names), holding rows; then the later versions.
+            try await PostgresTrackStore.migrate(configuration, logger: PostgresTestDatabase.logger, upTo: 1)
+            try await PostgresTrackStore.withConnection(configuration, logger: PostgresTestDatabase.logger) {
+                connection in
+                for statement in [
+                    "INSERT INTO device (name, tokenhash, createdat) VALUES ('a', 'ha', 0)",
+                    """
+                    INSERT INTO sample (deviceid, key, t, lat, lon, source, receivedat)
+                    SELECT id, k, 1, 1, 1, 'native', 0 FROM device, (VALUES ('k1'), ('k2')) AS keys(k)
+                    """,
+                    """
+                    INSERT INTO rejected_point (deviceid, source, reason, raw, receivedat)
+                    SELECT id, 'osmand', 'r', '', 0 FROM device
+                    """,
+                ] {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresTestDatabase.logger)
+                }
+            }
+            try await PostgresTrackStore.withStore(configuration, logger: PostgresTestDatabase.logger) { store in
+                let device = try #require(try await store.device(named: "a"))
+                #expect(device.sampleCount == 2 && device.rejectedCount == 1)
+            }
         }
     }
 }

@@ -532,8 +532,8 @@ struct PostgresStoreContract {
 
 /// What the server's SQLite promises for an acknowledged upload.
 @Suite struct ServerDurabilityTests {
-    @Test(arguments: [(SQLiteTrackStore.Durability.powerLoss, 2), (.processCrash, 1)])
-    func durabilityReachesSQLite(durability: SQLiteTrackStore.Durability, level: Int) async throws {
+    @Test(arguments: [(Durability.powerLoss, 2), (.processCrash, 1)])
+    func durabilityReachesSQLite(durability: Durability, level: Int) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("durability-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocationLog
 import LocationLogTesting
 import Logging
 import NIOCore
@@ -34,12 +35,12 @@ struct TestServer {
     /// A `nil` durability opens the file with the shipped default. With `gate`, the routes see the
     /// store through a ``GatedStore`` (commits wait at the gate); `store` stays the SQLite store.
     init(
-        file: (path: String, durability: SQLiteTrackStore.Durability?)? = nil, logger: Logger? = nil,
+        file: (path: String, durability: Durability?)? = nil, logger: Logger? = nil,
         gate: (gate: Gate, log: EventLog)? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws {
         let clock = ManualTime(Self.start)
-        let open = { (path: String, durability: SQLiteTrackStore.Durability?) throws -> SQLiteTrackStore in
+        let open = { (path: String, durability: Durability?) throws -> SQLiteTrackStore in
             try durability.map { try SQLiteTrackStore(path: path, durability: $0) } ?? SQLiteTrackStore(path: path)
         }
         var store = try file.map { try open($0.path, $0.durability) } ?? SQLiteTrackStore.inMemory()
