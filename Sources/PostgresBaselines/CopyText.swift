@@ -39,7 +39,7 @@ package enum CopyText {
     /// A `sample` row (``sampleColumns``) as the store writes it: the same values its `INSERT` binds.
     ///
     /// Numbers use Swift's shortest round-tripping form, which `float8in` reads back exactly.
-    package static func sampleRow(_ sample: IngestSample, deviceID: Int64, receivedAt: Int64) -> String {
+    package static func sampleRow(_ sample: TrackSample, deviceID: Int64, receivedAt: Int64) -> String {
         func number(_ value: Double?) -> String? { value.map { String($0) } }
         var fields: [String?] = [String(deviceID), sample.key, sample.id, sample.seq.map { String($0) }]
         fields.append(String(sample.time.milliseconds))

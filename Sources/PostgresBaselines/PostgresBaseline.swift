@@ -39,7 +39,7 @@ package enum PostgresBaseline: CaseIterable {
 
     /// Times this baseline storing `batches` (one transaction each) into a fresh schema of `base`.
     /// - Throws: when the database refuses a statement, or fewer rows were stored than given.
-    package func time(_ batches: [[IngestSample]], base: PostgresStoreConfiguration, logger: Logger) async throws
+    package func time(_ batches: [[TrackSample]], base: PostgresStoreConfiguration, logger: Logger) async throws
         -> Double
     {
         try await PostgresBenchDatabase.withFreshSchema(base, logger: logger) { configuration in
@@ -59,7 +59,7 @@ package enum PostgresBaseline: CaseIterable {
         }
     }
 
-    private func time(_ batches: [[IngestSample]], on connection: PostgresConnection, logger: Logger)
+    private func time(_ batches: [[TrackSample]], on connection: PostgresConnection, logger: Logger)
         async throws -> Double
     {
         let deviceID = try await PostgresBenchDatabase.scalar(
@@ -132,7 +132,7 @@ package enum PostgresBaseline: CaseIterable {
         """
 
     /// The store's statement before the unnest one, rows sorted by key as the store does.
-    package static func insertQuery(_ samples: [IngestSample], deviceID: Int64, receivedAt: Int64) -> PostgresQuery {
+    package static func insertQuery(_ samples: [TrackSample], deviceID: Int64, receivedAt: Int64) -> PostgresQuery {
         let columns = CopyText.sampleColumns.count
         var sql = "INSERT INTO sample (\(CopyText.sampleColumns.joined(separator: ", "))) VALUES"
         var binds = PostgresBindings(capacity: samples.count * columns)
@@ -163,7 +163,7 @@ package enum PostgresBaseline: CaseIterable {
     }
 
     /// The store's statement, built by the store's own encoder, rows sorted by key as the store does.
-    package static func unnestQuery(_ samples: [IngestSample], deviceID: Int64, receivedAt: Int64) throws
+    package static func unnestQuery(_ samples: [TrackSample], deviceID: Int64, receivedAt: Int64) throws
         -> PostgresQuery
     {
         try PostgresTrackStore.insertQuery(

@@ -34,7 +34,7 @@ extension PostgresTrackStore: TrackDetailStore {
     /// In an insert's transaction: the days of the rows it added, and each next day, are pending
     /// (one statement, days in order so two transactions lock them in one order).
     static func markPending(
-        _ connection: PostgresConnection, deviceID: Int64, samples: [IngestSample], outcome: InsertOutcome,
+        _ connection: PostgresConnection, deviceID: Int64, samples: [TrackSample], outcome: InsertOutcome,
         logger: Logger
     ) async throws {
         let accepted = Set(outcome.accepted)

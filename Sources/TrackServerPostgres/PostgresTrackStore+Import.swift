@@ -19,7 +19,7 @@ extension PostgresTrackStore: ImportStore {
     }
 
     public func commitImport(
-        _ samples: [IngestSample], device: String, checkpoint: ImportCheckpoint, at now: Instant
+        _ samples: [TrackSample], device: String, checkpoint: ImportCheckpoint, at now: Instant
     ) async throws -> Int {
         try await retryingDeadlocks {
             try await transaction { connection in

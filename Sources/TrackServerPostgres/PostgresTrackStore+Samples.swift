@@ -4,7 +4,7 @@ package import PostgresNIO
 public import TrackServer
 
 extension PostgresTrackStore {
-    public func insert(_ samples: [IngestSample], device: String, at now: Instant) async throws -> InsertOutcome {
+    public func insert(_ samples: [TrackSample], device: String, at now: Instant) async throws -> InsertOutcome {
         try await retryingDeadlocks {
             try await transaction { connection in
                 let deviceID = try await Self.deviceID(connection, device, logger: logger)
@@ -133,7 +133,7 @@ extension PostgresTrackStore {
     /// Rows go in sorted by key, so two transactions storing overlapping batches of one device
     /// take the key locks in the same order (no deadlock between two servers given the same batch).
     static func insertRows(
-        _ connection: PostgresConnection, _ samples: [IngestSample], deviceID: Int64, now: Instant, logger: Logger
+        _ connection: PostgresConnection, _ samples: [TrackSample], deviceID: Int64, now: Instant, logger: Logger
     ) async throws -> InsertOutcome {
         let ordered = samples.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }
         var stored: Set<String> = []
@@ -163,7 +163,7 @@ extension PostgresTrackStore {
     /// Not a multi-row `VALUES` list of 17 binds a row: for 500 rows that is a statement of 8,500
     /// parameters for PostgreSQL to parse and plan and for the driver to encode one by one, and
     /// `bgtrack-bench postgres` measures it storing 1.4–1.9× fewer rows per second than this.
-    package static func insertQuery(_ samples: [IngestSample], deviceID: Int64, now: Instant) throws
+    package static func insertQuery(_ samples: [TrackSample], deviceID: Int64, now: Instant) throws
         -> PostgresQuery
     {
         var binds = PostgresBindings(capacity: 17)
@@ -202,7 +202,7 @@ extension PostgresTrackStore {
         ON CONFLICT (device_id, key) DO NOTHING RETURNING key
         """
 
-    public func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [IngestSample] {
+    public func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [TrackSample] {
         let limit = limit.map { Int64(max(0, $0)) }
         return try await rows(
             """
@@ -225,11 +225,11 @@ extension PostgresTrackStore {
         return SampleTally(rows: Int(rows), distinctTimes: Int(distinct))
     }
 
-    static func sample(from row: PostgresRow) throws -> IngestSample {
+    static func sample(from row: PostgresRow) throws -> TrackSample {
         let (key, id, seq, time, latitude, longitude, accuracy) = try row.decode(
             (String, String?, Int64?, Int64, Double, Double, Double?).self)
         let columns = row.makeRandomAccess()
-        return IngestSample(
+        return TrackSample(
             key: key, id: id, seq: seq, time: Instant(milliseconds: time), latitude: latitude, longitude: longitude,
             accuracy: accuracy,
             altitude: try columns["alt"].decode(Double?.self),

@@ -79,7 +79,7 @@ struct HealthBench: AsyncParsableCommand {
             let batch = min(10_000, count - written)
             let device = "d\(written / 10_000 % devices)"
             let rows = (written..<written + batch).map { index in
-                IngestSample(
+                TrackSample(
                     key: "k\(index)", time: start + .seconds(Int64(index)), latitude: 31 + Double(index % 1000) / 1e4,
                     longitude: 121, accuracy: 5, source: .native)
             }

@@ -173,8 +173,8 @@ struct ImportBench: AsyncParsableCommand {
             let time = Instant(milliseconds: 1_577_836_800_000 + Int64(index) * 120_000)
             let latitude = 48.1 + random.uniform(-0.1...0.1)
             let longitude = 11.5 + random.uniform(-0.1...0.1)
-            return IngestSample(
-                key: IngestSample.positionKey(time: time, latitude: latitude, longitude: longitude), time: time,
+            return TrackSample(
+                key: TrackSample.positionKey(time: time, latitude: latitude, longitude: longitude), time: time,
                 latitude: latitude, longitude: longitude, accuracy: 10, source: .imported)
         }
         let clock = ContinuousClock()

@@ -221,13 +221,13 @@ struct ReadsBench: AsyncParsableCommand {
             var longitude = 2.0
             var index = 0
             while index < perDevice {
-                var batch: [IngestSample] = []
+                var batch: [TrackSample] = []
                 batch.reserveCapacity(5_000)
                 for _ in 0..<min(5_000, perDevice - index) {
                     latitude += (random.unit() - 0.5) * 0.002
                     longitude += (random.unit() - 0.5) * 0.002
                     batch.append(
-                        IngestSample(
+                        TrackSample(
                             key: "d\(device)-\(index)", time: start + .seconds(Int64(index * interval)),
                             latitude: latitude, longitude: longitude, accuracy: 5 + random.unit() * 20,
                             altitude: 30, speed: random.unit() * 3, course: nil, battery: 0.8, charging: false,

@@ -209,7 +209,7 @@ struct YearMapBench: AsyncParsableCommand {
             var year = YearOfSamples(seed: UInt64(device + 1), interval: interval, start: Self.start)
             var index = 0
             while index < perDevice {
-                let batch = (0..<min(5_000, perDevice - index)).compactMap { _ -> IngestSample? in
+                let batch = (0..<min(5_000, perDevice - index)).compactMap { _ -> TrackSample? in
                     defer { index += 1 }
                     return year.sample(index, device: device)
                 }
@@ -243,7 +243,7 @@ struct YearOfSamples {
     }
 
     /// The sample at slot `index`, `nil` while the phone is off.
-    mutating func sample(_ index: Int, device: Int) -> IngestSample? {
+    mutating func sample(_ index: Int, device: Int) -> TrackSample? {
         let seconds = index * interval
         let day = seconds / 86_400
         let minute = Double(seconds % 86_400) / 60
@@ -282,7 +282,7 @@ struct YearOfSamples {
         } else if odd < 0.001 {
             accuracy = 20_000
         }
-        return IngestSample(
+        return TrackSample(
             key: "d\(device)-\(index)", time: start + .seconds(Int64(seconds)), latitude: latitude,
             longitude: longitude, accuracy: accuracy, altitude: 40, speed: nil, course: nil, battery: 0.7,
             charging: false, trigger: "timer", state: "background", source: .native)

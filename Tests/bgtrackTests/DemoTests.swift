@@ -73,8 +73,8 @@ import TrackServer
         }
         // Seq 1 and 2 reached the server, 2 twice under two keys; 3 was deleted unacknowledged
         // (lost); 4 and 5 are still pending.
-        func row(_ sample: Sample, key: String) -> IngestSample {
-            IngestSample(
+        func row(_ sample: Sample, key: String) -> TrackSample {
+            TrackSample(
                 key: key, id: sample.id.uuidString, seq: sample.seq, time: sample.time,
                 latitude: sample.latitude, longitude: sample.longitude, source: .native)
         }

@@ -82,7 +82,7 @@ import TrackServer
             _ = try await store.addDevice(name: "p", tokenHash: "h", at: start)
             _ = try await store.insert(
                 (0..<25).map {
-                    IngestSample(
+                    TrackSample(
                         key: "k\($0)", time: start + .seconds(Int64($0) * 60), latitude: 31.2, longitude: 121.4,
                         source: .native)
                 }, device: "p", at: start)

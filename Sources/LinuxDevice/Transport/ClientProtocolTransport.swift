@@ -18,7 +18,7 @@ public import LocationLog
 ///   not a verdict on the point: OsmAnd servers answer 400 for an unknown device id, which would
 ///   otherwise move every point aside; the point stays pending and the sync machine backs off.
 /// A resent point is harmless on our server: samples without an id are keyed by device, time and
-/// position (`IngestSample.positionKey`).
+/// position (`TrackSample.positionKey`).
 ///
 /// Units are converted to each protocol's: OwnTracks `vel` km/h and `tst` epoch seconds, OsmAnd
 /// `speed` knots and `timestamp` epoch seconds, battery in per cent for both.

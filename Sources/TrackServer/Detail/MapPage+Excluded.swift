@@ -5,8 +5,8 @@ extension TrackServerEnvironment {
     /// The day's segments without the points the clean-up rules flag (the same ``DayDetail`` pass
     /// the range map's stored flags come from, over the day's points), cut again at gaps, and the
     /// flagged points with their flags.
-    static func excluding(_ segments: [[IngestSample]], rules: CleanupRules, maximumGap: Duration)
-        -> (segments: [[IngestSample]], excluded: [(sample: IngestSample, flag: SampleFlag)])
+    static func excluding(_ segments: [[TrackSample]], rules: CleanupRules, maximumGap: Duration)
+        -> (segments: [[TrackSample]], excluded: [(sample: TrackSample, flag: SampleFlag)])
     {
         let samples = Array(segments.joined())
         let inputs = samples.enumerated().map { index, sample in
@@ -19,8 +19,8 @@ extension TrackServerEnvironment {
         where samples.indices.contains(Int(output.row)) {
             flags[Int(output.row)] = output.flag
         }
-        var kept: [IngestSample] = []
-        var excluded: [(sample: IngestSample, flag: SampleFlag)] = []
+        var kept: [TrackSample] = []
+        var excluded: [(sample: TrackSample, flag: SampleFlag)] = []
         for (sample, flag) in zip(samples, flags) {
             if flag == .none { kept.append(sample) } else { excluded.append((sample, flag)) }
         }

@@ -61,7 +61,7 @@ public final class SampleCommitter: @unchecked Sendable {
     ///   - bytes: the request's body size, for the per-commit byte bound.
     /// - Throws: a 503 ``APIError`` with `Retry-After` when the queue is full (nothing written);
     ///   the store's error for this request's rows (the other requests of its group are stored).
-    public func insert(_ samples: [IngestSample], device: String, at now: Instant, bytes: Int) async throws
+    public func insert(_ samples: [TrackSample], device: String, at now: Instant, bytes: Int) async throws
         -> InsertOutcome
     {
         guard limits.enabled else { return try await store.insert(samples, device: device, at: now) }

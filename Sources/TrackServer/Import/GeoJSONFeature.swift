@@ -6,7 +6,7 @@ import BackgroundCore
 /// `MultiLineString` with one time per point in `properties.coordTimes` (as togeojson writes GPX
 /// tracks). Features without times are refused: a track point needs its time.
 enum GeoJSONFeature {
-    static func points(_ value: JSONValue) throws(SampleProblem) -> [IngestSample] {
+    static func points(_ value: JSONValue) throws(SampleProblem) -> [TrackSample] {
         let feature = try FieldReader(value, label: "the feature")
         guard let geometry = try feature.child("geometry") else {
             throw feature.problem("geometry", "is required and missing")
@@ -38,7 +38,7 @@ enum GeoJSONFeature {
             }
             var times: [JSONValue] = []
             if case .array(let nested) = properties.object["coordTimes"] { times = nested }
-            var points: [IngestSample] = []
+            var points: [TrackSample] = []
             for (index, line) in lines.enumerated() {
                 let lineTimes = index < times.count ? times[index] : nil
                 points += try self.line(line, times: lineTimes, label: "geometry.coordinates[\(index)]")
@@ -51,7 +51,7 @@ enum GeoJSONFeature {
     }
 
     private static func line(_ coordinates: JSONValue, times: JSONValue?, label: String) throws(SampleProblem)
-        -> [IngestSample]
+        -> [TrackSample]
     {
         guard case .array(let positions) = coordinates else {
             throw SampleProblem(message: "field \"\(label)\" must be an array of positions")
@@ -62,7 +62,7 @@ enum GeoJSONFeature {
                     "field \"properties.coordTimes\" must hold one time per point of \(label) (\(positions.count)); "
                     + "a line without times cannot become a track")
         }
-        var points: [IngestSample] = []
+        var points: [TrackSample] = []
         points.reserveCapacity(positions.count)
         for (index, element) in positions.enumerated() {
             let position = try self.position(element, label: "\(label)[\(index)]")

@@ -14,7 +14,7 @@ public struct ImportPipeline {
     private let rules = SampleRules()
     private let now: Instant
     private let batchSize: Int
-    private var pending: [IngestSample] = []
+    private var pending: [TrackSample] = []
     /// The counts so far, committed or pending; `records`/`bytes` move only at a batch's end.
     public private(set) var checkpoint: ImportCheckpoint
     private var lastPosition: ImportPosition?
@@ -128,7 +128,7 @@ public struct ImportPipeline {
 
 /// Rows to commit with the checkpoint they reach.
 public struct ImportBatch: Sendable {
-    public var samples: [IngestSample]
+    public var samples: [TrackSample]
     /// Its `added` and `duplicates` count the earlier batches only.
     public var checkpoint: ImportCheckpoint
 }

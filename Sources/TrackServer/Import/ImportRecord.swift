@@ -37,7 +37,7 @@ public struct ImportPosition: Hashable, Sendable, CustomStringConvertible {
 /// (a Timeline segment's `timelinePath`).
 struct ImportRecord: Sendable {
     var position: ImportPosition
-    var outcome: Result<[IngestSample], SampleProblem>
+    var outcome: Result<[TrackSample], SampleProblem>
 }
 
 /// A problem that stops the reading (the file's structure is broken, so no later record can be
@@ -67,14 +67,14 @@ protocol ImportReader {
     mutating func finish() -> [ImportRecord]
 }
 
-extension IngestSample {
+extension TrackSample {
     /// An imported point: keyed by time and position like every protocol without sample ids, so
     /// the same point imported twice, or imported after the phone uploaded it, is one row.
     static func imported(
         time: Instant, latitude: Double, longitude: Double, accuracy: Double? = nil, altitude: Double? = nil,
         speed: Double? = nil, course: Double? = nil
-    ) -> IngestSample {
-        IngestSample(
+    ) -> TrackSample {
+        TrackSample(
             key: positionKey(time: time, latitude: latitude, longitude: longitude), time: time, latitude: latitude,
             longitude: longitude, accuracy: accuracy.knownAccuracy, altitude: altitude, speed: speed.unlessUnknown,
             course: course.unlessUnknown, source: .imported)

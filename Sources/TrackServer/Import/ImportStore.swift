@@ -11,6 +11,6 @@ public protocol ImportStore: TrackStore {
     /// added and duplicate rows added to its counts. When it throws, nothing was written.
     /// - Returns: the rows added.
     /// - Throws: ``TrackStoreError/unknownDevice(_:)`` when no active device has that name.
-    func commitImport(_ samples: [IngestSample], device: String, checkpoint: ImportCheckpoint, at now: Instant)
+    func commitImport(_ samples: [TrackSample], device: String, checkpoint: ImportCheckpoint, at now: Instant)
         async throws -> Int
 }

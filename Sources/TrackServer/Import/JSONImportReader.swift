@@ -38,7 +38,7 @@ struct JSONImportReader: ImportReader {
         return []
     }
 
-    static func decode(_ piece: JSONRecordSplitter.Piece) -> Result<[IngestSample], SampleProblem> {
+    static func decode(_ piece: JSONRecordSplitter.Piece) -> Result<[TrackSample], SampleProblem> {
         if let problem = piece.problem { return .failure(SampleProblem(message: problem)) }
         let value: JSONValue
         do {

@@ -67,7 +67,7 @@ struct OwnTracksRecReader: ImportReader {
         return ImportRecord(position: position, outcome: Self.decode(content))
     }
 
-    static func decode(_ line: ArraySlice<UInt8>) -> Result<[IngestSample], SampleProblem> {
+    static func decode(_ line: ArraySlice<UInt8>) -> Result<[TrackSample], SampleProblem> {
         // The JSON starts at the first "{" after the second tab; the columns before are the time
         // the Recorder stored it and the topic.
         guard let firstTab = line.firstIndex(of: 0x09),

@@ -4,7 +4,7 @@ import LocationLog
 /// Takeout's legacy `Records.json`: `{"locations":[{"latitudeE7":…,"longitudeE7":…,"accuracy":…,
 /// "timestamp":"2019-…Z"}, …]}` (older files have `"timestampMs":"1546300800000"` instead).
 enum TakeoutRecords {
-    static func points(_ value: JSONValue) throws(SampleProblem) -> [IngestSample] {
+    static func points(_ value: JSONValue) throws(SampleProblem) -> [TrackSample] {
         let fields = try FieldReader(value, label: "the location")
         let latitude = try coordinate(fields, "latitudeE7")
         let longitude = try coordinate(fields, "longitudeE7")

@@ -9,11 +9,11 @@ import LocationLog
 /// segments writing positions as `"geo:48.1,11.5"` and path times as
 /// `durationMinutesOffsetFromStartTime`.
 enum TakeoutTimeline {
-    static func segmentPoints(_ value: JSONValue) throws(SampleProblem) -> [IngestSample] {
+    static func segmentPoints(_ value: JSONValue) throws(SampleProblem) -> [TrackSample] {
         let fields = try FieldReader(value, label: "the segment")
         let start = try time(fields, "startTime")
         let end = try time(fields, "endTime")
-        var points: [IngestSample] = []
+        var points: [TrackSample] = []
         if case .array(let path) = fields.object["timelinePath"] {
             for (index, element) in path.enumerated() {
                 let step = try FieldReader(element, label: "timelinePath[\(index)]")
@@ -47,7 +47,7 @@ enum TakeoutTimeline {
 
     /// A `rawSignals` element: a point when it is a `position`; Wi-Fi scans and activity records
     /// hold none.
-    static func signalPoints(_ value: JSONValue) throws(SampleProblem) -> [IngestSample] {
+    static func signalPoints(_ value: JSONValue) throws(SampleProblem) -> [TrackSample] {
         let fields = try FieldReader(value, label: "the signal")
         guard let position = try fields.child("position") else { return [] }
         let (latitude, longitude) = try latLng(position, "LatLng")

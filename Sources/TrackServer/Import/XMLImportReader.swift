@@ -143,7 +143,7 @@ struct XMLImportReader: ImportReader {
         records.append(ImportRecord(position: point.position, outcome: Self.gpxSample(point)))
     }
 
-    private static func gpxSample(_ point: Point) -> Result<[IngestSample], SampleProblem> {
+    private static func gpxSample(_ point: Point) -> Result<[TrackSample], SampleProblem> {
         guard let latitude = point.latitude.flatMap(Double.init), latitude.isFinite else {
             return .failure(SampleProblem(message: "attribute \"lat\" is missing or not a number"))
         }
@@ -176,7 +176,7 @@ struct XMLImportReader: ImportReader {
         trackCoords += 1
         let position = nextPosition(trackCoordStart)
         guard position.record >= skipBefore else { return }
-        let outcome: Result<[IngestSample], SampleProblem>
+        let outcome: Result<[TrackSample], SampleProblem>
         let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map { Double($0) }
         if index >= trackTimes.count {
             outcome = .failure(SampleProblem(message: "gx:coord \(index + 1) of its gx:Track has no <when>"))

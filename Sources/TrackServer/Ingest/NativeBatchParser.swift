@@ -15,7 +15,7 @@ package struct NativeBatchParser: Sendable {
 
     package struct Parsed {
         package var batch: String?
-        package var samples: [IngestSample]
+        package var samples: [TrackSample]
         package var rejected: [(id: String, reason: String)]
         /// Gap intervals (batch version 2): valid ones to store, refused ones with the reason.
         package var gaps: [IngestGap] = []
@@ -154,7 +154,7 @@ package struct NativeBatchParser: Sendable {
     }
 
     private func sample(_ item: JSONValue, id: String, index: Int, now: Instant) throws(SampleProblem)
-        -> IngestSample
+        -> TrackSample
     {
         let fields = try FieldReader(item, label: "sample \(index)")
         let time = try fields.requiredNumber("t")
@@ -176,13 +176,13 @@ package struct NativeBatchParser: Sendable {
 
     /// The sample rules once (``SampleRules``, the phone's ``SampleRuleSet``), after the wire
     /// names (a UUID id, a known trigger and state) that only the native protocol has.
-    private func validate(_ wire: WireSample, index: Int, now: Instant) throws(SampleProblem) -> IngestSample {
+    private func validate(_ wire: WireSample, index: Int, now: Instant) throws(SampleProblem) -> TrackSample {
         do {
             try wire.checkNames()
         } catch {
             throw SampleProblem(label: "sample \(index)", error)
         }
-        let sample = IngestSample(
+        let sample = TrackSample(
             key: wire.id, id: wire.id, seq: wire.seq, time: Instant(milliseconds: wire.t), latitude: wire.lat,
             longitude: wire.lon, accuracy: wire.acc.knownAccuracy, altitude: wire.alt, speed: wire.speed,
             course: wire.course,

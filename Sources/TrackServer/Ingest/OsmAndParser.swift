@@ -13,7 +13,7 @@ struct OsmAndParser: Sendable {
     struct Parsed {
         var device: String
         var token: String?
-        var samples: [IngestSample]
+        var samples: [TrackSample]
     }
 
     /// Parameters from the query string and a form body, the body winning on repeated names.
@@ -46,7 +46,7 @@ struct OsmAndParser: Sendable {
         guard locations.count <= maxSamples else {
             throw APIError(.contentTooLarge, "\(locations.count) locations is more than the limit of \(maxSamples)")
         }
-        var samples: [IngestSample] = []
+        var samples: [TrackSample] = []
         for (index, location) in locations.enumerated() {
             do {
                 samples.append(try sample(json: location, label: "location \(index)", now: now))
@@ -57,7 +57,7 @@ struct OsmAndParser: Sendable {
         return Parsed(device: device, token: token ?? bodyToken, samples: samples)
     }
 
-    private func sample(_ parameters: [String: String], now: Instant) throws(SampleProblem) -> IngestSample {
+    private func sample(_ parameters: [String: String], now: Instant) throws(SampleProblem) -> TrackSample {
         func number(_ name: String) throws(SampleProblem) -> Double? {
             guard let text = parameters[name], !text.isEmpty else { return nil }
             guard let value = Double(text), value.isFinite else {
@@ -90,8 +90,8 @@ struct OsmAndParser: Sendable {
         let battery = try number("batt")
         let bearing = try number("bearing")
         let heading = try number("heading")
-        let sample = IngestSample(
-            key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
+        let sample = TrackSample(
+            key: TrackSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
             // Traccar Client sends accuracy=0 when the fix has none: unknown, not 0 m.
             latitude: lat, longitude: lon, accuracy: try number("accuracy").unlessUnknown.knownAccuracy,
             altitude: try number("altitude"),
@@ -104,7 +104,7 @@ struct OsmAndParser: Sendable {
         return sample
     }
 
-    private func sample(json location: JSONValue, label: String, now: Instant) throws(SampleProblem) -> IngestSample {
+    private func sample(json location: JSONValue, label: String, now: Instant) throws(SampleProblem) -> TrackSample {
         let fields = try FieldReader(location, label: label)
         guard let coords = try fields.child("coords") else { throw fields.problem("coords", "is required") }
         let lat = try coords.requiredNumber("latitude")
@@ -120,8 +120,8 @@ struct OsmAndParser: Sendable {
         let speed = try coords.number("speed")
         let heading = try coords.number("heading")
         let level = try battery?.number("level")
-        let sample = IngestSample(
-            key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
+        let sample = TrackSample(
+            key: TrackSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
             latitude: lat, longitude: lon, accuracy: try coords.number("accuracy").unlessUnknown.knownAccuracy,
             altitude: try coords.number("altitude"), speed: speed.unlessUnknown,
             course: heading.unlessUnknown, battery: level.unlessUnknown,

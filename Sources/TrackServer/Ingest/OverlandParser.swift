@@ -12,7 +12,7 @@ struct OverlandParser: Sendable {
     var maxSamples: Int
 
     struct Parsed {
-        var samples: [IngestSample]
+        var samples: [TrackSample]
         var skipped: [(index: Int, reason: String)]
         var trip: JSONValue?
     }
@@ -49,7 +49,7 @@ struct OverlandParser: Sendable {
         return parsed
     }
 
-    private func sample(_ feature: JSONValue, label: String, now: Instant) throws(SampleProblem) -> IngestSample {
+    private func sample(_ feature: JSONValue, label: String, now: Instant) throws(SampleProblem) -> TrackSample {
         let fields = try FieldReader(feature, label: label)
         guard let geometry = try fields.child("geometry") else { throw fields.problem("geometry", "is missing") }
         guard case .array(let coordinates) = geometry.object["coordinates"], coordinates.count >= 2,
@@ -73,8 +73,8 @@ struct OverlandParser: Sendable {
         let battery = try properties.number("battery_level")
         let verticalAccuracy = try properties.number("vertical_accuracy")
         let altitude = try properties.number("altitude")
-        let sample = IngestSample(
-            key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
+        let sample = TrackSample(
+            key: TrackSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
             latitude: lat, longitude: lon, accuracy: accuracy.unlessUnknown.knownAccuracy,
             altitude: (verticalAccuracy ?? 0) < 0 ? nil : altitude, speed: speed.unlessUnknown,
             course: course.unlessUnknown, battery: battery.unlessUnknown,

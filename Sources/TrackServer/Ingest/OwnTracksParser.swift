@@ -10,7 +10,7 @@ struct OwnTracksParser: Sendable {
     var rules: SampleRules
 
     enum Parsed {
-        case location(IngestSample)
+        case location(TrackSample)
         case event(type: String)
         /// `_type: "encrypted"`: `data` is a secretbox payload (``OwnTracksEncryption``) holding
         /// one of the other messages.
@@ -43,7 +43,7 @@ struct OwnTracksParser: Sendable {
         }
     }
 
-    private func sample(_ body: JSONValue, now: Instant) throws(SampleProblem) -> IngestSample {
+    private func sample(_ body: JSONValue, now: Instant) throws(SampleProblem) -> TrackSample {
         let sample = try Self.fields(of: body)
         try rules.check(sample, label: "location", now: now)
         return sample
@@ -51,7 +51,7 @@ struct OwnTracksParser: Sendable {
 
     /// A location message's fields as a sample, before the value checks (an import checks them
     /// with its own position in the message).
-    static func fields(of body: JSONValue) throws(SampleProblem) -> IngestSample {
+    static func fields(of body: JSONValue) throws(SampleProblem) -> TrackSample {
         let fields = try FieldReader(body, label: "location")
         let lat = try fields.requiredNumber("lat")
         let lon = try fields.requiredNumber("lon")
@@ -62,8 +62,8 @@ struct OwnTracksParser: Sendable {
         let battery = try fields.number("batt")
         let batteryStatus = try fields.number("bs")
         let course = try fields.number("cog")
-        let sample = IngestSample(
-            key: IngestSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
+        let sample = TrackSample(
+            key: TrackSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
             latitude: lat, longitude: lon, accuracy: try fields.number("acc").knownAccuracy,
             altitude: try fields.number("alt"),
             speed: velocity.unlessUnknown.map { $0 / 3.6 }, course: course.unlessUnknown,

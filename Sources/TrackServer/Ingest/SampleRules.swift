@@ -9,7 +9,7 @@ struct SampleRules: Sendable {
 
     /// - Parameters:
     ///   - label: "sample 3", built only for a message (most samples pass every check).
-    func check(_ sample: IngestSample, label: @autoclosure () -> String, now: Instant) throws(SampleProblem) {
+    func check(_ sample: TrackSample, label: @autoclosure () -> String, now: Instant) throws(SampleProblem) {
         do {
             try SampleRuleSet.check(
                 SampleRuleSet.Values(

@@ -91,7 +91,7 @@ extension TrackServerEnvironment {
         """
 
     /// The device's newest sample near the time it was last heard from, or `nil`.
-    func lastPosition(device: String, seen: Instant) async throws -> IngestSample? {
+    func lastPosition(device: String, seen: Instant) async throws -> TrackSample? {
         // Samples arrive up to an upload interval after they were taken: look back a few hours.
         try await store.samples(device: device, from: seen - .seconds(6 * 3600), to: seen + .seconds(300), limit: nil)
             .last

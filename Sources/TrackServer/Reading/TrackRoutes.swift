@@ -81,7 +81,7 @@ extension TrackServerEnvironment {
     /// The stored samples split where the gap threshold breaks the line, as the map page draws them.
     /// - Throws: a 400 ``APIError`` when the range holds more than `maxTrackPoints` samples (counted
     ///   before any row is read); a 503 when `maxConcurrentReads` reads are running.
-    func sampleSegments(device: String, from: Instant, to: Instant) async throws -> [[IngestSample]] {
+    func sampleSegments(device: String, from: Instant, to: Instant) async throws -> [[TrackSample]] {
         let permit = try readLimiter.acquire()
         defer { permit.release() }
         try await checkRangeSize(device: device, from: from, to: to)

@@ -63,13 +63,13 @@ extension TrackServerEnvironment {
 
     /// The page of an active link: its range, or the newest position for a live link.
     func sharePageHTML(_ link: ShareLink, now: Instant) async throws -> SharePageHTML {
-        let segments: [[IngestSample]]
+        let segments: [[TrackSample]]
         let title: String
         var newest: Instant?
         let offset = configuration.utcOffsetMinutes
         switch link.kind {
         case .live:
-            var last: IngestSample?
+            var last: TrackSample?
             if let seen = try await store.device(named: link.device)?.lastSeenAt {
                 last = try await lastPosition(device: link.device, seen: seen)
             }

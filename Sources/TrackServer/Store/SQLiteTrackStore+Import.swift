@@ -40,7 +40,7 @@ extension SQLiteTrackStore: ImportStore {
     }
 
     public func commitImport(
-        _ samples: [IngestSample], device: String, checkpoint: ImportCheckpoint, at now: Instant
+        _ samples: [TrackSample], device: String, checkpoint: ImportCheckpoint, at now: Instant
     ) async throws -> Int {
         try await writer.write { db in
             guard let deviceID = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }

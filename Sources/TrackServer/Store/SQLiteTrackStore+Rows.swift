@@ -77,7 +77,7 @@ extension SQLiteTrackStore {
         )
     }
 
-    static func arguments(_ sample: IngestSample, deviceID: Int64, now: Instant) -> StatementArguments {
+    static func arguments(_ sample: TrackSample, deviceID: Int64, now: Instant) -> StatementArguments {
         [
             deviceID, sample.key, sample.id, sample.seq, sample.time.milliseconds, sample.latitude, sample.longitude,
             sample.accuracy, sample.altitude, sample.speed, sample.course, sample.battery, sample.charging,
@@ -85,8 +85,8 @@ extension SQLiteTrackStore {
         ]
     }
 
-    static func sample(from row: Row) -> IngestSample {
-        IngestSample(
+    static func sample(from row: Row) -> TrackSample {
+        TrackSample(
             key: row["key"],
             id: row["sample_id"],
             seq: row["seq"],

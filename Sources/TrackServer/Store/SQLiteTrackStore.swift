@@ -190,13 +190,13 @@ public struct SQLiteTrackStore: TrackStore {
         }
     }
 
-    public func insert(_ samples: [IngestSample], device: String, at now: Instant) async throws -> InsertOutcome {
+    public func insert(_ samples: [TrackSample], device: String, at now: Instant) async throws -> InsertOutcome {
         try await writer.write { db in
             try Self.insertRequest(db, GroupInsert(samples: samples, device: device, now: now))
         }
     }
 
-    public func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [IngestSample] {
+    public func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [TrackSample] {
         try await writer.read { db in
             try Row.fetchAll(
                 db,

@@ -55,7 +55,7 @@ extension TrackStore {
     }
 }
 
-extension IngestSample {
+extension TrackSample {
     /// What an export draws of the sample.
     package var trackPoint: TrackPoint {
         TrackPoint(

@@ -39,7 +39,7 @@ public protocol TrackStore: Sendable {
 
     /// Stores samples in one transaction; a sample whose key the device already has is a duplicate.
     /// - Returns: the keys newly stored and the keys that were already there, in input order.
-    func insert(_ samples: [IngestSample], device: String, at now: Instant) async throws -> InsertOutcome
+    func insert(_ samples: [TrackSample], device: String, at now: Instant) async throws -> InsertOutcome
     /// Stores the samples of several requests in one commit (the server's group commit), each
     /// request isolated from the others: a request whose rows fail (an unknown device, a
     /// constraint) gets its error and writes nothing, the others are stored. When it returns, every
@@ -52,7 +52,7 @@ public protocol TrackStore: Sendable {
     func insertGroup(_ requests: [GroupInsert]) async throws -> [Result<InsertOutcome, any Error>]
     /// Samples of a device with `from <= time < to`, ordered by time; at most `limit` (the earliest)
     /// when a limit is given, so a reader can bound its memory.
-    func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [IngestSample]
+    func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [TrackSample]
     /// The next page of a track read: up to `limit` points of the device with `from <= time < to`
     /// that come after `after` in (time, row) order, only the columns an export draws. A long range
     /// is read page by page, so a reader holds one page at a time whatever the range.
@@ -188,7 +188,7 @@ public struct QueuedAlert: Hashable, Sendable {
 
 extension TrackStore {
     /// Every sample of a device with `from <= time < to`, ordered by time.
-    public func samples(device: String, from: Instant, to: Instant) async throws -> [IngestSample] {
+    public func samples(device: String, from: Instant, to: Instant) async throws -> [TrackSample] {
         try await samples(device: device, from: from, to: to, limit: nil)
     }
 }
@@ -238,11 +238,11 @@ extension TrackStore {
 
 /// One ingest request's share of a group commit: its samples, the device and when it arrived.
 public struct GroupInsert: Sendable {
-    public var samples: [IngestSample]
+    public var samples: [TrackSample]
     public var device: String
     public var now: Instant
 
-    public init(samples: [IngestSample], device: String, now: Instant) {
+    public init(samples: [TrackSample], device: String, now: Instant) {
         self.samples = samples
         self.device = device
         self.now = now

@@ -18,7 +18,7 @@ struct HeldSamples: Sendable {
     var held: ArraySlice<Entry> { entries[head...] }
 
     /// Holds `samples` too, each in its place by time.
-    mutating func add(_ samples: [IngestSample]) {
+    mutating func add(_ samples: [TrackSample]) {
         for sample in samples {
             let entry = Entry(point: TimelinePoint(sample), source: sample.source)
             if let last = entries.last, entries.count > head, entry.point.t < last.point.t {

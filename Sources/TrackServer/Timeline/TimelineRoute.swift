@@ -5,7 +5,7 @@ import LocationLog
 
 extension TrackServerEnvironment {
     /// Hands the newly stored samples of an ingest to the timeline (duplicates are not new).
-    func updateTimeline(_ samples: [IngestSample], outcome: InsertOutcome, device: String) async {
+    func updateTimeline(_ samples: [TrackSample], outcome: InsertOutcome, device: String) async {
         guard let timeline, !outcome.accepted.isEmpty else { return }
         let accepted = Set(outcome.accepted)
         await timeline.ingest(samples.filter { accepted.contains($0.key) }, device: device)

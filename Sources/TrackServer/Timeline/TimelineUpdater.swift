@@ -34,7 +34,7 @@ public actor TimelineUpdater {
     public let settings: Settings
     private let logger: Logger
     private var builders: [String: TimelineBuilder] = [:]
-    private var queued: [String: [IngestSample]] = [:]
+    private var queued: [String: [TrackSample]] = [:]
     private var busy: Set<String> = []
     /// The newest samples of each device, not yet given to its builder: those within
     /// ``reorderWindow`` of the newest (at most ``heldLimit``), so samples that arrive a little out
@@ -57,7 +57,7 @@ public actor TimelineUpdater {
     /// them) are in the timeline, or at once if another task is updating this device (it takes
     /// them too). Never throws: the timeline is derived data, and a failed update is logged and
     /// redone from the stored samples on the next one.
-    public func ingest(_ samples: [IngestSample], device: String) async {
+    public func ingest(_ samples: [TrackSample], device: String) async {
         guard !samples.isEmpty else { return }
         queued[device, default: []] += samples
         guard !busy.contains(device) else { return }
@@ -93,7 +93,7 @@ public actor TimelineUpdater {
         return (closed.map { $0.explained(by: reasons) }, open.map { $0.explained(by: reasons) })
     }
 
-    private func update(device: String, with samples: [IngestSample]) async throws {
+    private func update(device: String, with samples: [TrackSample]) async throws {
         let sorted = samples.sorted { $0.time < $1.time }
         let cached = builders[device]
         // Loading catches up with every stored sample newer than the checkpoint, these included.
@@ -197,7 +197,7 @@ public actor TimelineUpdater {
 }
 
 extension TimelinePoint {
-    init(_ sample: IngestSample) {
+    init(_ sample: TrackSample) {
         self.init(
             time: sample.time, latitude: sample.latitude, longitude: sample.longitude, accuracy: sample.accuracy,
             speed: sample.speed)

@@ -14,12 +14,12 @@ enum DetailContract {
     static let day = Instant(milliseconds: 1_732_233_600_000)
 
     /// A walk east every two minutes from `minute` of the day, keys `prefix0…`.
-    static func walk(_ count: Int, minute: Int, prefix: String, dayOffset: Int64 = 0) -> [IngestSample] {
+    static func walk(_ count: Int, minute: Int, prefix: String, dayOffset: Int64 = 0) -> [TrackSample] {
         (0..<count).map { index in
             let seconds: Int64 = dayOffset * 86_400 + Int64(minute + index * 2) * 60
             let latitude: Double = 48.85 + sin(Double(index) / 5) * 0.01
             let longitude: Double = 2.35 + Double(index) * 0.0023
-            return IngestSample(
+            return TrackSample(
                 key: "\(prefix)\(index)", id: nil, seq: nil, time: day + .seconds(seconds), latitude: latitude,
                 longitude: longitude, accuracy: 10, source: .native)
         }

@@ -12,7 +12,7 @@ struct MapRouteTests {
     /// Three days of a walk on the fixtures' device, each day two outings, one (0,0) point.
     static func seeded(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
         let server = try await TestServer(configure: configure)
-        var samples: [IngestSample] = []
+        var samples: [TrackSample] = []
         for day in 0..<3 {
             for outing in 0..<2 {
                 samples += DetailContract.walk(

@@ -142,7 +142,7 @@ struct PowerCutTests {
                 method: .get, headers: [:], body: nil)
         }
         guard response.status == .ok else { return nil }
-        return IngestSample.positionKey(
+        return TrackSample.positionKey(
             time: Instant(milliseconds: seconds * 1000), latitude: latitude, longitude: 121.4737)
     }
 

@@ -166,7 +166,7 @@ struct GroupCommitTests {
     }
 
     static func key(_ point: Int) -> String {
-        IngestSample.positionKey(
+        TrackSample.positionKey(
             time: Instant(milliseconds: Int64(1_732_240_000 + point) * 1000), latitude: 48.8566, longitude: 2.3522)
     }
 

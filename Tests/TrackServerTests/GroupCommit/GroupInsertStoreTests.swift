@@ -16,10 +16,10 @@ struct GroupInsertStoreTests {
         return store
     }
 
-    func samples(_ points: [Int], latitude: (Int) -> Double = { 10 + Double($0) / 1000 }) -> [IngestSample] {
+    func samples(_ points: [Int], latitude: (Int) -> Double = { 10 + Double($0) / 1000 }) -> [TrackSample] {
         points.map { point in
             let time = Self.now - .seconds(3_600) + .seconds(point)
-            return IngestSample(
+            return TrackSample(
                 key: "k\(point)", time: time, latitude: latitude(point), longitude: 20, source: .owntracks)
         }
     }

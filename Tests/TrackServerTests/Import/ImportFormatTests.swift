@@ -23,7 +23,7 @@ import TrackServer
         #expect(first.source == .imported)
         #expect(
             first.key
-                == IngestSample.positionKey(time: first.time, latitude: first.latitude, longitude: first.longitude))
+                == TrackSample.positionKey(time: first.time, latitude: first.latitude, longitude: first.longitude))
         let times = result.samples.map(\.time.milliseconds)
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 120_000 })
     }

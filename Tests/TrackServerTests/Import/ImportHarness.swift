@@ -6,7 +6,7 @@ struct ImportHarness {
     static let now = Instant(milliseconds: 1_735_689_600_000)  // 2025-01-01
 
     struct Result {
-        var samples: [IngestSample]
+        var samples: [TrackSample]
         var problems: [ImportProblem]
         var failure: ImportFailure?
         var checkpoint: ImportCheckpoint
@@ -17,7 +17,7 @@ struct ImportHarness {
     static func read(_ bytes: [UInt8], format: ImportFormat? = nil, chunk: Int = 4096) -> Result {
         let format = format ?? ImportFormat.detect(head: bytes.prefix(64)) ?? .json
         var pipeline = ImportPipeline(format: format, fingerprint: "test", now: now, batchSize: 1000)
-        var samples: [IngestSample] = []
+        var samples: [TrackSample] = []
         var problems: [ImportProblem] = []
         var start = 0
         while start < bytes.count, pipeline.failure == nil {

@@ -20,12 +20,12 @@ struct TrackStreamingTests {
     /// A track with every shape a segment can have: two long segments, a lone point between them
     /// (a `Point`, not a line, in GeoJSON), two samples at the same time, unknown fields, a
     /// coordinate whose polyline holds a `\`, and a lone point at the end.
-    static func track() -> [IngestSample] {
-        var samples: [IngestSample] = []
+    static func track() -> [TrackSample] {
+        var samples: [TrackSample] = []
         var time: Int64 = 1_732_240_000_000
         func add(_ latitude: Double, _ longitude: Double, accuracy: Double? = 8, altitude: Double? = nil) {
             samples.append(
-                IngestSample(
+                TrackSample(
                     key: "k\(samples.count)", time: Instant(milliseconds: time), latitude: latitude,
                     longitude: longitude, accuracy: accuracy, altitude: altitude, speed: 1.5, course: nil,
                     battery: nil, charging: nil, trigger: nil, state: nil, source: .native))

@@ -9,8 +9,8 @@ import TrackServer
 enum StoreContract {
     static let now = Instant(milliseconds: 1_732_244_800_000)
 
-    static func sample(_ key: String, at seconds: Int64, lat: Double = 31.2) -> IngestSample {
-        IngestSample(
+    static func sample(_ key: String, at seconds: Int64, lat: Double = 31.2) -> TrackSample {
+        TrackSample(
             key: key, id: key, seq: 1, time: Instant(milliseconds: 1_732_240_000_000 + seconds * 1000),
             latitude: lat, longitude: 121.4, accuracy: 5, source: .native)
     }

@@ -103,7 +103,7 @@ struct GatedStore: TrackStore {
         return results
     }
 
-    func insert(_ samples: [IngestSample], device: String, at now: Instant) async throws -> InsertOutcome {
+    func insert(_ samples: [TrackSample], device: String, at now: Instant) async throws -> InsertOutcome {
         await log.append(.singleInsert(samples.map(\.key)))
         await gate.pass()
         let outcome = try await base.insert(samples, device: device, at: now)
@@ -145,7 +145,7 @@ struct GatedStore: TrackStore {
     func revokeSession(tokenHash: String, at now: Instant) async throws {
         try await base.revokeSession(tokenHash: tokenHash, at: now)
     }
-    func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [IngestSample] {
+    func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [TrackSample] {
         let samples = try await base.samples(device: device, from: from, to: to, limit: limit)
         await log.append(.rowsRead(samples.count))
         return samples

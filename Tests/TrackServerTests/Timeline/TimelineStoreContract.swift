@@ -62,13 +62,13 @@ enum TimelineContract {
     }
 
     /// A day of 2-minute samples: home, a walk, the office, a silent hour with the phone moved.
-    static func daySamples() -> [IngestSample] {
-        var samples: [IngestSample] = []
+    static func daySamples() -> [TrackSample] {
+        var samples: [TrackSample] = []
         var minute: Int64 = 0
         func add(_ north: Double) {
             let time = day + .seconds(minute * 60)
             samples.append(
-                IngestSample(
+                TrackSample(
                     key: "k\(minute)", id: "k\(minute)", seq: minute + 1, time: time,
                     latitude: 31.2 + north / 111_320, longitude: 121.4, accuracy: 8, source: .native))
         }
@@ -80,7 +80,7 @@ enum TimelineContract {
         return samples
     }
 
-    static func offline(_ samples: [IngestSample]) -> [TimelineEntry] {
+    static func offline(_ samples: [TrackSample]) -> [TimelineEntry] {
         var builder = TimelineBuilder()
         let points = samples.sorted { $0.time < $1.time }.map {
             TimelinePoint(time: $0.time, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy)
@@ -134,7 +134,7 @@ enum TimelineContract {
         #expect(await updater.rebuilds == 0)
         #expect(try await all(updater) == offline(samples))
         // Minute 1, at home: hours behind the newest sample.
-        let late = IngestSample(
+        let late = TrackSample(
             key: "late", id: "late", seq: 10_000, time: day + .seconds(60), latitude: 31.2, longitude: 121.4,
             accuracy: 8, source: .native)
         _ = try await store.insert([late], device: "a", at: now)
@@ -147,10 +147,10 @@ enum TimelineContract {
     /// Overland, OwnTracks and OsmAnd give no reasons: their gaps stay gaps by default.
     static func otherClientsGapsStayGaps(_ store: any TrackStore & TimelineStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
-        var samples: [IngestSample] = []
+        var samples: [TrackSample] = []
         for minute in Array(stride(from: Int64(0), to: 60, by: 2)) + Array(stride(from: Int64(240), to: 300, by: 2)) {
             samples.append(
-                IngestSample(
+                TrackSample(
                     key: "o\(minute)", time: day + .seconds(minute * 60), latitude: 31.2, longitude: 121.4,
                     accuracy: 10, source: .overland))
         }
@@ -158,7 +158,7 @@ enum TimelineContract {
         let updater = TimelineUpdater(store: store, settings: .init(), logger: quiet)
         await updater.ingest(samples, device: "a")
         #expect(try await all(updater).map(\.kind) == ["stay", "gap", "stay"])
-        let native = samples.map { sample -> IngestSample in
+        let native = samples.map { sample -> TrackSample in
             var copy = sample
             copy.source = .native
             return copy

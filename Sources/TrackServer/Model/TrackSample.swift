@@ -5,8 +5,8 @@ public import BackgroundCore
 /// Units are normalised on the way in: `speed` is m/s, `battery` 0–1, `time` epoch milliseconds.
 /// Optional fields are `nil` when the client did not send them; "unknown" is never 0 or -1.
 /// `key` makes ingest idempotent: the sample id where the protocol has one, otherwise
-/// device + time + position (see ``IngestSample/positionKey(time:latitude:longitude:)``).
-public struct IngestSample: Hashable, Sendable {
+/// device + time + position (see ``TrackSample/positionKey(time:latitude:longitude:)``).
+public struct TrackSample: Hashable, Sendable {
     public var key: String
     public var id: String?
     public var seq: Int64?
