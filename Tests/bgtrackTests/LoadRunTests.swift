@@ -133,7 +133,7 @@ import TrackServer
             try db.execute(
                 sql: """
                     DELETE FROM sample WHERE id IN (
-                        SELECT s.id FROM sample s JOIN device d ON d.id = s.deviceId WHERE d.name = ? LIMIT 3)
+                        SELECT s.id FROM sample s JOIN device d ON d.id = s.device_id WHERE d.name = ? LIMIT 3)
                     """,
                 arguments: [names[0]])
         }

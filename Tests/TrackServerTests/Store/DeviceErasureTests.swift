@@ -6,7 +6,7 @@ import TrackServerPostgres
 
 /// Erasure is complete: after `eraseDevice`, no table of the schema (enumerated from the database,
 /// not from ``DeviceData/tables``) holds a row with the device's id or a text mentioning its name.
-/// A table added later with a `deviceId` column but missing from ``DeviceData/tables`` fails here.
+/// A table added later with a `device_id` column but missing from ``DeviceData/tables`` fails here.
 /// The row counts before and after are printed for the record.
 @Suite("Device erasure leaves nothing of the device")
 struct DeviceErasureTests {
