@@ -33,9 +33,9 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "BackgroundCore", targets: ["BackgroundCore"]),
-        .library(name: "IOSSimulator", targets: ["IOSSimulator"]),
         .library(name: "LocationLog", targets: ["LocationLog"]),
-        .library(name: "LinuxDevice", targets: ["LinuxDevice"]),
+        // IOSSimulator and LinuxDevice are the CLI's tools (`bgtrack simulate|compare|demo|device`):
+        // their API is `package`, not a product.
         .library(name: "TrackServer", targets: ["TrackServer"]),
         .library(name: "TrackServerPostgres", targets: ["TrackServerPostgres"]),
         // The iOS shell an app links (issue 10): the façade and the adapters over Apple's frameworks.

@@ -2,8 +2,8 @@ import AppleShadow
 import BackgroundCore
 import BackgroundTracker
 import Foundation
-public import IOSSimulator
-public import LocationLog
+package import IOSSimulator
+package import LocationLog
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -26,12 +26,12 @@ public import LocationLog
 /// background`: out of process, rate-limited, the answer delivered when the app runs, relaunching
 /// it if need be), so the nothing-lost check judges the shell's own acknowledgements. Runs on the
 /// main thread, as UIKit code does.
-public struct IOSShell: HostedAppFactory {
-    public init() {}
+package struct IOSShell: HostedAppFactory {
+    package init() {}
 
-    public var name: String { "ios" }
+    package var name: String { "ios" }
 
-    public func makeApp(for configuration: SimulationConfiguration, store: LocationStore) -> any HostedApp {
+    package func makeApp(for configuration: SimulationConfiguration, store: LocationStore) -> any HostedApp {
         IOSShellApp(configuration: configuration, store: store)
     }
 }

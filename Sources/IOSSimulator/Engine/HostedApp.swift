@@ -1,27 +1,27 @@
-public import BackgroundCore
-public import Foundation
-public import LocationLog
+package import BackgroundCore
+package import Foundation
+package import LocationLog
 
 /// What the simulated iOS answers at once when hosted app code asks: handed to the app with every
 /// event, so the shadow of UIKit and Core Location can reply synchronously as the real ones do.
-public struct HostedSystemState: Sendable {
-    public var now: Instant
+package struct HostedSystemState: Sendable {
+    package var now: Instant
     /// `UIApplication.applicationState` is `.active` (else `.background`).
-    public var isForeground: Bool
+    package var isForeground: Bool
     /// `UIApplication.backgroundTimeRemaining`; `nil` in the foreground or while a background
     /// mode keeps the app running (UIKit then reports `.greatestFiniteMagnitude`).
-    public var backgroundTimeRemaining: Duration?
+    package var backgroundTimeRemaining: Duration?
     /// `beginBackgroundTask` returns `.invalid` now: the stint's time is all but spent.
-    public var refusesNewTasks: Bool
+    package var refusesNewTasks: Bool
     /// Authorisation, Precise Location, Location Services, Low Power Mode, battery and charger.
-    public var environment: KeepAliveEnvironment
+    package var environment: KeepAliveEnvironment
     /// Regions the host app monitors for itself (they count against iOS's 20 per app).
-    public var hostAppRegions: Int
+    package var hostAppRegions: Int
     /// The uploads the system's background session holds for the app (sending, or with a result
     /// not yet delivered): what `getAllTasks` lists at a relaunch.
-    public var uploadsInFlight: Set<String>
+    package var uploadsInFlight: Set<String>
 
-    public init(
+    package init(
         now: Instant, isForeground: Bool, backgroundTimeRemaining: Duration?, refusesNewTasks: Bool,
         environment: KeepAliveEnvironment, hostAppRegions: Int, uploadsInFlight: Set<String> = []
     ) {
@@ -41,7 +41,7 @@ public struct HostedSystemState: Sendable {
 /// BackgroundTasks and UserNotifications come back as the effects the simulator carries out.
 ///
 /// The simulator calls it only while the app may run code, and on one thread.
-public protocol HostedApp: AnyObject, Sendable {
+package protocol HostedApp: AnyObject, Sendable {
     /// Runs the app's code for `event` and returns what it asked of the system, in order.
     func handle(_ event: KeepAliveEvent, system: HostedSystemState) -> HostedResult
     /// The system's background session delivers an upload's answer to the running app.
@@ -59,7 +59,7 @@ public protocol HostedApp: AnyObject, Sendable {
 }
 
 /// Makes the hosted app of one simulation.
-public protocol HostedAppFactory: Sendable {
+package protocol HostedAppFactory: Sendable {
     /// What the report calls this shell ("ios").
     var name: String { get }
     /// The app of one simulated day; it stores its samples in `store`, the phone's store whose
@@ -68,17 +68,17 @@ public protocol HostedAppFactory: Sendable {
 }
 
 /// What hosted app code did while handling one event.
-public struct HostedResult: Sendable {
+package struct HostedResult: Sendable {
     /// What it asked of the system, in order.
-    public var effects: [KeepAliveMachine.Action]
+    package var effects: [KeepAliveMachine.Action]
     /// Fixes it stored as samples (already in the phone's store).
-    public var recorded: [LocationFix]
+    package var recorded: [LocationFix]
     /// Uploads it handed to its background session.
-    public var uploads: [HostedUpload]
+    package var uploads: [HostedUpload]
     /// What the runtime contract judges (a crash ends the effects: none after it were made).
-    public var runtime: [RuntimeCall]
+    package var runtime: [RuntimeCall]
 
-    public init(
+    package init(
         effects: [KeepAliveMachine.Action] = [], recorded: [LocationFix] = [], uploads: [HostedUpload] = [],
         runtime: [RuntimeCall] = []
     ) {
@@ -90,26 +90,26 @@ public struct HostedResult: Sendable {
 }
 
 /// A batch the app handed to its background `URLSession`, read back from the file it uploads.
-public struct HostedUpload: Sendable {
+package struct HostedUpload: Sendable {
     /// The task's description, which comes back with its answer.
-    public var description: String
-    public var samples: [Sample]
+    package var description: String
+    package var samples: [Sample]
 
-    public init(description: String, samples: [Sample]) {
+    package init(description: String, samples: [Sample]) {
         self.description = description
         self.samples = samples
     }
 }
 
 /// An upload's answer as the session delivers it: an HTTP status and body, or an error.
-public struct HostedAnswer: Sendable, Hashable {
-    public var status: Int?
-    public var body: Data
-    public var retryAfter: String?
-    public var error: String?
+package struct HostedAnswer: Sendable, Hashable {
+    package var status: Int?
+    package var body: Data
+    package var retryAfter: String?
+    package var error: String?
 
     /// The HTTP answer the track server gives for `outcome` (docs/protocol.md §Acknowledgement).
-    public init(_ outcome: UploadOutcome) {
+    package init(_ outcome: UploadOutcome) {
         func error(_ message: String) -> Data { (try? JSONEncoder().encode(ErrorResponse(error: message))) ?? Data() }
         retryAfter = nil
         self.error = nil

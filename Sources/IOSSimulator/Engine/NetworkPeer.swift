@@ -1,5 +1,5 @@
-public import BackgroundCore
-public import LocationLog
+package import BackgroundCore
+package import LocationLog
 
 /// Where the simulated phone's uploads and heartbeats go when they leave the simulator.
 ///
@@ -7,7 +7,7 @@ public import LocationLog
 /// is what `simulate` and `compare` use. `bgtrack demo` plugs in a peer that speaks real HTTP to
 /// a real `bgtrack serve`. Calls are synchronous: the simulated world stands still while a real
 /// request is in flight, so the day stays deterministic up to what the real server answers.
-public protocol SimulatedNetworkPeer: AnyObject, Sendable {
+package protocol SimulatedNetworkPeer: AnyObject, Sendable {
     /// Uploads the phone's oldest pending samples and says what the server answered.
     func upload(_ batch: [Sample], at now: Instant) -> UploadOutcome
     /// Uploads them with the phone's pending gap intervals (batch version 2); the default sends
@@ -28,7 +28,7 @@ public protocol SimulatedNetworkPeer: AnyObject, Sendable {
 }
 
 extension SimulatedNetworkPeer {
-    public func upload(_ batch: [Sample], gaps: [WireGap], at now: Instant) -> UploadOutcome {
+    package func upload(_ batch: [Sample], gaps: [WireGap], at now: Instant) -> UploadOutcome {
         upload(batch, at: now)
     }
 }

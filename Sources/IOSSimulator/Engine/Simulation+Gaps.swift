@@ -1,5 +1,5 @@
 import BackgroundCore
-public import LocationLog
+package import LocationLog
 
 /// The phone's gap reasons (issue 24 item 3), recorded where the simulated app's code would learn
 /// them: at launch (why the previous process ended), when it hears the system's settings, when an
@@ -64,7 +64,7 @@ extension Simulation {
     }
 
     /// Every gap interval the simulated server (or the demo's peer) stored, by start.
-    public var serverGaps: [GapInterval] {
+    package var serverGaps: [GapInterval] {
         server.gaps.values.sorted { ($0.start, $0.end, $0.reason.rawValue) < ($1.start, $1.end, $1.reason.rawValue) }
     }
 

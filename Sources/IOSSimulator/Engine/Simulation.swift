@@ -13,7 +13,7 @@ import LocationLog
 /// let report = Simulation(SimulationConfiguration(strategy: .adaptive, ios: 17)).run()
 /// print(report.coverage, report.energyMwh)
 /// ```
-public struct Simulation: Sendable {
+package struct Simulation: Sendable {
     enum Event: Sendable {
         case happening(Scenario.Happening)
         case leaveApp
@@ -99,7 +99,7 @@ public struct Simulation: Sendable {
     let hosted: (any HostedApp)?
     var stationarySince: Instant?
 
-    public init(_ configuration: SimulationConfiguration) {
+    package init(_ configuration: SimulationConfiguration) {
         let profile =
             IOSProfile(major: configuration.ios, scales: configuration.parameterScales) ?? IOSProfile.fallback
         self.configuration = configuration
@@ -151,7 +151,7 @@ public struct Simulation: Sendable {
     var scenarioSeconds: Double { (now - configuration.scenario.start).seconds }
 
     /// Runs the whole scenario and returns what happened.
-    public mutating func run() -> SimulationReport {
+    package mutating func run() -> SimulationReport {
         schedule()
         while let (time, event) = queue.pop(), time <= end {
             report.events += 1

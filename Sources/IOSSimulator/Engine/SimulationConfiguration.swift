@@ -1,16 +1,16 @@
-public import BackgroundCore
-public import LocationLog
+package import BackgroundCore
+package import LocationLog
 
 /// What to simulate: one strategy on one iOS profile through one scenario.
-public struct SimulationConfiguration: Sendable {
+package struct SimulationConfiguration: Sendable {
     /// Faults injected into the app to show what the simulated iOS does with buggy code.
-    public enum Fault: String, Hashable, Sendable, CaseIterable {
+    package enum Fault: String, Hashable, Sendable, CaseIterable {
         /// Drop every `endBackgroundTask` the app asks for (seed 003's misspelt selector).
         case neverEndTasks = "never-end-tasks"
     }
 
     /// How the phone uploads.
-    public enum UploadSession: String, Hashable, Sendable, CaseIterable {
+    package enum UploadSession: String, Hashable, Sendable, CaseIterable {
         /// An ordinary `URLSession` in the app's process: it needs the app's own background time.
         case inProcess = "in-process"
         /// A background `URLSession` from files: the system sends while the app is suspended or
@@ -18,41 +18,41 @@ public struct SimulationConfiguration: Sendable {
         case background
     }
 
-    public var strategy: StrategyName
-    public var ios: Int
-    public var authorization: LocationAuthorization
-    public var scenario: Scenario
-    public var seed: UInt64
-    public var samplingInterval: Duration
-    public var uploadInterval: Duration
-    public var allowsSilentAudio: Bool
+    package var strategy: StrategyName
+    package var ios: Int
+    package var authorization: LocationAuthorization
+    package var scenario: Scenario
+    package var seed: UInt64
+    package var samplingInterval: Duration
+    package var uploadInterval: Duration
+    package var allowsSilentAudio: Bool
     /// Scales the memory-kill rates of the policy table (0 turns memory kills off).
-    public var memoryKillFactor: Double
-    public var faults: Set<Fault>
-    public var uploadSession: UploadSession = .inProcess
+    package var memoryKillFactor: Double
+    package var faults: Set<Fault>
+    package var uploadSession: UploadSession = .inProcess
     /// Regions the host app monitors for itself; they count against iOS's 20 per app, and the
     /// library's resume region fails when they use all of them.
-    public var hostAppRegions = 0
+    package var hostAppRegions = 0
     /// Multiplies policy parameters (`compare --sensitivity`: each assumption at ×0.5 and ×2).
-    public var parameterScales: [PolicyKey: Double] = [:]
+    package var parameterScales: [PolicyKey: Double] = [:]
     /// Keep a human-readable timeline of state changes, kills, tasks and notices.
-    public var recordsTimeline: Bool
+    package var recordsTimeline: Bool
     /// Where uploads and heartbeats go; `nil` is the in-memory server model.
-    public var peer: (any SimulatedNetworkPeer)? = nil
+    package var peer: (any SimulatedNetworkPeer)? = nil
     /// The phone's store; `nil` is a fresh in-memory store. `bgtrack demo` passes a file, so the
     /// phone's samples and `seq` carry over from one simulated day to the next.
-    public var store: LocationStore? = nil
+    package var store: LocationStore? = nil
     /// The app code the simulated process runs; `nil` runs the keep-alive machine directly
     /// (`--shell direct`), else a hosted shell (`--shell ios`: the iOS shell through AppleShadow).
-    public var app: (any HostedAppFactory)? = nil
+    package var app: (any HostedAppFactory)? = nil
     /// The app's Info.plist; `nil` is the minimal one `lint-plist` accepts for the strategy.
-    public var plist: InfoPlist? = nil
+    package var plist: InfoPlist? = nil
     /// The user picks Allow Once at the first location prompt (with `authorization` when-in-use).
-    public var allowOnce = false
+    package var allowOnce = false
     /// The user leaves Precise Location on at the first location prompt (iOS 14+).
-    public var precise = true
+    package var precise = true
 
-    public init(
+    package init(
         strategy: StrategyName, ios: Int, authorization: LocationAuthorization = .always,
         scenario: Scenario = .commute(), hours: Double = 24, seed: UInt64 = 1,
         samplingInterval: Duration = .seconds(120), uploadInterval: Duration = .seconds(1800),
@@ -72,11 +72,11 @@ public struct SimulationConfiguration: Sendable {
         self.recordsTimeline = recordsTimeline
     }
 
-    public var hours: Double { scenario.duration.seconds / 3600 }
+    package var hours: Double { scenario.duration.seconds / 3600 }
 
     /// The Info.plist the simulated app has.
-    public var effectivePlist: InfoPlist { plist ?? .minimal(for: strategy) }
+    package var effectivePlist: InfoPlist { plist ?? .minimal(for: strategy) }
 
     /// How the simulated user answers the location prompts: `authorization` is the user's answers.
-    public var answers: LocationAnswers { LocationAnswers(authorization, allowOnce: allowOnce, precise: precise) }
+    package var answers: LocationAnswers { LocationAnswers(authorization, allowOnce: allowOnce, precise: precise) }
 }

@@ -1,4 +1,4 @@
-public import BackgroundCore
+package import BackgroundCore
 import Foundation
 
 /// What the simulated iPhone reads from the app's `Info.plist` (docs/ios-policy.md §Modes, §Contract): the background
@@ -10,19 +10,19 @@ import Foundation
 /// let plist = InfoPlist.minimal(for: .adaptive)        // what `lint-plist` accepts, no more
 /// let mine = try InfoPlist(InfoPlistFile.read(path: "Info.plist"))
 /// ```
-public struct InfoPlist: Hashable, Sendable {
+package struct InfoPlist: Hashable, Sendable {
     /// `UIBackgroundModes`: `location`, `audio`, `fetch`, `processing`, `remote-notification`, …
-    public var backgroundModes: Set<String>
+    package var backgroundModes: Set<String>
     /// `BGTaskSchedulerPermittedIdentifiers`.
-    public var permittedTaskIdentifiers: Set<String>
+    package var permittedTaskIdentifiers: Set<String>
     /// `NSLocationWhenInUseUsageDescription` is a non-empty string.
-    public var hasWhenInUseUsage: Bool
+    package var hasWhenInUseUsage: Bool
     /// `NSLocationAlwaysAndWhenInUseUsageDescription` is a non-empty string.
-    public var hasAlwaysUsage: Bool
+    package var hasAlwaysUsage: Bool
     /// Where it came from, for the report: `minimal for adaptive` or the file's path.
-    public var origin: String
+    package var origin: String
 
-    public init(
+    package init(
         backgroundModes: Set<String>, permittedTaskIdentifiers: Set<String>, hasWhenInUseUsage: Bool,
         hasAlwaysUsage: Bool, origin: String
     ) {
@@ -35,7 +35,7 @@ public struct InfoPlist: Hashable, Sendable {
 
     /// The typed view of a plist's dictionary, as iOS reads it: entries of the wrong type count
     /// as absent (`lint-plist` reports them).
-    public init(_ dictionary: [String: Any], origin: String = "Info.plist") {
+    package init(_ dictionary: [String: Any], origin: String = "Info.plist") {
         func strings(_ key: String) -> Set<String> {
             Set((dictionary[key] as? [Any])?.compactMap { $0 as? String } ?? [])
         }
@@ -52,7 +52,7 @@ public struct InfoPlist: Hashable, Sendable {
 
     /// The smallest plist `bgtrack lint-plist` accepts for `strategy` (a test checks it): its
     /// modes, its identifiers, the When-In-Use string, and the Always string if it asks for Always.
-    public static func minimal(for strategy: StrategyName) -> InfoPlist {
+    package static func minimal(for strategy: StrategyName) -> InfoPlist {
         let needs = strategy.requirements
         return InfoPlist(
             backgroundModes: Set(needs.backgroundModes), permittedTaskIdentifiers: Set(needs.taskIdentifiers),
@@ -60,7 +60,7 @@ public struct InfoPlist: Hashable, Sendable {
     }
 
     /// The plist as a dictionary, with placeholder usage strings.
-    public var dictionary: [String: Any] {
+    package var dictionary: [String: Any] {
         var plist: [String: Any] = [:]
         if !backgroundModes.isEmpty { plist["UIBackgroundModes"] = backgroundModes.sorted() }
         if !permittedTaskIdentifiers.isEmpty {
@@ -71,5 +71,5 @@ public struct InfoPlist: Hashable, Sendable {
         return plist
     }
 
-    public func declares(_ mode: String) -> Bool { backgroundModes.contains(mode) }
+    package func declares(_ mode: String) -> Bool { backgroundModes.contains(mode) }
 }

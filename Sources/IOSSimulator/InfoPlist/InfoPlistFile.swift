@@ -1,19 +1,19 @@
-public import Foundation
+package import Foundation
 
 /// Why an `Info.plist` could not be read, with what to do about it.
-public struct InfoPlistError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct InfoPlistError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The key the problem is on: `(file)` for the file itself, `(root)` for its top level.
-    public var key: String
-    public var message: String
+    package var key: String
+    package var message: String
 
-    public var description: String { "\(key): \(message)" }
+    package var description: String { "\(key): \(message)" }
 }
 
 /// Reads an app's `Info.plist` (XML or binary) into its top-level dictionary: the one reader
 /// `bgtrack lint-plist` and the simulated iPhone (`--plist`) share.
-public enum InfoPlistFile {
+package enum InfoPlistFile {
     /// Larger files are not Info.plists; reading them would only cost memory.
-    public static let maximumBytes = 4 << 20
+    package static let maximumBytes = 4 << 20
 
     /// Reads the file at `path`: an Info.plist, or a project.yml whose application target's
     /// `info.properties` are read as the Info.plist XcodeGen writes (``XcodeGenSpec``).
@@ -22,13 +22,13 @@ public enum InfoPlistFile {
     ///   - target: the project.yml's target to read; `nil` picks its only application target.
     /// - Throws: ``InfoPlistError`` when the file is missing, unreadable, too large or not a
     ///   property list with a dictionary at the top, or a project.yml that cannot be read.
-    public static func read(path: String, target: String? = nil) throws(InfoPlistError) -> [String: Any] {
+    package static func read(path: String, target: String? = nil) throws(InfoPlistError) -> [String: Any] {
         try load(path: path, target: target).plist
     }
 
     /// ``read(path:target:)`` with where the keys came from, for a report: the path, or the
     /// project.yml's target and the path XcodeGen writes its Info.plist to.
-    public static func load(
+    package static func load(
         path: String, target: String? = nil
     ) throws(InfoPlistError) -> (plist: [String: Any], origin: String) {
         let data = try contents(path)
@@ -70,7 +70,7 @@ public enum InfoPlistFile {
     ///
     /// - Throws: ``InfoPlistError`` when the bytes are too many or not a property list whose top
     ///   level is a dictionary.
-    public static func parse(_ data: Data) throws(InfoPlistError) -> [String: Any] {
+    package static func parse(_ data: Data) throws(InfoPlistError) -> [String: Any] {
         guard data.count <= maximumBytes else {
             throw InfoPlistError(
                 key: "(file)",

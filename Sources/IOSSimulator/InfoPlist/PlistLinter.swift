@@ -1,28 +1,28 @@
-public import BackgroundCore
-public import Foundation
+package import BackgroundCore
+package import Foundation
 
 /// Checks an app's `Info.plist` (XML or binary) against what a strategy needs (``AppRequirements``).
 /// Every finding says what is wrong and how to fix it.
-public struct PlistLinter: Sendable {
-    public struct Finding: Hashable, Sendable, CustomStringConvertible {
-        public enum Severity: String, Sendable { case error, warning }
-        public var severity: Severity
-        public var key: String
-        public var message: String
-        public var description: String { "\(severity.rawValue): \(key): \(message)" }
+package struct PlistLinter: Sendable {
+    package struct Finding: Hashable, Sendable, CustomStringConvertible {
+        package enum Severity: String, Sendable { case error, warning }
+        package var severity: Severity
+        package var key: String
+        package var message: String
+        package var description: String { "\(severity.rawValue): \(key): \(message)" }
     }
 
     /// Larger files are not Info.plists; reading them would only cost memory.
-    public static let maximumBytes = InfoPlistFile.maximumBytes
+    package static let maximumBytes = InfoPlistFile.maximumBytes
 
-    public let strategy: StrategyName
+    package let strategy: StrategyName
 
-    public init(strategy: StrategyName) {
+    package init(strategy: StrategyName) {
         self.strategy = strategy
     }
 
     /// Lints the bytes of a plist file.
-    public func lint(_ data: Data) -> [Finding] {
+    package func lint(_ data: Data) -> [Finding] {
         do {
             return lint(try InfoPlistFile.parse(data))
         } catch {
@@ -30,7 +30,7 @@ public struct PlistLinter: Sendable {
         }
     }
 
-    public func lint(_ plist: [String: Any]) -> [Finding] {
+    package func lint(_ plist: [String: Any]) -> [Finding] {
         let needs = strategy.requirements
         var findings: [Finding] = []
         func error(_ key: String, _ message: String) {

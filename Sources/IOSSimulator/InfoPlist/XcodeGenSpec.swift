@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The `Info.plist` XcodeGen writes from a project spec (`project.yml`): an application target's
 /// `info.properties` over the keys XcodeGen always generates. XcodeGen rewrites the file at
@@ -9,16 +9,16 @@ public import Foundation
 /// let info = try XcodeGenSpec.info(from: Data(contentsOf: url), target: nil)
 /// let findings = PlistLinter(strategy: .adaptive).lint(info.plist)
 /// ```
-public enum XcodeGenSpec {
-    public struct Info {
-        public var target: String
+package enum XcodeGenSpec {
+    package struct Info {
+        package var target: String
         /// `info.path`: where XcodeGen writes the file, relative to the spec.
-        public var path: String
-        public var plist: [String: Any]
+        package var path: String
+        package var plist: [String: Any]
     }
 
     /// Whether a file is a project spec rather than a plist: its name, else its first bytes.
-    public static func isSpec(path: String, data: Data) -> Bool {
+    package static func isSpec(path: String, data: Data) -> Bool {
         let name = (path as NSString).lastPathComponent.lowercased()
         if name.hasSuffix(".yml") || name.hasSuffix(".yaml") { return true }
         let head = String(decoding: data.prefix(4_096), as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
@@ -33,7 +33,7 @@ public enum XcodeGenSpec {
     ///   - target: the target to read; `nil` picks the only `type: application` target.
     /// - Throws: ``InfoPlistError`` when the YAML is not read (the line and what to write instead),
     ///   the target is missing or ambiguous, it has no `info`, or a property has no plist value.
-    public static func info(from data: Data, target: String?) throws(InfoPlistError) -> Info {
+    package static func info(from data: Data, target: String?) throws(InfoPlistError) -> Info {
         let root = try SpecYAML.parse(data)
         guard case .mapping(let targets, _)? = root["targets"], !targets.isEmpty else {
             throw InfoPlistError(

@@ -1,6 +1,6 @@
 /// The names of the policy model's parameters. Every key has a value for every supported iOS
 /// profile in `PolicyTable.all` (a test checks it).
-public enum PolicyKey: String, CaseIterable, Hashable, Sendable, Codable {
+package enum PolicyKey: String, CaseIterable, Hashable, Sendable, Codable {
     case enterBackgroundHandler = "app.enter-background-handler"
     case suspendDelay = "app.suspend-delay"
     case taskBudget = "task.budget"

@@ -1,5 +1,5 @@
 /// How well a simulator parameter is backed, as in docs/ios-policy.md §Sources.
-public enum SourceStatus: String, CaseIterable, Hashable, Sendable, Codable {
+package enum SourceStatus: String, CaseIterable, Hashable, Sendable, Codable {
     /// Documented by Apple.
     case documented
     /// An Apple staff (DTS) statement.
@@ -13,17 +13,17 @@ public enum SourceStatus: String, CaseIterable, Hashable, Sendable, Codable {
 }
 
 /// One number of the iOS background policy model, with where it comes from.
-public struct PolicyParameter: Hashable, Sendable {
-    public let key: PolicyKey
-    public let value: Double
-    public let unit: String
+package struct PolicyParameter: Hashable, Sendable {
+    package let key: PolicyKey
+    package let value: Double
+    package let unit: String
     /// The iOS major versions this value applies to.
-    public let versions: ClosedRange<Int>
-    public let status: SourceStatus
+    package let versions: ClosedRange<Int>
+    package let status: SourceStatus
     /// Source keys from docs/ios-policy.md §Sources, e.g. `[Q85066]`.
-    public let source: String
+    package let source: String
 
-    public init(
+    package init(
         _ key: PolicyKey, _ value: Double, _ unit: String, ios versions: ClosedRange<Int>, _ status: SourceStatus,
         _ source: String
     ) {

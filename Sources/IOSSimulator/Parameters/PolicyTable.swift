@@ -1,10 +1,10 @@
 /// The one table of every number the simulated iPhone uses, with the iOS versions it applies to,
 /// its status and its source key (docs/ios-policy.md §Parameters). Change a value here and only
 /// here; `bgtrack simulate --format json` reports nothing the table does not back.
-public enum PolicyTable {
+package enum PolicyTable {
     private static let all4 = 4...99
 
-    public static let all: [PolicyParameter] = [
+    package static let all: [PolicyParameter] = [
         .init(.enterBackgroundHandler, 5, "s", ios: all4, .documented, "[AD-ext]"),
         .init(.suspendDelay, 0, "s", ios: all4, .assumption, "[AD-ext] \"shortly after\""),
         .init(.taskBudget, 600, "s", ios: 4...6, .folklore, "[SO-180]"),
@@ -125,7 +125,7 @@ public enum PolicyTable {
     ]
 
     /// The parameter for `key` that applies to iOS `major`, or `nil` when the table has none.
-    public static func parameter(_ key: PolicyKey, ios major: Int) -> PolicyParameter? {
+    package static func parameter(_ key: PolicyKey, ios major: Int) -> PolicyParameter? {
         all.first { $0.key == key && $0.versions.contains(major) }
     }
 }

@@ -1,9 +1,9 @@
-public import BackgroundCore
+package import BackgroundCore
 
 /// Every strategy × every iOS profile × both authorisations, through one scenario.
-public enum Comparison {
+package enum Comparison {
     /// The runs of the matrix, in a stable order.
-    public static func configurations(
+    package static func configurations(
         hours: Double, seed: UInt64, scenario: Scenario = .commute(),
         strategies: [StrategyName] = StrategyName.allCases, versions: [Int] = IOSProfile.supportedVersions
     ) -> [SimulationConfiguration] {
@@ -18,7 +18,7 @@ public enum Comparison {
     }
 
     /// Runs the matrix, calling `progress(done, total)` after each run.
-    public static func run(
+    package static func run(
         _ configurations: [SimulationConfiguration], progress: (Int, Int) -> Void = { _, _ in }
     ) -> [SimulationReport] {
         var reports: [SimulationReport] = []
@@ -34,17 +34,17 @@ public enum Comparison {
 
 /// One matrix row (strategy, iOS, authorisation) over many seeds: medians and minimums, so a
 /// result that holds only for a lucky seed shows (issue 8, item 11).
-public struct SeedSummary: Codable, Hashable, Sendable {
-    public var strategy: String
-    public var ios: Int
-    public var auth: String
-    public var seeds: Int
-    public var coverageMedian: Double
-    public var coverageMin: Double
-    public var energyMedianMwh: Double
-    public var floorRatioMedian: Double
-    public var pathErrorMedianM: Double
-    public var violations: Int
+package struct SeedSummary: Codable, Hashable, Sendable {
+    package var strategy: String
+    package var ios: Int
+    package var auth: String
+    package var seeds: Int
+    package var coverageMedian: Double
+    package var coverageMin: Double
+    package var energyMedianMwh: Double
+    package var floorRatioMedian: Double
+    package var pathErrorMedianM: Double
+    package var violations: Int
 
     enum CodingKeys: String, CodingKey {
         case strategy, ios, auth, seeds
@@ -57,7 +57,7 @@ public struct SeedSummary: Codable, Hashable, Sendable {
     }
 
     /// Groups reports by row, in the order rows first appear.
-    public static func summarize(_ reports: [SimulationReport]) -> [SeedSummary] {
+    package static func summarize(_ reports: [SimulationReport]) -> [SeedSummary] {
         var order: [String] = []
         var groups: [String: [SimulationReport]] = [:]
         for report in reports {
@@ -85,7 +85,7 @@ public struct SeedSummary: Codable, Hashable, Sendable {
     }
 
     /// A plain-text table of summaries.
-    public static func table(_ summaries: [SeedSummary]) -> String {
+    package static func table(_ summaries: [SeedSummary]) -> String {
         let header = [
             "strategy", "ios", "auth", "seeds", "coverage median", "coverage min", "energy mWh median",
             "× floor median", "path err m median", "violations",

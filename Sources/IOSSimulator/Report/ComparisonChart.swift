@@ -3,13 +3,13 @@ import Foundation
 /// Draws the comparison as an SVG scatter chart: coverage (up is better) against energy on a
 /// log scale (left is better). One colour per strategy; filled marks are Always, hollow marks
 /// When-In-Use; iOS 17 marks are larger. Hovering a mark shows its figures.
-public enum ComparisonChart {
+package enum ComparisonChart {
     static let palette = [
         "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf",
         "#bcbd22",
     ]
 
-    public static func svg(_ reports: [SimulationReport], title: String) -> String {
+    package static func svg(_ reports: [SimulationReport], title: String) -> String {
         let width = 960.0
         let height = 570.0
         let plot = (left: 80.0, top: 70.0, right: 720.0, bottom: 490.0)

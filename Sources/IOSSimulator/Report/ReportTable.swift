@@ -1,6 +1,6 @@
 /// Renders reports as an aligned plain-text table for terminals and logs.
-public enum ReportTable {
-    public static func render(_ reports: [SimulationReport]) -> String {
+package enum ReportTable {
+    package static func render(_ reports: [SimulationReport]) -> String {
         // `code`: which code produced the row, the iOS shell an app links (`shell`) or the
         // keep-alive machine run by the simulator (`direct`). `coverage` counts precise samples;
         // `approx` the slots only approximate (~5 km) ones cover. `assumed`: the share of the
@@ -42,7 +42,7 @@ public enum ReportTable {
     }
 
     /// `shell` for a run of the iOS shell an app links, `direct` for the keep-alive machine.
-    public static func code(_ report: SimulationReport) -> String {
+    package static func code(_ report: SimulationReport) -> String {
         report.shell == "direct" ? "direct" : "shell"
     }
 

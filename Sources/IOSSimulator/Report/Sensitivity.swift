@@ -1,4 +1,4 @@
-public import BackgroundCore
+package import BackgroundCore
 
 /// What the headline results rest on (issue 8, item 8): every strategy's coverage and energy
 /// ratio to `continuous-location` on one iOS profile, then again with each parameter whose status
@@ -8,26 +8,26 @@ public import BackgroundCore
 /// let study = Sensitivity.run(Sensitivity.Setup(ios: 17))
 /// print(Sensitivity.table(study))
 /// ```
-public enum Sensitivity {
+package enum Sensitivity {
     /// A result moves "materially" when it changes by more than this share of its baseline.
-    public static let threshold = 0.10
+    package static let threshold = 0.10
 
     /// The day every run of the study simulates.
-    public struct Setup: Sendable {
-        public var ios: Int
-        public var authorization: LocationAuthorization
-        public var scenario: Scenario
-        public var hours: Double
-        public var seed: UInt64
-        public var memoryKillFactor: Double
-        public var strategies: [StrategyName]
-        public var factors: [Double]
+    package struct Setup: Sendable {
+        package var ios: Int
+        package var authorization: LocationAuthorization
+        package var scenario: Scenario
+        package var hours: Double
+        package var seed: UInt64
+        package var memoryKillFactor: Double
+        package var strategies: [StrategyName]
+        package var factors: [Double]
         /// The assumptions to vary one by one; `nil` varies every one.
-        public var parameters: [PolicyKey]?
-        public var uploadSession: SimulationConfiguration.UploadSession = .inProcess
-        public var hostAppRegions = 0
+        package var parameters: [PolicyKey]?
+        package var uploadSession: SimulationConfiguration.UploadSession = .inProcess
+        package var hostAppRegions = 0
 
-        public init(
+        package init(
             ios: Int, authorization: LocationAuthorization = .always, scenario: Scenario = .commute(),
             hours: Double = 24, seed: UInt64 = 1, memoryKillFactor: Double = 1,
             strategies: [StrategyName] = StrategyName.allCases, factors: [Double] = [0.5, 2],
@@ -53,12 +53,12 @@ public enum Sensitivity {
     }
 
     /// One strategy's headline under one variation.
-    public struct Headline: Codable, Hashable, Sendable {
-        public var strategy: String
-        public var coverage: Double
+    package struct Headline: Codable, Hashable, Sendable {
+        package var strategy: String
+        package var coverage: Double
         /// Energy divided by `continuous-location`'s energy in the same variation.
-        public var energyRatio: Double
-        public var energyMwh: Double
+        package var energyRatio: Double
+        package var energyMwh: Double
 
         enum CodingKeys: String, CodingKey {
             case strategy, coverage
@@ -68,27 +68,27 @@ public enum Sensitivity {
     }
 
     /// A headline that moved by more than ``threshold`` from the baseline.
-    public struct Move: Codable, Hashable, Sendable {
-        public var parameter: String
-        public var factor: Double
-        public var strategy: String
+    package struct Move: Codable, Hashable, Sendable {
+        package var parameter: String
+        package var factor: Double
+        package var strategy: String
         /// `coverage` or `energy_ratio`.
-        public var metric: String
-        public var baseline: Double
-        public var value: Double
+        package var metric: String
+        package var baseline: Double
+        package var value: Double
         /// `(value - baseline) / baseline`.
-        public var change: Double
+        package var change: Double
     }
 
     /// The headlines with one parameter (or all assumptions, `parameter == "all assumptions"`)
     /// scaled by `factor`.
-    public struct Variation: Codable, Hashable, Sendable {
-        public var parameter: String
-        public var unit: String
-        public var factor: Double
+    package struct Variation: Codable, Hashable, Sendable {
+        package var parameter: String
+        package var unit: String
+        package var factor: Double
         /// The parameter's value in the table and as run (`nil` for all assumptions together).
-        public var tableValue: Double?
-        public var headlines: [Headline]
+        package var tableValue: Double?
+        package var headlines: [Headline]
 
         enum CodingKeys: String, CodingKey {
             case parameter, unit, factor, headlines
@@ -96,17 +96,17 @@ public enum Sensitivity {
         }
     }
 
-    public struct Study: Codable, Hashable, Sendable {
-        public var ios: Int
-        public var auth: String
-        public var scenario: String
-        public var seed: UInt64
-        public var baseline: [Headline]
-        public var variations: [Variation]
+    package struct Study: Codable, Hashable, Sendable {
+        package var ios: Int
+        package var auth: String
+        package var scenario: String
+        package var seed: UInt64
+        package var baseline: [Headline]
+        package var variations: [Variation]
         /// Parameters whose value is 0 in the table: scaling cannot vary them, so they are listed
         /// rather than silently passed over.
-        public var notVaried: [String]
-        public var moves: [Move]
+        package var notVaried: [String]
+        package var moves: [Move]
 
         enum CodingKeys: String, CodingKey {
             case ios, auth, scenario, seed, baseline, variations, moves
@@ -114,10 +114,10 @@ public enum Sensitivity {
         }
     }
 
-    public static let allAssumptions = "all assumptions"
+    package static let allAssumptions = "all assumptions"
 
     /// The parameters whose status on iOS `ios` is `assumption`, in table order.
-    public static func assumptions(ios: Int) -> [PolicyParameter] {
+    package static func assumptions(ios: Int) -> [PolicyParameter] {
         PolicyKey.allCases.compactMap { key in
             guard let parameter = PolicyTable.parameter(key, ios: ios), parameter.status == .assumption else {
                 return nil
@@ -127,12 +127,12 @@ public enum Sensitivity {
     }
 
     /// The number of simulated days `run` takes for `setup`.
-    public static func runCount(_ setup: Setup) -> Int {
+    package static func runCount(_ setup: Setup) -> Int {
         setup.strategies.count * (1 + setup.varied.count * setup.factors.count + 1)
     }
 
     /// Runs the study, calling `progress(done, total)` after each simulated day.
-    public static func run(_ setup: Setup, progress: (Int, Int) -> Void = { _, _ in }) -> Study {
+    package static func run(_ setup: Setup, progress: (Int, Int) -> Void = { _, _ in }) -> Study {
         let total = runCount(setup)
         var done = 0
         func headlines(_ scales: [PolicyKey: Double]) -> [Headline] {
@@ -207,7 +207,7 @@ public enum Sensitivity {
     }
 
     /// A plain-text report: the headline table per variation, then the material moves.
-    public static func table(_ study: Study) -> String {
+    package static func table(_ study: Study) -> String {
         let strategies = study.baseline.map(\.strategy)
         let header = ["parameter", "×"] + strategies.map { ReportTable.abbreviation($0) }
         func cells(_ headlines: [Headline]) -> [String] {

@@ -1,27 +1,27 @@
 /// The compare matrix run twice, by the keep-alive machine directly and through a hosted shell
 /// (`bgtrack compare --against-direct --shell ios`): where the two differ in coverage, kills,
 /// energy or violations, the shell does something the machine alone does not.
-public struct ShellComparison: Codable, Hashable, Sendable {
-    public struct Row: Codable, Hashable, Sendable {
-        public var strategy: String
-        public var ios: Int
-        public var auth: String
-        public var coverageDirect: Double
-        public var coverageShell: Double
-        public var killsDirect: Int
-        public var killsShell: Int
-        public var energyDirectMwh: Double
-        public var energyShellMwh: Double
-        public var violationsDirect: Int
-        public var violationsShell: Int
-        public var relaunchesDirect: Int
-        public var relaunchesShell: Int
-        public var crashesDirect: Int = 0
-        public var crashesShell: Int = 0
+package struct ShellComparison: Codable, Hashable, Sendable {
+    package struct Row: Codable, Hashable, Sendable {
+        package var strategy: String
+        package var ios: Int
+        package var auth: String
+        package var coverageDirect: Double
+        package var coverageShell: Double
+        package var killsDirect: Int
+        package var killsShell: Int
+        package var energyDirectMwh: Double
+        package var energyShellMwh: Double
+        package var violationsDirect: Int
+        package var violationsShell: Int
+        package var relaunchesDirect: Int
+        package var relaunchesShell: Int
+        package var crashesDirect: Int = 0
+        package var crashesShell: Int = 0
 
         /// Coverage, kills and violations equal, energy within 1 % (the shell's own sync timer
         /// adds a few handled events, each charged CPU time).
-        public var agrees: Bool {
+        package var agrees: Bool {
             coverageDirect == coverageShell && killsDirect == killsShell && violationsDirect == violationsShell
                 && abs(energyShellMwh - energyDirectMwh) <= 0.01 * max(energyDirectMwh, 1)
         }
@@ -43,11 +43,11 @@ public struct ShellComparison: Codable, Hashable, Sendable {
         }
     }
 
-    public var shell: String
-    public var rows: [Row]
+    package var shell: String
+    package var rows: [Row]
 
     /// Pairs the reports of the same (strategy, iOS, authorisation, seed) from the two runs.
-    public init(direct: [SimulationReport], shell: [SimulationReport]) {
+    package init(direct: [SimulationReport], shell: [SimulationReport]) {
         self.shell = shell.first?.shell ?? "?"
         var hosted: [String: SimulationReport] = [:]
         for report in shell { hosted[Self.key(report)] = report }
@@ -69,12 +69,12 @@ public struct ShellComparison: Codable, Hashable, Sendable {
     }
 
     /// Rows that agree (``Row/agrees``).
-    public var agreeingCount: Int { rows.filter(\.agrees).count }
+    package var agreeingCount: Int { rows.filter(\.agrees).count }
     /// Rows whose coverage is the same both ways.
-    public var sameCoverageCount: Int { rows.filter { $0.coverageDirect == $0.coverageShell }.count }
+    package var sameCoverageCount: Int { rows.filter { $0.coverageDirect == $0.coverageShell }.count }
 
     /// A plain-text table: each row's figures both ways and the coverage difference.
-    public func table() -> String {
+    package func table() -> String {
         let header = [
             "strategy", "ios", "auth", "coverage direct", "coverage \(shell)", "Δ coverage", "kills d/\(shell)",
             "energy mWh direct", "energy mWh \(shell)", "crashes d/\(shell)", "violations d/\(shell)",

@@ -1,10 +1,10 @@
-public import BackgroundCore
+package import BackgroundCore
 
 /// How the simulated user answers Core Location's prompts (the scenario's, from `--auth`):
 /// the first prompt (Allow While Using, Allow Once or Don't Allow, with Precise on or off) and
 /// the later Always prompt (the upgrade, or the confirmation of provisional Always).
-public struct LocationAnswers: Hashable, Sendable {
-    public enum FirstPrompt: String, Hashable, Sendable {
+package struct LocationAnswers: Hashable, Sendable {
+    package enum FirstPrompt: String, Hashable, Sendable {
         case allowWhileUsing = "allow-while-using"
         case allowOnce = "allow-once"
         case dontAllow = "dont-allow"
@@ -12,13 +12,13 @@ public struct LocationAnswers: Hashable, Sendable {
         case never
     }
 
-    public var firstPrompt: FirstPrompt
+    package var firstPrompt: FirstPrompt
     /// Changes to Always at the Always prompt (else keeps While Using).
-    public var acceptsAlways: Bool
+    package var acceptsAlways: Bool
     /// Leaves Precise Location on at the first prompt (iOS 14+).
-    public var precise: Bool
+    package var precise: Bool
 
-    public init(firstPrompt: FirstPrompt, acceptsAlways: Bool, precise: Bool = true) {
+    package init(firstPrompt: FirstPrompt, acceptsAlways: Bool, precise: Bool = true) {
         self.firstPrompt = firstPrompt
         self.acceptsAlways = acceptsAlways
         self.precise = precise
@@ -26,7 +26,7 @@ public struct LocationAnswers: Hashable, Sendable {
 
     /// `--auth`: always = While Using, then Always at the upgrade; when-in-use = While Using, kept
     /// at the upgrade; denied = Don't Allow; not-determined = never answers.
-    public init(_ authorization: LocationAuthorization, allowOnce: Bool = false, precise: Bool = true) {
+    package init(_ authorization: LocationAuthorization, allowOnce: Bool = false, precise: Bool = true) {
         switch authorization {
         case .always: self.init(firstPrompt: .allowWhileUsing, acceptsAlways: true, precise: precise)
         case .whenInUse:

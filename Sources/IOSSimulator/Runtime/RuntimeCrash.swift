@@ -1,36 +1,36 @@
 /// An uncaught exception iOS raises in the app for breaking its runtime contract (docs/ios-policy.md §Contract):
 /// the process dies at once, with this text in the crash report.
-public struct RuntimeCrash: Codable, Hashable, Sendable, CustomStringConvertible {
+package struct RuntimeCrash: Codable, Hashable, Sendable, CustomStringConvertible {
     /// `NSInternalInconsistencyException`.
-    public var exception: String
-    public var reason: String
+    package var exception: String
+    package var reason: String
 
-    public init(exception: String = "NSInternalInconsistencyException", reason: String) {
+    package init(exception: String = "NSInternalInconsistencyException", reason: String) {
         self.exception = exception
         self.reason = reason
     }
 
-    public var description: String { "\(exception): \(reason)" }
+    package var description: String { "\(exception): \(reason)" }
 
     /// `allowsBackgroundLocationUpdates = true` without `location` in `UIBackgroundModes`: "a fatal
     /// error that terminates the app" ([AD-CLM]), observed with this assertion text.
-    public static let backgroundLocationWithoutMode = RuntimeCrash(
+    package static let backgroundLocationWithoutMode = RuntimeCrash(
         reason: "Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable")
 
     /// `BGTaskScheduler.register` after `application(_:didFinishLaunchingWithOptions:)` returned
     /// (text as developers report it; the rule is [BGH]'s and DTS's, docs/ios-policy.md §Modes, §Contract).
-    public static func registeredAfterLaunch(_ identifier: String) -> RuntimeCrash {
+    package static func registeredAfterLaunch(_ identifier: String) -> RuntimeCrash {
         RuntimeCrash(
             reason: "All launch handlers must be registered before application finishes launching (\(identifier))")
     }
 
     /// The same identifier registered twice in one process ([BGH]: "registering an ID twice kills the app").
-    public static func registeredTwice(_ identifier: String) -> RuntimeCrash {
+    package static func registeredTwice(_ identifier: String) -> RuntimeCrash {
         RuntimeCrash(reason: "Launch handler for task with identifier \(identifier) has already been registered")
     }
 
     /// An identifier missing from `BGTaskSchedulerPermittedIdentifiers` (the wording is the simulator's).
-    public static func registeredUnpermitted(_ identifier: String) -> RuntimeCrash {
+    package static func registeredUnpermitted(_ identifier: String) -> RuntimeCrash {
         RuntimeCrash(
             reason: "No launch handler may be registered for \(identifier): it is not listed in the Info.plist's "
                 + "BGTaskSchedulerPermittedIdentifiers")
@@ -38,7 +38,7 @@ public struct RuntimeCrash: Codable, Hashable, Sendable, CustomStringConvertible
 }
 
 /// `BGTaskScheduler.Error.Code`, as `submit(_:)` throws it ([BGH]).
-public enum TaskSubmitError: Int, Codable, Hashable, Sendable, CustomStringConvertible {
+package enum TaskSubmitError: Int, Codable, Hashable, Sendable, CustomStringConvertible {
     /// Background App Refresh is off (or the app runs in Apple's Simulator).
     case unavailable = 1
     /// More than 1 refresh or 10 processing requests pending.
@@ -46,7 +46,7 @@ public enum TaskSubmitError: Int, Codable, Hashable, Sendable, CustomStringConve
     /// The identifier is not permitted, not registered, or its mode is missing.
     case notPermitted = 3
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unavailable: return "BGTaskScheduler.Error.unavailable"
         case .tooManyPendingTaskRequests: return "BGTaskScheduler.Error.tooManyPendingTaskRequests"
@@ -57,7 +57,7 @@ public enum TaskSubmitError: Int, Codable, Hashable, Sendable, CustomStringConve
 
 /// What hosted app code did that the runtime contract judges, besides its effects: reported by
 /// the shadow's backend (`IOSShellHost`) with each event's result.
-public enum RuntimeCall: Hashable, Sendable {
+package enum RuntimeCall: Hashable, Sendable {
     /// The app broke a rule iOS enforces by raising an exception: the process dies now.
     case crash(RuntimeCrash)
     /// A counted violation (Main Thread Checker, a session created where it has no effect).

@@ -4,8 +4,8 @@
 /// with Background App Refresh on, within the pending limits (1 refresh, 10 processing).
 ///
 /// The direct run and the hosted shell's backend both ask it, so the two enforce one rule.
-public struct TaskSchedulerModel: Sendable {
-    public enum Kind: String, Sendable { case refresh, processing }
+package struct TaskSchedulerModel: Sendable {
+    package enum Kind: String, Sendable { case refresh, processing }
 
     private enum Launch: Sendable { case launching, finished }
 
@@ -16,21 +16,21 @@ public struct TaskSchedulerModel: Sendable {
     /// them across the app's death.
     private var pending: [String: Kind] = [:]
 
-    public init(plist: InfoPlist) {
+    package init(plist: InfoPlist) {
         self.plist = plist
     }
 
     /// A new process starts launching; its registrations died with the old one.
-    public mutating func processStarted() {
+    package mutating func processStarted() {
         launch = .launching
         registered.removeAll()
     }
 
     /// `application(_:didFinishLaunchingWithOptions:)` returned.
-    public mutating func launchFinished() { launch = .finished }
+    package mutating func launchFinished() { launch = .finished }
 
     /// `register(forTaskWithIdentifier:using:launchHandler:)`: the crash iOS raises, if any.
-    public mutating func register(_ identifier: String) -> RuntimeCrash? {
+    package mutating func register(_ identifier: String) -> RuntimeCrash? {
         if case .finished = launch { return .registeredAfterLaunch(identifier) }
         guard plist.permittedTaskIdentifiers.contains(identifier) else { return .registeredUnpermitted(identifier) }
         guard registered.insert(identifier).inserted else { return .registeredTwice(identifier) }
@@ -38,7 +38,7 @@ public struct TaskSchedulerModel: Sendable {
     }
 
     /// `submit(_:)`: the error iOS throws, or `nil` when the request is now pending.
-    public mutating func submit(
+    package mutating func submit(
         _ identifier: String, kind: Kind, backgroundRefreshAvailable: Bool
     ) -> TaskSubmitError? {
         let mode = kind == .refresh ? "fetch" : "processing"
@@ -53,5 +53,5 @@ public struct TaskSchedulerModel: Sendable {
     }
 
     /// The system launched the task: its request is no longer pending.
-    public mutating func launched(_ identifier: String) { pending[identifier] = nil }
+    package mutating func launched(_ identifier: String) { pending[identifier] = nil }
 }

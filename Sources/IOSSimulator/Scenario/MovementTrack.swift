@@ -1,9 +1,9 @@
-public import BackgroundCore
+package import BackgroundCore
 
 /// Where the simulated user is at every moment: stays at places, moves between them along
 /// waypoints at a speed. Built from legs; queries are a binary search over precomputed segments.
-public struct MovementTrack: Sendable {
-    public enum Leg: Sendable {
+package struct MovementTrack: Sendable {
+    package enum Leg: Sendable {
         /// Stay at the current place until `until` seconds after the track's start.
         case stay(until: Double)
         /// Move through `waypoints` (the last is the destination) at `speed` m/s.
@@ -24,10 +24,10 @@ public struct MovementTrack: Sendable {
     }
 
     let segments: [Segment]
-    public let start: Instant
+    package let start: Instant
 
     /// Builds the track; legs that go back in time are clamped so the track is always ordered.
-    public init(start: Instant, origin: Coordinate, legs: [Leg]) {
+    package init(start: Instant, origin: Coordinate, legs: [Leg]) {
         var segments: [Segment] = []
         var now = start
         var here = origin
@@ -54,7 +54,7 @@ public struct MovementTrack: Sendable {
     }
 
     /// The user's true position at `instant` (the last position after the track ends).
-    public func position(at instant: Instant) -> Coordinate {
+    package func position(at instant: Instant) -> Coordinate {
         guard let segment = segment(at: instant) else { return segments.last?.to ?? .init(latitude: 0, longitude: 0) }
         let span = Double(segment.end.milliseconds - segment.start.milliseconds)
         guard span > 0 else { return segment.to }
@@ -63,25 +63,25 @@ public struct MovementTrack: Sendable {
     }
 
     /// Whether the user is moving at `instant`.
-    public func isMoving(at instant: Instant) -> Bool {
+    package func isMoving(at instant: Instant) -> Bool {
         segment(at: instant).map { !$0.isStay } ?? false
     }
 
     /// How far the user is from the nearest station when underground at `instant`; `nil` above ground.
-    public func undergroundStationDistance(at instant: Instant) -> Double? {
+    package func undergroundStationDistance(at instant: Instant) -> Double? {
         guard let segment = segment(at: instant), segment.underground else { return nil }
         let here = position(at: instant)
         return min(here.distance(to: segment.from), here.distance(to: segment.to))
     }
 
     /// Speed in m/s at `instant`.
-    public func speed(at instant: Instant) -> Double {
+    package func speed(at instant: Instant) -> Double {
         guard let segment = segment(at: instant), !segment.isStay else { return 0 }
         return segment.from.distance(to: segment.to) / max(0.001, (segment.end - segment.start).seconds)
     }
 
     /// Stays of at least `minimum`, as (arrival, departure, place); for visit events.
-    public func stays(atLeast minimum: Duration) -> [(arrival: Instant, departure: Instant, place: Coordinate)] {
+    package func stays(atLeast minimum: Duration) -> [(arrival: Instant, departure: Instant, place: Coordinate)] {
         var merged: [(arrival: Instant, departure: Instant, place: Coordinate)] = []
         for segment in segments where segment.isStay {
             if let last = merged.last, last.departure == segment.start, last.place == segment.from {

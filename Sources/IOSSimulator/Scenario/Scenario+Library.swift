@@ -1,11 +1,11 @@
-public import BackgroundCore
+package import BackgroundCore
 
 extension Scenario {
     /// The scenarios `--scenario` accepts.
-    public static let names = ["commute", "home-day", "week"]
+    package static let names = ["commute", "home-day", "week"]
 
     /// A scenario by name, or `nil` for an unknown one.
-    public static func named(_ name: String, start: Instant = defaultStart) -> Scenario? {
+    package static func named(_ name: String, start: Instant = defaultStart) -> Scenario? {
         switch name {
         case "commute": return commute(start: start)
         case "home-day": return homeDay(start: start)
@@ -15,7 +15,7 @@ extension Scenario {
     }
 
     /// Monday 2024-11-25 00:00 UTC: the simulated days start here.
-    public static let defaultStart = Instant(milliseconds: 1_732_492_800_000)
+    package static let defaultStart = Instant(milliseconds: 1_732_492_800_000)
 
     static let home = Coordinate(latitude: 31.2304, longitude: 121.4737)
 
@@ -23,7 +23,7 @@ extension Scenario {
     /// walk, the same way back, an evening stroll; the app opened a few times; two phone calls;
     /// no network and no GPS in the metro (Wi-Fi positioning near its stations, about every
     /// 1.2 km); charging overnight; two silent pushes an hour from the server.
-    public static func commute(start: Instant = defaultStart) -> Scenario {
+    package static func commute(start: Instant = defaultStart) -> Scenario {
         let station = home.offset(north: 600, east: 300)
         let officeStation = home.offset(north: 9_000, east: 5_500)
         let office = officeStation.offset(north: 500, east: -200)
@@ -88,7 +88,7 @@ extension Scenario {
     }
 
     /// A day at home: the phone barely moves, opened twice; shows what costs energy at rest.
-    public static func homeDay(start: Instant = defaultStart) -> Scenario {
+    package static func homeDay(start: Instant = defaultStart) -> Scenario {
         let hour = 3600.0
         let track = MovementTrack(
             start: start, origin: home,

@@ -1,4 +1,4 @@
-public import BackgroundCore
+package import BackgroundCore
 
 extension Scenario {
     /// A week of varied days, for judging the timeline: Monday's commute, Tuesday's errands (four
@@ -6,7 +6,7 @@ extension Scenario {
     /// out, three hours there, back), a day at home, Friday's flight (the phone off from take-off
     /// to landing: a gap with different positions at its ends), and a weekend walking around the
     /// destination. Days start at midnight; the person sleeps at home (or the hotel).
-    public static func week(start: Instant = defaultStart) -> Scenario {
+    package static func week(start: Instant = defaultStart) -> Scenario {
         let hour = 3600.0
         let day = 24 * hour
         let office = home.offset(north: 9_500, east: 5_300)

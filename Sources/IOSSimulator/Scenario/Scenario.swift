@@ -1,10 +1,10 @@
-public import BackgroundCore
+package import BackgroundCore
 
 /// A simulated user's day: where they go, when they open the app, and what happens to the phone.
 /// All times are seconds after the scenario's start.
-public struct Scenario: Sendable {
+package struct Scenario: Sendable {
     /// Something the user or the world does to the phone at a moment.
-    public enum Happening: Hashable, Sendable {
+    package enum Happening: Hashable, Sendable {
         /// The user opens the app for `seconds`, then leaves it (home screen or lock).
         case openApp(seconds: Double)
         /// The user swipes the app away in the app switcher.
@@ -28,21 +28,21 @@ public struct Scenario: Sendable {
         case renewSession
     }
 
-    public var name: String
-    public var start: Instant
-    public var duration: Duration
-    public var track: MovementTrack
-    public var happenings: [(at: Double, Happening)]
+    package var name: String
+    package var start: Instant
+    package var duration: Duration
+    package var track: MovementTrack
+    package var happenings: [(at: Double, Happening)]
     /// Windows (seconds after start) when the phone has no network.
-    public var networkOutages: [ClosedRange<Double>]
+    package var networkOutages: [ClosedRange<Double>]
     /// Battery level at the start, drain per hour while not charging, gain per hour while charging.
-    public var battery: (start: Double, drainPerHour: Double, chargePerHour: Double)
+    package var battery: (start: Double, drainPerHour: Double, chargePerHour: Double)
     /// Silent pushes the server sends per hour (the system may throttle them).
-    public var silentPushesPerHour: Double
+    package var silentPushesPerHour: Double
     /// Whether the user is logged in (heartbeats run).
-    public var loggedIn: Bool
+    package var loggedIn: Bool
 
-    public init(
+    package init(
         name: String, start: Instant, duration: Duration, track: MovementTrack,
         happenings: [(at: Double, Happening)] = [], networkOutages: [ClosedRange<Double>] = [],
         battery: (start: Double, drainPerHour: Double, chargePerHour: Double) = (1, 0.03, 0.3),
@@ -60,7 +60,7 @@ public struct Scenario: Sendable {
     }
 
     /// The same day, cut or repeated to `hours` (the track and happenings repeat every 24 h).
-    public func lasting(hours: Double) -> Scenario {
+    package func lasting(hours: Double) -> Scenario {
         var copy = self
         copy.duration = .milliseconds(Int64(hours * 3_600_000))
         let day = 86_400.0

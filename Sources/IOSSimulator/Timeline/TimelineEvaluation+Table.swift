@@ -1,21 +1,21 @@
-public import BackgroundCore
+package import BackgroundCore
 import Foundation
-public import LocationLog
+package import LocationLog
 
 extension TimelineEvaluation {
     /// One row of the evaluation table: a scenario and a strategy over several seeds.
-    public struct Row: Sendable {
-        public var scenario: String
-        public var strategy: StrategyName
-        public var seeds: Int
-        public var score: TimelineScore
-        public var samples: Int
+    package struct Row: Sendable {
+        package var scenario: String
+        package var strategy: StrategyName
+        package var seeds: Int
+        package var score: TimelineScore
+        package var samples: Int
     }
 
     /// Runs every scenario × strategy × seed (iOS 17, Always, 2-minute sampling) and sums each
     /// scenario-strategy pair's scores over the seeds. `connect` gives each run its server
     /// connection (a fresh device; the server computes its timeline with `settings`).
-    public static func table(
+    package static func table(
         scenarios: [String], strategies: [StrategyName], seeds: ClosedRange<UInt64>,
         settings: TimelineSettings = .sampling(every: .seconds(120)),
         connect: (SimulationConfiguration) throws -> TimelineConnection, progress: (Int, Int) -> Void = { _, _ in }
@@ -46,7 +46,7 @@ extension TimelineEvaluation {
     /// The table as Markdown: stays expected / found / matched, precision, recall, edge errors
     /// (median and maximum, seconds; the share within one sampling interval) and trip distance
     /// error (median and maximum, %).
-    public static func markdown(_ rows: [Row], interval: Duration = .seconds(120)) -> String {
+    package static func markdown(_ rows: [Row], interval: Duration = .seconds(120)) -> String {
         var lines = [
             "| scenario | strategy | seeds | samples | stays exp. | found | matched | precision | recall "
                 + "| start err. med/max s | end err. med/max s | edges ≤ 1 interval | trip dist. err. med/max % "

@@ -1,5 +1,5 @@
-public import BackgroundCore
-public import LocationLog
+package import BackgroundCore
+package import LocationLog
 
 /// Judges the timeline against the simulator's truth: one simulated run (the real phone store
 /// and sync, uploading through the run's peer to a server), the timeline that server derived read
@@ -7,17 +7,17 @@ public import LocationLog
 ///
 /// The simulator knows no server: the caller connects each run to one (`bgtrack-bench timeline`
 /// and the tests start a real `TrackServer` on loopback and read `GET /v1/devices/{id}/timeline`).
-public enum TimelineEvaluation {
+package enum TimelineEvaluation {
     /// One run: the detected timeline and its score.
-    public struct Run: Sendable {
-        public var entries: [TimelineEntry]
-        public var score: TimelineScore
-        public var samples: Int
+    package struct Run: Sendable {
+        package var entries: [TimelineEntry]
+        package var score: TimelineScore
+        package var samples: Int
     }
 
     /// Simulates `configuration` with its phone uploading through `connection.peer`, then reads
     /// the timeline over the scenario's span from `connection` and scores it.
-    public static func run(
+    package static func run(
         _ configuration: SimulationConfiguration, settings: TimelineSettings, connection: TimelineConnection
     ) throws -> Run {
         var configuration = configuration
@@ -35,7 +35,7 @@ public enum TimelineEvaluation {
 
     /// The closed timeline of time-ordered samples, built offline (what a server's incremental
     /// timeline must agree with).
-    public static func timeline(of samples: [Sample], settings: TimelineSettings) -> [TimelineEntry] {
+    package static func timeline(of samples: [Sample], settings: TimelineSettings) -> [TimelineEntry] {
         var builder = TimelineBuilder(settings: settings)
         var entries: [TimelineEntry] = []
         for sample in samples { entries += builder.add(TimelinePoint(sample)) }
@@ -45,14 +45,14 @@ public enum TimelineEvaluation {
 
 /// Where one evaluation run's phone uploads and where the timeline it produced is read: a device
 /// of its own on a server.
-public struct TimelineConnection: Sendable {
+package struct TimelineConnection: Sendable {
     /// The phone's network: the server's real ingest.
-    public var peer: any SimulatedNetworkPeer
+    package var peer: any SimulatedNetworkPeer
     /// The stays, trips and gaps the server derived for the run's device over `from..<to`, in
     /// time order (the open entry last).
-    public var timeline: @Sendable (_ from: Instant, _ to: Instant) throws -> [TimelineEntry]
+    package var timeline: @Sendable (_ from: Instant, _ to: Instant) throws -> [TimelineEntry]
 
-    public init(
+    package init(
         peer: any SimulatedNetworkPeer, timeline: @escaping @Sendable (Instant, Instant) throws -> [TimelineEntry]
     ) {
         self.peer = peer

@@ -1,35 +1,35 @@
 import BackgroundCore
-public import LocationLog
+package import LocationLog
 
 /// How a detected timeline compares with the truth: stays matched one to one (overlapping in
 /// time, centre within the stay radius of the true place), the error of their edges, and the
 /// distance error of the trips between matched stays.
-public struct TimelineScore: Hashable, Sendable {
-    public var staysExpected = 0
-    public var staysFound = 0
+package struct TimelineScore: Hashable, Sendable {
+    package var staysExpected = 0
+    package var staysFound = 0
     /// Detected stays matched to a true one (one to one).
-    public var staysMatched = 0
+    package var staysMatched = 0
     /// |detected start - true arrival| in seconds, for matched stays not cut by the scenario's start.
-    public var startErrors: [Double] = []
+    package var startErrors: [Double] = []
     /// |detected end - true departure| in seconds, for matched stays not cut by the scenario's end.
-    public var endErrors: [Double] = []
+    package var endErrors: [Double] = []
     /// |detected - true| / true, for true trips whose two stays were matched and that no gap cut.
-    public var tripDistanceErrors: [Double] = []
+    package var tripDistanceErrors: [Double] = []
     /// True trips between matched stays that a gap interrupts (shown as a gap, not measured).
-    public var tripsAcrossGaps = 0
+    package var tripsAcrossGaps = 0
     /// Stay edges next to a gap (the phone was silent: the true arrival or departure is not in
     /// the data), not judged for their error.
-    public var edgesAtGaps = 0
-    public var gapsFound = 0
-    public var inferredStays = 0
+    package var edgesAtGaps = 0
+    package var gapsFound = 0
+    package var inferredStays = 0
 
-    public init() {}
+    package init() {}
 
-    public var precision: Double { staysFound == 0 ? 1 : Double(staysMatched) / Double(staysFound) }
-    public var recall: Double { staysExpected == 0 ? 1 : Double(staysMatched) / Double(staysExpected) }
+    package var precision: Double { staysFound == 0 ? 1 : Double(staysMatched) / Double(staysFound) }
+    package var recall: Double { staysExpected == 0 ? 1 : Double(staysMatched) / Double(staysExpected) }
 
     /// Adds another run's counts and errors (a table row over seeds).
-    public mutating func merge(_ other: TimelineScore) {
+    package mutating func merge(_ other: TimelineScore) {
         staysExpected += other.staysExpected
         staysFound += other.staysFound
         staysMatched += other.staysMatched
@@ -43,7 +43,7 @@ public struct TimelineScore: Hashable, Sendable {
     }
 
     /// Scores `entries` (a whole timeline, closed) against `truth`; `radius` is the stay radius.
-    public init(entries: [TimelineEntry], truth: TimelineTruth, radius: Double) {
+    package init(entries: [TimelineEntry], truth: TimelineTruth, radius: Double) {
         let positions = entries.indices.filter { if case .stay = entries[$0] { true } else { false } }
         let stays = positions.compactMap { if case .stay(let stay) = entries[$0] { stay } else { nil } }
         func isGap(_ index: Int) -> Bool {

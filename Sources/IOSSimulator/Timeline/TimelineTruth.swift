@@ -1,18 +1,18 @@
-public import BackgroundCore
+package import BackgroundCore
 
 /// Where the simulated person really stayed and how far they really went: the scenario's own
 /// movement, against which a detected timeline is judged.
-public struct TimelineTruth: Sendable {
-    public struct Place: Hashable, Sendable {
-        public var arrival: Instant
-        public var departure: Instant
-        public var place: Coordinate
+package struct TimelineTruth: Sendable {
+    package struct Place: Hashable, Sendable {
+        package var arrival: Instant
+        package var departure: Instant
+        package var place: Coordinate
         /// Whether the scenario's start or end cuts the stay (its edge there is no real arrival
         /// or departure, so it is not judged).
-        public var cutAtStart: Bool
-        public var cutAtEnd: Bool
+        package var cutAtStart: Bool
+        package var cutAtEnd: Bool
 
-        public init(arrival: Instant, departure: Instant, place: Coordinate, cutAtStart: Bool, cutAtEnd: Bool) {
+        package init(arrival: Instant, departure: Instant, place: Coordinate, cutAtStart: Bool, cutAtEnd: Bool) {
             self.arrival = arrival
             self.departure = departure
             self.place = place
@@ -21,24 +21,24 @@ public struct TimelineTruth: Sendable {
         }
     }
 
-    public struct Journey: Hashable, Sendable {
-        public var departure: Instant
-        public var arrival: Instant
+    package struct Journey: Hashable, Sendable {
+        package var departure: Instant
+        package var arrival: Instant
         /// Metres along the true path.
-        public var distance: Double
+        package var distance: Double
 
-        public init(departure: Instant, arrival: Instant, distance: Double) {
+        package init(departure: Instant, arrival: Instant, distance: Double) {
             self.departure = departure
             self.arrival = arrival
             self.distance = distance
         }
     }
 
-    public var stays: [Place]
+    package var stays: [Place]
     /// The movement between consecutive stays.
-    public var trips: [Journey]
+    package var trips: [Journey]
 
-    public init(stays: [Place], trips: [Journey]) {
+    package init(stays: [Place], trips: [Journey]) {
         self.stays = stays
         self.trips = trips
     }
@@ -46,7 +46,7 @@ public struct TimelineTruth: Sendable {
 
 extension MovementTrack {
     /// The true stays of at least `minimum` between `from` and `to`, and the trips between them.
-    public func truth(from: Instant, to: Instant, minimumStay minimum: Duration) -> TimelineTruth {
+    package func truth(from: Instant, to: Instant, minimumStay minimum: Duration) -> TimelineTruth {
         let stays = self.stays(atLeast: .zero).compactMap { stay -> TimelineTruth.Place? in
             let arrival = max(stay.arrival, from)
             let departure = min(stay.departure, to)

@@ -1,6 +1,6 @@
-public import BackgroundCore
+package import BackgroundCore
 import Foundation
-public import LocationLog
+package import LocationLog
 
 /// The Linux device's main loop, minus the sleeping: take a fix when a slot wants one, store
 /// it, let the sync engine upload, and say when to come back.
@@ -12,22 +12,22 @@ public import LocationLog
 /// let loop = DeviceLoop(recorder: recorder, sync: engine, player: .synthetic(start: now), now: clock)
 /// while true { let next = await loop.step(); /* sleep until next */ }
 /// ```
-public actor DeviceLoop {
+package actor DeviceLoop {
     private var recorder: SampleRecorder
-    public let sync: SyncEngine
-    public let player: RoutePlayer
+    package let sync: SyncEngine
+    package let player: RoutePlayer
     private let now: @Sendable () -> Instant
     private let report: @Sendable (String) -> Void
     private var started = false
     private var noticesShown = 0
     /// Counters for the status line and tests.
-    public private(set) var stored = 0
-    public private(set) var uploaded = 0
-    public private(set) var rejected = 0
+    package private(set) var stored = 0
+    package private(set) var uploaded = 0
+    package private(set) var rejected = 0
 
     /// - Parameters:
     ///   - report: receives one human-readable line per event worth telling (never the token).
-    public init(
+    package init(
         recorder: SampleRecorder, sync: SyncEngine, player: RoutePlayer, now: @escaping @Sendable () -> Instant,
         report: @escaping @Sendable (String) -> Void = { _ in }
     ) {
@@ -39,7 +39,7 @@ public actor DeviceLoop {
     }
 
     /// Runs what is due now and returns when the next step is due (at least 1 s later).
-    public func step() async -> Instant {
+    package func step() async -> Instant {
         let now = now()
         if !started {
             recorder.start(at: now)

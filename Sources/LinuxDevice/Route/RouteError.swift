@@ -1,7 +1,7 @@
 import LocationLog
 
 /// A route file cannot be replayed; the message names the file, the place and the fix.
-public struct RouteError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct RouteError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -1,4 +1,4 @@
-public import BackgroundCore
+package import BackgroundCore
 import Foundation
 import LocationLog
 
@@ -12,15 +12,15 @@ import LocationLog
 /// ```swift
 /// let points = try RouteFile.read(path: "walk.gpx")
 /// ```
-public enum RouteFile {
+package enum RouteFile {
     /// One point of a route file; `time` is `nil` when the file has none.
-    public struct RoutePoint: Hashable, Sendable {
-        public var latitude: Double
-        public var longitude: Double
-        public var altitude: Double?
-        public var time: Instant?
+    package struct RoutePoint: Hashable, Sendable {
+        package var latitude: Double
+        package var longitude: Double
+        package var altitude: Double?
+        package var time: Instant?
 
-        public init(latitude: Double, longitude: Double, altitude: Double? = nil, time: Instant? = nil) {
+        package init(latitude: Double, longitude: Double, altitude: Double? = nil, time: Instant? = nil) {
             self.latitude = latitude
             self.longitude = longitude
             self.altitude = altitude
@@ -29,12 +29,12 @@ public enum RouteFile {
     }
 
     /// Files above this size are refused (default 256 MiB, a few million points).
-    public static let defaultMaximumBytes = 256 << 20
+    package static let defaultMaximumBytes = 256 << 20
     /// At most this many points are read.
-    public static let defaultMaximumPoints = 2_000_000
+    package static let defaultMaximumPoints = 2_000_000
 
     /// - Throws: `RouteError` for a missing, too large, non-UTF-8, unknown-format or malformed file.
-    public static func read(
+    package static func read(
         path: String, maximumBytes: Int = defaultMaximumBytes, maximumPoints: Int = defaultMaximumPoints
     ) throws(RouteError) -> [RoutePoint] {
         let attributes: [FileAttributeKey: Any]

@@ -1,4 +1,4 @@
-public import BackgroundCore
+package import BackgroundCore
 import Foundation
 import LocationLog
 
@@ -7,19 +7,19 @@ import LocationLog
 /// The route's own timing is kept when every point has a time (and times increase); otherwise
 /// points are spaced `spacing` apart. Past the end, the route starts again from its beginning,
 /// so a device can run for days. Positions between points are interpolated linearly.
-public struct RoutePlayer: Sendable {
+package struct RoutePlayer: Sendable {
     /// Offsets from the route's start, increasing, one per point.
     private let offsets: [Duration]
     private let points: [RouteFile.RoutePoint]
-    public let start: Instant
+    package let start: Instant
     /// Horizontal accuracy reported with each fix, in metres.
-    public var accuracy: Double
+    package var accuracy: Double
 
     /// - Parameters:
     ///   - points: at least two points.
     ///   - start: the instant the route's first point is replayed at.
     ///   - spacing: time between points when the file has no usable times.
-    public init(points: [RouteFile.RoutePoint], start: Instant, spacing: Duration = .seconds(60), accuracy: Double = 8)
+    package init(points: [RouteFile.RoutePoint], start: Instant, spacing: Duration = .seconds(60), accuracy: Double = 8)
     {
         let times = points.compactMap(\.time)
         let timed =
@@ -35,10 +35,10 @@ public struct RoutePlayer: Sendable {
     }
 
     /// How long one pass over the route takes.
-    public var duration: Duration { offsets.last ?? .zero }
+    package var duration: Duration { offsets.last ?? .zero }
 
     /// The fix a GPS would report at `now`.
-    public func fix(at now: Instant) -> LocationFix {
+    package func fix(at now: Instant) -> LocationFix {
         guard points.count >= 2, duration > .zero else {
             let point = points.first ?? RouteFile.RoutePoint(latitude: 31.2304, longitude: 121.4737)
             return LocationFix(
@@ -71,7 +71,7 @@ public struct RoutePlayer: Sendable {
     }
 
     /// A built-in walk: a 1.5 km-radius loop round People's Square, Shanghai, at 1.4 m/s.
-    public static func synthetic(start: Instant) -> RoutePlayer {
+    package static func synthetic(start: Instant) -> RoutePlayer {
         let centre = (latitude: 31.2304, longitude: 121.4737)
         let radius = 1500.0
         let count = 72

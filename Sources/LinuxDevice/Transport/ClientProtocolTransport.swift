@@ -1,9 +1,9 @@
 import BackgroundCore
-public import Foundation
-public import LocationLog
+package import Foundation
+package import LocationLog
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    package import FoundationNetworking
 #endif
 
 /// Uploads with the Overland, OwnTracks or OsmAnd / Traccar protocol, so an app using this library
@@ -22,9 +22,9 @@ public import LocationLog
 ///
 /// Units are converted to each protocol's: OwnTracks `vel` km/h and `tst` epoch seconds, OsmAnd
 /// `speed` knots and `timestamp` epoch seconds, battery in per cent for both.
-public struct ClientProtocolTransport: BatchTransport {
-    public let uploadProtocol: UploadProtocol
-    public let endpoint: URL
+package struct ClientProtocolTransport: BatchTransport {
+    package let uploadProtocol: UploadProtocol
+    package let endpoint: URL
     private let device: String
     private let token: String
     private let timeout: Duration
@@ -35,7 +35,7 @@ public struct ClientProtocolTransport: BatchTransport {
     ///   - server: our server's base URL, or another server's full endpoint (see ``UploadProtocol/endpoint(for:)``).
     ///   - device: the device name (OwnTracks user and device, OsmAnd `id`, Overland `device_id`).
     ///   - token: the device token (Overland Bearer, OwnTracks Basic password, OsmAnd `token`).
-    public init(
+    package init(
         protocol uploadProtocol: UploadProtocol, server: URL, device: String, token: String,
         timeout: Duration = .seconds(30), session: URLSession = .shared
     ) {
@@ -47,7 +47,7 @@ public struct ClientProtocolTransport: BatchTransport {
         self.session = session
     }
 
-    public func send(_ request: BatchRequest) async -> UploadOutcome {
+    package func send(_ request: BatchRequest) async -> UploadOutcome {
         // The phone's own samples always convert; one that does not is set aside, not dropped.
         var samples: [Sample] = []
         var unreadable: [UUID: String] = [:]
@@ -94,7 +94,7 @@ public struct ClientProtocolTransport: BatchTransport {
     }
 
     /// `{"locations": [Feature…]}` with Overland's property names (docs/protocol.md §Overland).
-    public static func overlandBody(_ samples: [Sample], device: String) -> Data {
+    package static func overlandBody(_ samples: [Sample], device: String) -> Data {
         let features: [[String: Any]] = samples.map { sample in
             var properties: [String: Any] = [
                 "timestamp": sample.time.iso8601, "device_id": device, "unique_id": sample.id.uuidString,
@@ -159,7 +159,7 @@ public struct ClientProtocolTransport: BatchTransport {
 
     /// An OwnTracks `_type: location` message (docs/protocol.md §OwnTracks): `tst` in seconds, `vel` in km/h,
     /// `batt` in per cent, `bs` 1 unplugged / 2 charging.
-    public static func ownTracksBody(_ sample: Sample) -> Data {
+    package static func ownTracksBody(_ sample: Sample) -> Data {
         var message: [String: Any] = [
             "_type": "location", "lat": sample.latitude, "lon": sample.longitude,
             "tst": sample.time.milliseconds / 1000, "t": ownTracksTrigger(sample.trigger),
@@ -185,7 +185,7 @@ public struct ClientProtocolTransport: BatchTransport {
 
     /// The OsmAnd / Traccar query (docs/protocol.md §OsmAnd): `timestamp` epoch seconds, `speed` knots,
     /// `batt` per cent; `token` is our server's addition (Traccar ignores unknown parameters).
-    public static func traccarQuery(_ sample: Sample, device: String, token: String) -> [URLQueryItem] {
+    package static func traccarQuery(_ sample: Sample, device: String, token: String) -> [URLQueryItem] {
         var items = [
             URLQueryItem(name: "id", value: device), URLQueryItem(name: "token", value: token),
             URLQueryItem(name: "timestamp", value: String(sample.time.milliseconds / 1000)),

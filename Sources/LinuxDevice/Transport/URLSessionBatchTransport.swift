@@ -1,9 +1,9 @@
-public import Foundation
-public import LocationLog
+package import Foundation
+package import LocationLog
 
 #if canImport(FoundationNetworking)
     // On Linux URLSession lives in FoundationNetworking; Foundation re-exports it on Apple platforms.
-    public import FoundationNetworking
+    package import FoundationNetworking
 #endif
 
 /// `POST /v1/batches` over URLSession, with a bearer token and an optional gzip body.
@@ -11,11 +11,11 @@ public import LocationLog
 /// ```swift
 /// let transport = URLSessionBatchTransport(server: URL(string: "http://localhost:8080")!, token: token)
 /// ```
-public struct URLSessionBatchTransport: BatchTransport {
-    public var server: URL
+package struct URLSessionBatchTransport: BatchTransport {
+    package var server: URL
     private let token: String
-    public var gzip: Bool
-    public var timeout: Duration
+    package var gzip: Bool
+    package var timeout: Duration
     private let session: URLSession
 
     /// - Parameters:
@@ -23,7 +23,7 @@ public struct URLSessionBatchTransport: BatchTransport {
     ///   - token: the device token (sent as `Authorization: Bearer`; never logged).
     ///   - gzip: compress bodies (`Content-Encoding: gzip`).
     ///   - timeout: the whole request's limit; an upload never stays in flight longer.
-    public init(
+    package init(
         server: URL, token: String, gzip: Bool = true, timeout: Duration = .seconds(30),
         session: URLSession = .shared
     ) {
@@ -34,7 +34,7 @@ public struct URLSessionBatchTransport: BatchTransport {
         self.session = session
     }
 
-    public func send(_ batch: BatchRequest) async -> UploadOutcome {
+    package func send(_ batch: BatchRequest) async -> UploadOutcome {
         let request: URLRequest
         do {
             request = try batch.urlRequest(server: server, token: token, gzip: gzip, timeout: timeout)
@@ -56,7 +56,7 @@ public struct URLSessionBatchTransport: BatchTransport {
     }
 
     /// Maps a status and body to an outcome (separate so it is tested without a network).
-    public static func outcome(status: Int, body: Data, retryAfter: String?) -> UploadOutcome {
+    package static func outcome(status: Int, body: Data, retryAfter: String?) -> UploadOutcome {
         UploadOutcome(httpStatus: status, body: body, retryAfter: retryAfter)
     }
 
