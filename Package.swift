@@ -163,11 +163,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The timeline evaluation's real server on loopback and its phone peer (issue 24 item 2):
-        // a library, so `bgtrack-bench timeline` and the CI test share it and no test depends on
-        // an executable.
+        // The real server on loopback for simulated phones: the timeline evaluation's server and
+        // peer (issue 24 item 2) and the session client `bgtrack demo`'s phone shares with it; a
+        // library, so `bgtrack-bench timeline` and the CI test share it and no test depends on an
+        // executable.
         .target(
-            name: "TimelineEvaluationServer",
+            name: "LoopbackServer",
             dependencies: [
                 "BackgroundCore", "IOSSimulator", "LinuxDevice", "LocationLog", "TrackServer",
                 tool("Hummingbird", "hummingbird"), tool("Logging", "swift-log"),
@@ -190,6 +191,7 @@ let package = Package(
                 "LocationLog",
                 "LinuxDevice",
                 "LoadGenerator",
+                "LoopbackServer",
                 "TrackServer",
                 "TrackServerPostgres",
                 tool("ArgumentParser", "swift-argument-parser"),
@@ -210,7 +212,7 @@ let package = Package(
                 "LoadGenerator",
                 "LocationLog",
                 "PostgresBaselines",
-                "TimelineEvaluationServer",
+                "LoopbackServer",
                 "TrackServer",
                 "TrackServerPostgres",
                 tool("ArgumentParser", "swift-argument-parser"),
@@ -272,7 +274,7 @@ let package = Package(
                 "SQLitePowerCut",
                 // `bgtrack-bench postgres`'s COPY rows, round-tripped through a live PostgreSQL.
                 "PostgresBaselines",
-                "TimelineEvaluationServer",
+                "LoopbackServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

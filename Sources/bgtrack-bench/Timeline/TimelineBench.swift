@@ -3,7 +3,7 @@ import BackgroundCore
 import Foundation
 import IOSSimulator
 import LocationLog
-import TimelineEvaluationServer
+import LoopbackServer
 
 /// `bgtrack-bench timeline`: the timeline judged against the simulator's truth (issue 24 item 2),
 /// every scenario × strategy over seeds, printed as the Markdown table BENCHMARKS.md carries. The

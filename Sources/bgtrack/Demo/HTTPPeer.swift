@@ -3,6 +3,7 @@ import Foundation
 import IOSSimulator
 import LinuxDevice
 import LocationLog
+import LoopbackServer
 import TrackServer
 
 #if canImport(FoundationNetworking)
@@ -66,6 +67,8 @@ final class HTTPPeer: SimulatedNetworkPeer, @unchecked Sendable {
     private var base: URL {
         URL(string: "http://127.0.0.1:\(server.port)") ?? URL(fileURLWithPath: "/")
     }
+    /// The session routes at the server's port (the same after a restart).
+    private var client: SessionClient { SessionClient(base: base, session: session) }
 
     func advance(to now: Instant) {
         clock.set(now)
@@ -124,19 +127,12 @@ final class HTTPPeer: SimulatedNetworkPeer, @unchecked Sendable {
             guard let token = logIn() else { return .failed }
             lock.withLock { sessionToken = token }
         }
-        let token = lock.withLock { sessionToken } ?? ""
-        let (status, json) = post("v1/sessions/heartbeat", json: nil, bearer: token)
+        let (status, response) = client.heartbeat(sessionToken: lock.withLock { sessionToken } ?? "")
         lock.withLock {
             tally.heartbeats += 1
             if status == 401 || status == 403 { tally.heartbeatsRejected += 1 }
         }
-        switch status {
-        case 200:
-            guard let expires = (json?["expires_at"] as? NSNumber)?.int64Value else { return .failed }
-            return .active(expiresAt: Instant(milliseconds: expires))
-        case 401, 403: return .rejected(status: status ?? 401)
-        default: return .failed
-        }
+        return response
     }
 
     func revokeSession(at now: Instant) {
@@ -152,28 +148,9 @@ final class HTTPPeer: SimulatedNetworkPeer, @unchecked Sendable {
 
     /// `POST /v1/sessions` with the device's own token; the new session token, or nil.
     private func logIn() -> String? {
-        let body = ["device": plan.device, "token": plan.deviceToken]
-        let (status, json) = post("v1/sessions", json: body, bearer: nil)
-        guard status == 201, let token = json?["token"] as? String else { return nil }
+        guard let token = client.logIn(device: plan.device, token: plan.deviceToken) else { return nil }
         lock.withLock { tally.logins += 1 }
         return token
-    }
-
-    /// A JSON POST; the status (nil without an answer) and the decoded object.
-    private func post(_ path: String, json: [String: String]?, bearer: String?) -> (Int?, [String: Any]?) {
-        var request = URLRequest(url: base.appendingPathComponent(path))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        if let json { request.httpBody = try? JSONSerialization.data(withJSONObject: json) }
-        let session = self.session
-        let sent = request
-        let answer = blocking { () -> (Int?, Data?) in
-            guard let (data, response) = try? await session.data(for: sent) else { return (nil, nil) }
-            return ((response as? HTTPURLResponse)?.statusCode, data)
-        }
-        let object = answer.1.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        return (answer.0, object)
     }
 
     static func kind(_ outcome: UploadOutcome) -> String {
@@ -189,25 +166,4 @@ final class HTTPPeer: SimulatedNetworkPeer, @unchecked Sendable {
         case .networkError: "connection refused or lost"
         }
     }
-}
-
-/// Runs async work to completion from a thread that is not part of Swift's cooperative pool (the
-/// simulation's own thread), blocking that thread meanwhile.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-    let box = ResultBox<T>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        box.set(await body())
-        done.signal()
-    }
-    done.wait()
-    guard let value = box.value else { preconditionFailure("the task signalled before storing its result") }
-    return value
-}
-
-private final class ResultBox<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: T?
-    var value: T? { lock.withLock { stored } }
-    func set(_ value: T) { lock.withLock { stored = value } }
 }

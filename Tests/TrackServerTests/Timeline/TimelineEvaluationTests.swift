@@ -2,8 +2,8 @@ import BackgroundCore
 import Foundation
 import IOSSimulator
 import LocationLog
+import LoopbackServer
 import Testing
-import TimelineEvaluationServer
 import TrackServer
 
 /// Issue 24 item 2 in CI: a reduced evaluation (2 seeds, the default strategy) through the real

@@ -123,7 +123,7 @@ package func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async
 
 /// Runs async work to completion from a thread outside Swift's cooperative pool (the
 /// simulation's), blocking that thread meanwhile.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+package func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     let box = Box<T>()
     let done = DispatchSemaphore(value: 0)
     Task {
@@ -136,7 +136,7 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
 }
 
 /// ``blocking(_:)`` for work that throws.
-func blockingThrows<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+package func blockingThrows<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
     try blocking { () async -> Result<T, any Error> in
         do { return .success(try await body()) } catch { return .failure(error) }
     }.get()

@@ -22,6 +22,7 @@ final class EvaluationPeer: SimulatedNetworkPeer, @unchecked Sendable {
     private let clock: SimulatedTime
     private let store: SQLiteTrackStore
     private let session: URLSession
+    private let client: SessionClient
     // Guarded by `lock`.
     private let lock = NSLock()
     private var acknowledged: Set<UUID> = []
@@ -37,6 +38,7 @@ final class EvaluationPeer: SimulatedNetworkPeer, @unchecked Sendable {
         configuration.timeoutIntervalForRequest = 30
         configuration.httpMaximumConnectionsPerHost = 1
         session = URLSession(configuration: configuration)
+        client = SessionClient(base: server, session: session)
     }
 
     var acknowledgedSampleCount: Int { lock.withLock { acknowledged.count } }
@@ -61,18 +63,10 @@ final class EvaluationPeer: SimulatedNetworkPeer, @unchecked Sendable {
 
     func heartbeat(at now: Instant) -> HeartbeatMachine.Response {
         if lock.withLock({ sessionToken }) == nil {
-            let (status, json) = post("v1/sessions", json: ["device": device, "token": token], bearer: nil)
-            guard status == 201, let opened = json?["token"] as? String else { return .failed }
+            guard let opened = client.logIn(device: device, token: token) else { return .failed }
             lock.withLock { sessionToken = opened }
         }
-        let (status, json) = post("v1/sessions/heartbeat", json: nil, bearer: lock.withLock { sessionToken })
-        switch status {
-        case 200:
-            guard let expires = (json?["expires_at"] as? NSNumber)?.int64Value else { return .failed }
-            return .active(expiresAt: Instant(milliseconds: expires))
-        case 401, 403: return .rejected(status: status ?? 401)
-        default: return .failed
-        }
+        return client.heartbeat(sessionToken: lock.withLock { sessionToken } ?? "").response
     }
 
     func revokeSession(at now: Instant) {
@@ -95,31 +89,12 @@ final class EvaluationPeer: SimulatedNetworkPeer, @unchecked Sendable {
         guard let url = components?.url else { throw EvaluationError("no timeline URL for device \(device)") }
         var request = URLRequest(url: url)
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        let (status, data) = send(request)
+        let (status, data) = client.send(request)
         guard status == 200, let data else {
             throw EvaluationError(
                 "GET \(url.path) answered \(status.map(String.init) ?? "nothing"): "
                     + String(decoding: data ?? Data(), as: UTF8.self))
         }
         return try TimelineDocument.entries(from: data)
-    }
-
-    /// A JSON POST; the status (nil without an answer) and the decoded object.
-    private func post(_ path: String, json: [String: String]?, bearer: String?) -> (Int?, [String: Any]?) {
-        var request = URLRequest(url: server.appendingPathComponent(path))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        if let json { request.httpBody = try? JSONSerialization.data(withJSONObject: json) }
-        let (status, data) = send(request)
-        return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] })
-    }
-
-    private func send(_ request: URLRequest) -> (Int?, Data?) {
-        let session = self.session
-        return blocking { () -> (Int?, Data?) in
-            guard let (data, response) = try? await session.data(for: request) else { return (nil, nil) }
-            return ((response as? HTTPURLResponse)?.statusCode, data)
-        }
     }
 }

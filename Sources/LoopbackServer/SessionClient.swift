@@ -1,0 +1,59 @@
+package import BackgroundCore
+package import Foundation
+
+#if canImport(FoundationNetworking)
+    package import FoundationNetworking
+#endif
+
+/// The server's session routes as a simulated phone calls them over real HTTP (`bgtrack demo`'s
+/// phone and the timeline evaluation's): each call blocks the simulation's thread until the
+/// answer is in, so the simulated world stands still meanwhile.
+package struct SessionClient: Sendable {
+    package let base: URL
+    package let session: URLSession
+
+    package init(base: URL, session: URLSession) {
+        self.base = base
+        self.session = session
+    }
+
+    /// `POST /v1/sessions` with the device's own token; the new session token, or nil.
+    package func logIn(device: String, token: String) -> String? {
+        let (status, json) = post("v1/sessions", json: ["device": device, "token": token], bearer: nil)
+        guard status == 201, let opened = json?["token"] as? String else { return nil }
+        return opened
+    }
+
+    /// `POST /v1/sessions/heartbeat` with a session token: the HTTP status (nil without an
+    /// answer) and what it means to the heartbeat machine.
+    package func heartbeat(sessionToken: String) -> (status: Int?, response: HeartbeatMachine.Response) {
+        let (status, json) = post("v1/sessions/heartbeat", json: nil, bearer: sessionToken)
+        switch status {
+        case 200:
+            guard let expires = (json?["expires_at"] as? NSNumber)?.int64Value else { return (status, .failed) }
+            return (status, .active(expiresAt: Instant(milliseconds: expires)))
+        case 401, 403: return (status, .rejected(status: status ?? 401))
+        default: return (status, .failed)
+        }
+    }
+
+    /// A JSON POST; the status (nil without an answer) and the decoded object.
+    package func post(_ path: String, json: [String: String]?, bearer: String?) -> (Int?, [String: Any]?) {
+        var request = URLRequest(url: base.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        if let json { request.httpBody = try? JSONSerialization.data(withJSONObject: json) }
+        let (status, data) = send(request)
+        return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] })
+    }
+
+    /// Any request; the status (nil without an answer) and the body.
+    package func send(_ request: URLRequest) -> (Int?, Data?) {
+        let session = self.session
+        return blocking { () -> (Int?, Data?) in
+            guard let (data, response) = try? await session.data(for: request) else { return (nil, nil) }
+            return ((response as? HTTPURLResponse)?.statusCode, data)
+        }
+    }
+}
