@@ -26,10 +26,7 @@ extension ShellSuite {
             let harness = try ShellHarness()
             harness.system.batteryLevel = level
             harness.system.batteryState = state
-            let tracker = try harness.tracker(.adaptive)
-            tracker.didFinishLaunching(nil)
-            tracker.start()
-            try harness.storeOneSample(tracker)
+            let tracker = try harness.trackingWithOneSample()
             let stored = try harness.store.oldestPending(limit: 10)
             #expect(stored.count == 1)
             #expect(stored.first?.battery == battery)

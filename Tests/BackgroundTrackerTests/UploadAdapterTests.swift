@@ -17,10 +17,7 @@ extension ShellSuite {
         @Test("a sample goes up from a file with the token, and the answer deletes exactly it")
         func uploadFromFile() throws {
             let harness = try ShellHarness()
-            let tracker = try harness.tracker(.adaptive)
-            tracker.didFinishLaunching(nil)
-            tracker.start()
-            try harness.storeOneSample(tracker)
+            let tracker = try harness.trackingWithOneSample()
 
             let upload = try #require(harness.uploader.uploads.first)
             #expect(upload.request.url?.absoluteString == "https://tracks.example/v1/batches")
@@ -38,10 +35,7 @@ extension ShellSuite {
         @Test("a 401 holds uploads until the user logs in again; then they resume with the new token")
         func heldUntilCredentialsChange() throws {
             let harness = try ShellHarness()
-            let tracker = try harness.tracker(.adaptive)
-            tracker.didFinishLaunching(nil)
-            tracker.start()
-            try harness.storeOneSample(tracker)
+            let tracker = try harness.trackingWithOneSample()
             let first = try #require(harness.uploader.uploads.first)
             harness.uploader.finish(first.description, status: 401, body: #"{"error":"device token revoked"}"#)
             #expect(try harness.store.pendingCount() == 1)

@@ -18,10 +18,7 @@ extension ShellSuite {
         @Test("the request is the shared builder's, and the file holds the driver's batch as gzip JSON")
         func sharedBuilder() throws {
             let harness = try ShellHarness()
-            let tracker = try harness.tracker(.adaptive)
-            tracker.didFinishLaunching(nil)
-            tracker.start()
-            try harness.storeOneSample(tracker)
+            let tracker = try harness.trackingWithOneSample()
 
             let upload = try #require(harness.uploader.uploads.first)
             let expected = BatchRequest.urlRequest(
@@ -40,10 +37,7 @@ extension ShellSuite {
         @Test("a refused token's typed notice reaches the user as the uploads-held notification")
         func noticeDelivered() throws {
             let harness = try ShellHarness()
-            let tracker = try harness.tracker(.adaptive)
-            tracker.didFinishLaunching(nil)
-            tracker.start()
-            try harness.storeOneSample(tracker)
+            let tracker = try harness.trackingWithOneSample()
             let upload = try #require(harness.uploader.uploads.first)
             #expect(!tracker.status.notices.contains(.uploadsHeld))
             harness.uploader.finish(upload.description, status: 403, body: #"{"error":"device token revoked"}"#)

@@ -120,6 +120,16 @@ extension ShellHarness {
             timestamp: Date(timeIntervalSince1970: clock.now.seconds))
     }
 
+    /// A tracker for the adaptive strategy, launched and started, that has stored one sample (and
+    /// so handed its first upload to the background session).
+    func trackingWithOneSample() throws -> Tracker {
+        let tracker = try self.tracker(.adaptive)
+        tracker.didFinishLaunching(nil)
+        tracker.start()
+        try storeOneSample(tracker)
+        return tracker
+    }
+
     /// Core Location answers the tracker's one-shot request with a fix: the tracker stores it.
     func storeOneSample(_ tracker: Tracker) throws {
         system.deliver(fix(), to: try #require(tracker.location?.oneShot))
