@@ -26,7 +26,7 @@ extension ShellSuite {
             let harness = try ShellHarness()
             harness.system.batteryLevel = level
             harness.system.batteryState = state
-            let tracker = try harness.trackingWithOneSample()
+            _ = try harness.trackingWithOneSample()
             let stored = try harness.store.oldestPending(limit: 10)
             #expect(stored.count == 1)
             #expect(stored.first?.battery == battery)

@@ -18,7 +18,7 @@ extension ShellSuite {
         @Test("the request is the shared builder's, and the file holds the driver's batch as gzip JSON")
         func sharedBuilder() throws {
             let harness = try ShellHarness()
-            let tracker = try harness.trackingWithOneSample()
+            _ = try harness.trackingWithOneSample()
 
             let upload = try #require(harness.uploader.uploads.first)
             let expected = BatchRequest.urlRequest(
