@@ -1,9 +1,9 @@
 /// The state machine of the group commit: who waits, who commits next, what the next group is.
 ///
 /// No I/O and no locking: ``SampleCommitter`` holds it under a lock and performs its actions. At
-/// most one request leads at a time. The leader takes a group from the front of the queue (its own
-/// request is always the front), commits it, answers the others in it, and hands the lead to the
-/// request now at the front, so no request drains the queue for ever while its own client waits.
+/// most one commit runs at a time. The request that finds none running starts it (`lead`); each
+/// commit takes a group from the front of the queue, and when it ends the next group, if any
+/// waits, is committed at once (`finishGroup`), so the queue drains in arrival order.
 struct CommitQueue<Waiter> {
     struct Entry {
         var id: UInt64
@@ -13,9 +13,9 @@ struct CommitQueue<Waiter> {
     }
 
     enum Admission: Equatable {
-        /// Nobody is committing: this request commits now (it is alone in the queue).
+        /// Nobody is committing: this request starts the commits (it is alone in the queue).
         case lead(id: UInt64)
-        /// A commit is under way: this request waits to be answered or handed the lead.
+        /// A commit is under way: this request waits for the commit that holds it.
         case wait(id: UInt64)
         /// The queue is full: answer 503, write nothing.
         case refuse
@@ -71,8 +71,8 @@ struct CommitQueue<Waiter> {
         return group
     }
 
-    /// The leader committed its group: the request that leads next (the front of the queue), or
-    /// `nil` when nothing waits and the next request to arrive leads.
+    /// A group was committed: the front of the queue, whose group is committed next, or `nil`
+    /// when nothing waits and the next request to arrive starts the commits again.
     mutating func finishGroup() -> Entry? {
         guard let next = pending.first else {
             leading = false
@@ -81,3 +81,5 @@ struct CommitQueue<Waiter> {
         return next
     }
 }
+
+extension CommitQueue.Entry: Sendable where Waiter: Sendable {}

@@ -12,22 +12,27 @@ import HTTPTypes
 /// commits and what). The commit runs in ``TrackStore/insertGroup(_:)``: in SQLite and PostgreSQL,
 /// one transaction with a savepoint per request, so one request's failure fails only that request.
 ///
-/// No background task: the request that finds nobody committing commits, and hands the lead to
-/// the next waiting request when done.
+/// No background task and no task between two commits: the request that finds nobody committing
+/// starts a commit, and each commit, from the store's completion (GRDB's writer queue for SQLite),
+/// starts the next one while requests wait, then wakes the requests it stored. Waking a task
+/// takes a thread hop; on two cores, a chain that waited for the woken leader's task before its
+/// next commit spent most of each commit's time waiting to be scheduled (issue 23 item 5).
 ///
 /// Lock-guarded state (``CommitQueue`` under an `NSLock`, never held across an `await`), hence
 /// `@unchecked Sendable`.
 public final class SampleCommitter: @unchecked Sendable {
-    private enum Wake: Sendable {
-        case lead
+    /// How a request submitted with ``submit(_:device:at:bytes:completion:)`` ended.
+    public enum Submission: Sendable {
+        /// Its commit ran: the outcome for its rows, or the store's error for them.
         case committed(Result<InsertOutcome, any Error>)
+        /// The queue was full: nothing was written (answer 503 with `Retry-After`).
         case refused
     }
 
     /// A queued request: its rows and how to answer it.
-    private struct Waiting {
+    private struct Waiting: Sendable {
         var request: GroupInsert
-        var continuation: CheckedContinuation<Wake, Never>
+        var completion: @Sendable (Submission) -> Void
     }
 
     private let store: any TrackStore
@@ -65,74 +70,77 @@ public final class SampleCommitter: @unchecked Sendable {
         -> InsertOutcome
     {
         guard limits.enabled else { return try await store.insert(samples, device: device, at: now) }
-        let request = GroupInsert(samples: samples, device: device, now: now)
-        var id: UInt64 = 0
-        let wake = await withCheckedContinuation { (continuation: CheckedContinuation<Wake, Never>) in
-            let admission = lock.withLock {
-                let admission = queue.admit(
-                    samples: samples.count, bytes: bytes,
-                    waiter: Waiting(request: request, continuation: continuation))
-                if admission == .refuse { counts.refused += 1 }
-                return admission
-            }
-            switch admission {
-            case .lead(let admitted):
-                id = admitted
-                continuation.resume(returning: .lead)
-            case .wait(let admitted):
-                id = admitted
-            case .refuse:
-                continuation.resume(returning: .refused)
-            }
+        let submission = await withCheckedContinuation { (continuation: CheckedContinuation<Submission, Never>) in
+            submit(samples, device: device, at: now, bytes: bytes) { continuation.resume(returning: $0) }
         }
-        switch wake {
+        switch submission {
         case .refused:
-            throw APIError(
-                .serviceUnavailable,
-                "the server's write queue is full (at most \(limits.maxPendingRequests) requests or "
-                    + "\(limits.maxPendingSamples) samples wait); nothing was stored, retry after "
-                    + "\(limits.retryAfterSeconds) s",
-                headers: [.retryAfter: "\(limits.retryAfterSeconds)"])
+            throw refusal
         case .committed(let result):
             return try result.get()
-        case .lead:
-            return try await lead(own: id).get()
         }
     }
 
-    /// Commits the group at the front of the queue (this request is its first), answers the rest
-    /// of it, and hands the lead to the request that is then at the front.
-    private func lead(own id: UInt64) async -> Result<InsertOutcome, any Error> {
+    /// ``insert(_:device:at:bytes:)`` without a task: `completion` is called once, on whatever
+    /// thread the commit ended on (or at once, on the caller's, when refused). The single-point
+    /// lane (``SinglePointLane``) answers from it on the connection's event loop.
+    public func submit(
+        _ samples: [TrackSample], device: String, at now: Instant, bytes: Int,
+        completion: @escaping @Sendable (Submission) -> Void
+    ) {
+        let request = GroupInsert(samples: samples, device: device, now: now)
+        guard limits.enabled else {
+            store.insertGroup([request]) { results in
+                completion(.committed(results.first ?? .failure(GroupCommitError.resultCount(results.count))))
+            }
+            return
+        }
+        let admission = lock.withLock {
+            let admission = queue.admit(
+                samples: samples.count, bytes: bytes, waiter: Waiting(request: request, completion: completion))
+            if admission == .refuse { counts.refused += 1 }
+            return admission
+        }
+        switch admission {
+        case .lead: commitNextGroup()
+        case .wait: break
+        case .refuse: completion(.refused)
+        }
+    }
+
+    /// The 503 a full queue answers: nothing was stored.
+    public var refusal: APIError {
+        APIError(
+            .serviceUnavailable,
+            "the server's write queue is full (at most \(limits.maxPendingRequests) requests or "
+                + "\(limits.maxPendingSamples) samples wait); nothing was stored, retry after "
+                + "\(limits.retryAfterSeconds) s",
+            headers: [.retryAfter: "\(limits.retryAfterSeconds)"])
+    }
+
+    /// Commits the group at the front of the queue, answers every request in it, and goes on with
+    /// the next group while requests wait. The chain runs on the store's completions, not in a
+    /// request's task: the next commit starts the moment one ends, and a cancelled request (its
+    /// client hung up) cannot stop the commit its group rides on.
+    private func commitNextGroup() {
         let group = lock.withLock { queue.takeGroup() }
         let requests = group.map(\.waiter.request)
-        // The store's commit must run to its end even if this request's task is cancelled (its
-        // client hung up): the group's other requests ride on it (see `insertGroup`).
-        let results: [Result<InsertOutcome, any Error>]
-        do {
-            let answered = try await store.insertGroup(requests)
-            results =
+        store.insertGroup(requests) { [self] answered in
+            let results: [Result<InsertOutcome, any Error>] =
                 answered.count == group.count
                 ? answered
                 : Array(repeating: .failure(GroupCommitError.resultCount(answered.count)), count: group.count)
-        } catch {
-            results = Array(repeating: .failure(error), count: group.count)
-        }
-        var own: Result<InsertOutcome, any Error> = .failure(CancellationError())
-        for (entry, result) in zip(group, results) {
-            if entry.id == id {
-                own = result
-            } else {
-                entry.waiter.continuation.resume(returning: .committed(result))
+            let more = lock.withLock {
+                counts.commits += 1
+                counts.requests += group.count
+                counts.samples += requests.reduce(0) { $0 + $1.samples.count }
+                return queue.finishGroup() != nil
+            }
+            if more { commitNextGroup() }
+            for (entry, result) in zip(group, results) {
+                entry.waiter.completion(.committed(result))
             }
         }
-        let next = lock.withLock {
-            counts.commits += 1
-            counts.requests += group.count
-            counts.samples += requests.reduce(0) { $0 + $1.samples.count }
-            return queue.finishGroup()
-        }
-        next?.waiter.continuation.resume(returning: .lead)
-        return own
     }
 }
 

@@ -113,7 +113,7 @@ extension TrackServerEnvironment {
                     "device": "\(device)", "format": "\(current.formatName)", "added": "\(current.checkpoint.added)",
                     "duplicates": "\(current.checkpoint.duplicates)", "rejected": "\(current.checkpoint.rejected)",
                 ])
-            await metrics.recordSamples(
+            metrics.recordSamples(
                 protocol: IngestSource.imported.rawValue, accepted: current.checkpoint.added,
                 duplicates: current.checkpoint.duplicates, rejected: current.checkpoint.rejected)
             return try answer(current, error: nil)

@@ -14,8 +14,8 @@ extension TrackServerEnvironment {
             let outcome = try await committer.insert(parsed.samples, device: device, at: clock.now, bytes: bytes.count)
             // After the samples' commit, before the answer: an acknowledged gap is stored.
             if !parsed.gaps.isEmpty { try await store.insertGaps(parsed.gaps, device: device, at: clock.now) }
-            await updateTimeline(parsed.samples, outcome: outcome, device: device)
-            await record(.native, outcome: outcome, rejected: parsed.rejected.count)
+            updateTimeline(parsed.samples, outcome: outcome, device: device)
+            record(.native, outcome: outcome, rejected: parsed.rejected.count)
             context.logger.info(
                 "batch stored",
                 metadata: [
@@ -44,8 +44,8 @@ extension TrackServerEnvironment {
         }
     }
 
-    func record(_ source: IngestSource, outcome: InsertOutcome, rejected: Int) async {
-        await metrics.recordSamples(
+    func record(_ source: IngestSource, outcome: InsertOutcome, rejected: Int) {
+        metrics.recordSamples(
             protocol: source.rawValue, accepted: outcome.accepted.count, duplicates: outcome.duplicates.count,
             rejected: rejected)
     }

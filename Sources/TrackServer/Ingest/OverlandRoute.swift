@@ -24,7 +24,7 @@ extension TrackServerEnvironment {
             let parser = OverlandParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
             let parsed = try parser.parse(json, now: clock.now)
             let outcome = try await committer.insert(parsed.samples, device: device, at: clock.now, bytes: bytes.count)
-            await updateTimeline(parsed.samples, outcome: outcome, device: device)
+            updateTimeline(parsed.samples, outcome: outcome, device: device)
             // Overland resends a batch it did not see answered "ok" as it is, with the trip of the
             // moment: a batch whose every location is already stored is a resend, and its trip is
             // not stored again (issue 23). A batch with nothing but a trip stores it.
@@ -43,7 +43,7 @@ extension TrackServerEnvironment {
                     device: device, source: .overland, reason: skip.reason,
                     raw: String(decoding: try JSONEncoder().encode(raw), as: UTF8.self), logger: context.logger)
             }
-            await record(.overland, outcome: outcome, rejected: parsed.skipped.count)
+            record(.overland, outcome: outcome, rejected: parsed.skipped.count)
             context.logger.info(
                 "overland batch stored",
                 metadata: [

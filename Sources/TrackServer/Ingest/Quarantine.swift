@@ -13,7 +13,7 @@ extension TrackServerEnvironment {
     }
 
     /// A single-point client's quarantined point, counted as a rejected sample of its protocol.
-    func recordQuarantinedSample(_ source: IngestSource) async {
-        await metrics.recordSamples(protocol: source.rawValue, accepted: 0, duplicates: 0, rejected: 1)
+    func recordQuarantinedSample(_ source: IngestSource) {
+        metrics.recordSamples(protocol: source.rawValue, accepted: 0, duplicates: 0, rejected: 1)
     }
 }

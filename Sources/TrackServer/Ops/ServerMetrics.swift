@@ -86,7 +86,7 @@ public final class ServerMetrics: @unchecked Sendable {
     }
 
     /// A request's samples by outcome, under one lock.
-    func recordSamples(protocol source: String, accepted: Int, duplicates: Int, rejected: Int) async {
+    func recordSamples(protocol source: String, accepted: Int, duplicates: Int, rejected: Int) {
         let name = "bgtrack_samples_total"
         let amounts = [("accepted", accepted), ("duplicate", duplicates), ("rejected", rejected)].filter { $0.1 != 0 }
         let keys = amounts.map { Key(name: name, labels: ["protocol": source, "outcome": $0.0]) }
@@ -135,6 +135,7 @@ public final class ServerMetrics: @unchecked Sendable {
                 "Connections closed by a timeout, by phase.", connections.headerTimeouts
             ),
             ("bgtrack_connections_timed_out_total{phase=\"request\"}", "", connections.requestTimeouts),
+            ("bgtrack_connections_timed_out_total{phase=\"idle\"}", "", connections.idleTimeouts),
             (
                 "bgtrack_connections_drain_cut_total",
                 "Connections closed while draining an unread body past the bound.",

@@ -9,27 +9,29 @@ extension SQLiteTrackStore {
     /// It runs to its end even if the calling task is cancelled (GRDB's `asyncWrite` is not tied
     /// to a task): the other requests of the group ride on this commit.
     public func insertGroup(_ requests: [GroupInsert]) async throws -> [Result<InsertOutcome, any Error>] {
-        // One request alone needs no savepoint: its failure rolls back the transaction, which is
-        // its own.
-        if requests.count == 1, let request = requests.first {
-            do {
-                return [.success(try await commitOne(request))]
-            } catch {
-                return [.failure(error)]
-            }
+        await withCheckedContinuation { continuation in
+            insertGroup(requests) { continuation.resume(returning: $0) }
         }
-        return try await commit { db in try Self.insertEachInSavepoint(db, requests) }
     }
 
-    private func commitOne(_ request: GroupInsert) async throws -> InsertOutcome {
-        // A failure here rolls the whole transaction back, which also resets the statement.
-        try await commit { db in try Self.insertRequest(db, request) }
-    }
-
-    /// One write transaction through GRDB's callback API, so a cancelled caller cannot interrupt it.
-    private func commit<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            writer.asyncWrite(updates) { _, result in continuation.resume(with: result) }
+    /// ``insertGroup(_:)`` answered on GRDB's writer queue, where the commit ran: the group commit
+    /// starts its next commit from there, with no task scheduled between two commits.
+    public func insertGroup(
+        _ requests: [GroupInsert], completion: @escaping @Sendable ([Result<InsertOutcome, any Error>]) -> Void
+    ) {
+        // One request alone needs no savepoint: its failure rolls back the transaction, which is
+        // its own (and resets the statement).
+        if requests.count == 1, let request = requests.first {
+            writer.asyncWrite({ db in try Self.insertRequest(db, request) }) { _, result in
+                completion([result.mapError { $0 as any Error }])
+            }
+            return
+        }
+        writer.asyncWrite({ db in try Self.insertEachInSavepoint(db, requests) }) { _, result in
+            switch result {
+            case .success(let results): completion(results)
+            case .failure(let error): completion(Array(repeating: .failure(error), count: requests.count))
+            }
         }
     }
 

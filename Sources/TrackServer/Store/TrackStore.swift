@@ -50,6 +50,13 @@ public protocol TrackStore: Sendable {
     /// one ``insert(_:device:at:)`` (one transaction) per request.
     /// - Returns: one result per request, in input order.
     func insertGroup(_ requests: [GroupInsert]) async throws -> [Result<InsertOutcome, any Error>]
+
+    /// ``insertGroup(_:)`` with its answer given to `completion` (on any thread) instead of a
+    /// caller's task: the group commit chains its commits through it, so the next group starts the
+    /// moment one commits, without waiting for a task to be scheduled. The default runs
+    /// ``insertGroup(_:)`` in a task; a store that commits on its own queue calls back from there.
+    func insertGroup(
+        _ requests: [GroupInsert], completion: @escaping @Sendable ([Result<InsertOutcome, any Error>]) -> Void)
     /// Samples of a device with `from <= time < to`, ordered by time; at most `limit` (the earliest)
     /// when a limit is given, so a reader can bound its memory.
     func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [TrackSample]
@@ -215,6 +222,19 @@ public struct SampleTally: Hashable, Sendable {
 }
 
 extension TrackStore {
+    /// The default: ``insertGroup(_:)`` in a task; a thrown error answers every request with it.
+    public func insertGroup(
+        _ requests: [GroupInsert], completion: @escaping @Sendable ([Result<InsertOutcome, any Error>]) -> Void
+    ) {
+        Task {
+            do {
+                completion(try await insertGroup(requests))
+            } catch {
+                completion(Array(repeating: .failure(error), count: requests.count))
+            }
+        }
+    }
+
     /// The default: ``insertEachAlone(_:)``.
     public func insertGroup(_ requests: [GroupInsert]) async throws -> [Result<InsertOutcome, any Error>] {
         await insertEachAlone(requests)

@@ -5,10 +5,10 @@ import LocationLog
 
 extension TrackServerEnvironment {
     /// Hands the newly stored samples of an ingest to the timeline (duplicates are not new).
-    func updateTimeline(_ samples: [TrackSample], outcome: InsertOutcome, device: String) async {
+    func updateTimeline(_ samples: [TrackSample], outcome: InsertOutcome, device: String) {
         guard let timeline, !outcome.accepted.isEmpty else { return }
         let accepted = Set(outcome.accepted)
-        await timeline.ingest(samples.filter { accepted.contains($0.key) }, device: device)
+        timeline.submit(samples.filter { accepted.contains($0.key) }, device: device)
     }
 
     /// `GET /v1/devices/{id}/timeline?from&to`: the device's stays, trips and gaps overlapping the

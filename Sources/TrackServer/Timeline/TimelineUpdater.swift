@@ -11,6 +11,12 @@ public import Logging
 /// restart it resumes from its checkpoint and reads just the samples stored after it. A late
 /// sample (older than the newest one the builder took) rebuilds only from the entry it falls in.
 /// One device is updated by one task at a time; samples arriving meanwhile join its queue.
+///
+/// Ingest routes hand samples over with ``submit(_:device:)``, which neither waits nor hops: the
+/// request is answered after its commit, not after the timeline, and one background task drains
+/// what every request submitted, so a burst of requests costs one update per device per round,
+/// not one each. Reads take what is still waiting first, so a read after an acknowledged upload
+/// sees it.
 public actor TimelineUpdater {
     /// The settings, and whether stays are inferred across gaps for clients that cannot say why
     /// they were silent (Overland, OwnTracks, OsmAnd): off by default (issue 24 item 4).
@@ -47,6 +53,10 @@ public actor TimelineUpdater {
     static let heldLimit = 4_096
     /// Rebuilds from the store so far (a sample older than what the builder already took).
     package private(set) var rebuilds = 0
+    /// Samples submitted by ingest routes and not yet taken (``submit(_:device:)``).
+    private nonisolated let inbox = TimelineInbox()
+    /// Reads waiting for a device's update under way to finish.
+    private var idleWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     public init(store: any TrackStore & TimelineStore, settings: Settings, logger: Logger) {
         self.store = store
         self.settings = settings
@@ -62,7 +72,10 @@ public actor TimelineUpdater {
         queued[device, default: []] += samples
         guard !busy.contains(device) else { return }
         busy.insert(device)
-        defer { busy.remove(device) }
+        defer {
+            busy.remove(device)
+            for waiter in idleWaiters.removeValue(forKey: device) ?? [] { waiter.resume() }
+        }
         while let next = queued.removeValue(forKey: device) {
             do {
                 try await update(device: device, with: next)
@@ -81,6 +94,7 @@ public actor TimelineUpdater {
     public func timeline(device: String, from: Instant, to: Instant) async throws
         -> (closed: [TimelineEntry], provisional: [TimelineEntry])
     {
+        await catchUp(device: device)
         let stored = try await store.timelineEntries(device: device, from: from, to: to)
         var builder = try await builder(for: device)
         let fresh = take(held[device]?.held ?? [], into: &builder)
@@ -91,6 +105,29 @@ public actor TimelineUpdater {
         // they overlap; a gap none overlaps stays unexplained.
         let reasons = try await store.gapIntervals(device: device, from: from, to: to)
         return (closed.map { $0.explained(by: reasons) }, open.map { $0.explained(by: reasons) })
+    }
+
+    /// Hands over samples a request has just committed, without waiting for the timeline: they are
+    /// taken by a background task (started here when none runs), or by the next read.
+    public nonisolated func submit(_ samples: [TrackSample], device: String) {
+        guard !samples.isEmpty, inbox.add(samples, device: device) else { return }
+        Task { await drainInbox() }
+    }
+
+    /// Takes everything submitted, device by device, until nothing waits.
+    private func drainInbox() async {
+        while let (device, samples) = inbox.next() {
+            await ingest(samples, device: device)
+        }
+    }
+
+    /// Takes what was submitted for `device` and waits for its update under way, so a read sees
+    /// every sample acknowledged before it.
+    func catchUp(device: String) async {
+        if let samples = inbox.take(device: device) { await ingest(samples, device: device) }
+        while busy.contains(device) {
+            await withCheckedContinuation { idleWaiters[device, default: []].append($0) }
+        }
     }
 
     private func update(device: String, with samples: [TrackSample]) async throws {
