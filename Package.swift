@@ -275,6 +275,8 @@ let package = Package(
                 // `bgtrack-bench postgres`'s COPY rows, round-tripped through a live PostgreSQL.
                 "PostgresBaselines",
                 "LoopbackServer",
+                // A raw HTTP/1.1 client: pipelined requests against the single-point lane.
+                "LoadGenerator",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -86,6 +86,12 @@ package final class LoadConnection {
     /// - Throws: ``Failure`` on a socket error, a timeout, a closed connection or a response that is
     ///   not HTTP/1.x. The connection is unusable afterwards.
     package func roundTrip(_ request: [UInt8], keepBody: Bool = true) throws -> LoadResponse {
+        try write(request)
+        return try readResponse(keepBody: keepBody)
+    }
+
+    /// Sends `request` (one, or several back to back: HTTP/1.1 pipelining) without reading.
+    package func write(_ request: [UInt8]) throws {
         var sent = 0
         #if canImport(Glibc)
             let flags = Int32(MSG_NOSIGNAL)
@@ -97,6 +103,10 @@ package final class LoadConnection {
             guard written > 0 else { throw Failure(description: "send failed: \(Self.text(errno: errno))") }
             sent += written
         }
+    }
+
+    /// Reads the next response (after ``write(_:)``; pipelined responses in order).
+    package func readResponse(keepBody: Bool = true) throws -> LoadResponse {
         let headEnd = try readUntil(Self.headTerminator, from: start)
         // The head is read as bytes, without Foundation's string trimming: on two shared cores the
         // load generator's own work is taken from the server it measures.

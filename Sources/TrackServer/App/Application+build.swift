@@ -49,12 +49,16 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     let limits = environment.configuration.connections
     let counters = environment.connectionCounters
+    let security = SecurityHeadersMiddleware<TrackRequestContext>(tileURL: environment.configuration.tileURL)
+    let lane = environment.configuration.singlePointLane
     return Application(
         router: buildRouter(environment),
         server: .http1(
+            // No Hummingbird idle timeout: the guard's sees every request, the lane's included.
             configuration: .init(
-                additionalChannelHandlers: [ConnectionGuard(limits: limits, counters: counters)],
-                idleTimeout: TimeAmount(limits.idleTimeout))),
+                additionalChannelHandlers: [ConnectionGuard(limits: limits, counters: counters)]
+                    + (lane ? [SinglePointLane(environment: environment, security: security)] : []),
+                idleTimeout: nil)),
         configuration: .init(
             address: .hostname(environment.configuration.host, port: environment.configuration.port),
             serverName: "bgtrack"

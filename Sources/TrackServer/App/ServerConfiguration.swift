@@ -50,6 +50,9 @@ public struct ServerConfiguration: Sendable {
     /// The stays-and-trips timeline (issue 24): its settings, and whether it is computed at all.
     public var timeline = TimelineUpdater.Settings()
     public var timelineEnabled = true
+    /// Whether single OwnTracks and OsmAnd points of known tokens are answered on the event loop,
+    /// without the router (``SinglePointLane``); `serve --no-single-point-lane` turns it off.
+    public var singlePointLane = true
 
     public init() {}
 }

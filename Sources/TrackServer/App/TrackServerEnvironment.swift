@@ -21,6 +21,9 @@ public struct TrackServerEnvironment: Sendable {
     /// Keeps each device's timeline up to date after every ingest commit; `nil` when the timeline
     /// is off or the store keeps none.
     public let timeline: TimelineUpdater?
+    /// The tokens ``Authenticator/writer(token:)`` accepted in the last second, for the
+    /// single-point lane; shared by every copy of the environment.
+    public let writerCache = WriterCache()
 
     public init(
         store: any TrackStore, clock: ServerClock = .system, configuration: ServerConfiguration = .init(),
@@ -43,7 +46,7 @@ public struct TrackServerEnvironment: Sendable {
             } : nil
     }
 
-    var auth: Authenticator { Authenticator(store: store, clock: clock) }
+    var auth: Authenticator { Authenticator(store: store, clock: clock, writers: writerCache) }
     var bodyReader: BodyReader {
         BodyReader(
             maxBodyBytes: configuration.maxBodyBytes, maxDecompressedBytes: configuration.maxDecompressedBytes)

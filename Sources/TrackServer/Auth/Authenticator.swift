@@ -10,6 +10,8 @@ import Logging
 struct Authenticator: Sendable {
     var store: any TrackStore
     var clock: ServerClock
+    /// Remembers each token ``writer(token:)`` accepted, for the single-point lane.
+    var writers: WriterCache? = nil
 
     /// The bearer token from `Authorization: Bearer …`, else from `?token=` when allowed.
     static func bearer(_ request: Request, allowQuery: Bool) -> String? {
@@ -21,7 +23,12 @@ struct Authenticator: Sendable {
 
     /// User and password of `Authorization: Basic …`.
     static func basic(_ request: Request) -> (user: String, password: String)? {
-        guard let header = request.headers[.authorization], let encoded = credentials(header, scheme: "basic "),
+        basic(request.headers)
+    }
+
+    /// User and password of `Authorization: Basic …` among `headers`.
+    static func basic(_ headers: HTTPFields) -> (user: String, password: String)? {
+        guard let header = headers[.authorization], let encoded = credentials(header, scheme: "basic "),
             let data = Data(base64Encoded: String(encoded)),
             let text = String(validating: data, as: UTF8.self), let colon = text.firstIndex(of: ":")
         else { return nil }
@@ -59,8 +66,11 @@ struct Authenticator: Sendable {
 
     /// The device a token may write to. Operators may not write.
     func writer(token: String?) async throws -> String {
+        let now = clock.now
         switch try await owner(token: token) {
-        case .device(let name), .session(let name, _): return name
+        case .device(let name), .session(let name, _):
+            if let writers, let token { writers.remember(name, tokenHash: Tokens.hash(token), at: now) }
+            return name
         case .operator:
             throw APIError(
                 .forbidden, "an operator token can read every device but upload for none; use the device's token")

@@ -5,18 +5,20 @@ import NIOHTTPTypes
 
 /// How long a client may take and how many may be connected at once (issue 9, item 7).
 ///
-/// Hummingbird's own idle timeout closes a connection that sends nothing between requests; this
-/// adds what it lacks, in the way of nginx's `client_header_timeout`, `client_body_timeout` and
+/// In the way of nginx's `client_header_timeout`, `client_body_timeout`, `keepalive_timeout` and
 /// `lingering_close`: a first request head must arrive in time (a silent or slowloris socket is
 /// closed), a request must finish arriving in time (a body dripped a byte at a time is cut), a
-/// body the server answered without reading is drained only up to a bound, and above the
-/// connection limit a client gets a clear 503 instead of a server out of file descriptors.
+/// kept-alive connection that sends nothing between requests is closed, a body the server answered
+/// without reading is drained only up to a bound, and above the connection limit a client gets a
+/// clear 503 instead of a server out of file descriptors. The idle timeout is this guard's, not
+/// Hummingbird's: Hummingbird's sees only the requests its router answers, not those of the
+/// single-point lane (``SinglePointLane``), and would close a busy lane connection as idle.
 public struct ConnectionLimits: Sendable, Equatable {
     /// From accepting a connection to the end of its first request head.
     public var headerTimeout: Duration = .seconds(15)
     /// From a request head to the end of its body.
     public var requestTimeout: Duration = .seconds(120)
-    /// Nothing received on a kept-alive connection between requests (Hummingbird's idle timeout).
+    /// Nothing received on a kept-alive connection between requests.
     public var idleTimeout: Duration = .seconds(60)
     /// Connections open at once; the next one is answered 503 and closed.
     public var maxConnections: Int = 16_384
@@ -39,6 +41,7 @@ public final class ConnectionCounters: @unchecked Sendable {
         public var headerTimeouts = 0
         public var requestTimeouts = 0
         public var drainCuts = 0
+        public var idleTimeouts = 0
     }
 
     private let lock = NSLock()
@@ -180,6 +183,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             responseEnded = true
             guard closeAfterResponse && requestEnded else {
+                // The connection stays open: between this answer and the next head, it is idle.
+                if requestEnded { arm(context, after: limits.idleTimeout, counting: \.idleTimeouts) }
                 context.write(data, promise: promise)
                 if discarding {
                     context.flush()

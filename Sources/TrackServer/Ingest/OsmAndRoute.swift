@@ -26,7 +26,7 @@ extension TrackServerEnvironment {
                     + (bytes.isEmpty ? "" : "\n" + String(decoding: bytes.prefix(4096), as: UTF8.self))
                 try await quarantine(
                     device: device, source: .osmand, reason: error.message, raw: raw, logger: context.logger)
-                await recordQuarantinedSample(.osmand)
+                recordQuarantinedSample(.osmand)
                 return Response(status: .ok)
             }
             // The common case first: a token of the named device proves it is registered and not
@@ -61,11 +61,7 @@ extension TrackServerEnvironment {
         let outcome = try await committer.insert(
             parsed.samples, device: parsed.device, at: clock.now,
             bytes: bytes.count + (request.uri.query?.utf8.count ?? 0))
-        await updateTimeline(parsed.samples, outcome: outcome, device: parsed.device)
-        await record(.osmand, outcome: outcome, rejected: 0)
-        context.logger.info(
-            "osmand location stored",
-            metadata: ["device": "\(parsed.device)", "accepted": "\(outcome.accepted.count)"])
+        acknowledge(.osmand, parsed.samples, outcome: outcome, device: parsed.device, logger: context.logger)
         return Response(status: .ok)
     }
 
@@ -82,13 +78,21 @@ extension TrackServerEnvironment {
     }
 
     private func parseOsmAnd(_ request: Request, bytes: [UInt8]) throws -> OsmAndParser.Parsed {
+        try parseOsmAnd(
+            method: request.method, query: request.uri.query, contentType: request.headers[.contentType], bytes: bytes)
+    }
+
+    /// The points of an OsmAnd request from its query string and, for a `POST`, its form or JSON body.
+    func parseOsmAnd(method: HTTPRequest.Method, query text: String?, contentType: String?, bytes: [UInt8]) throws
+        -> OsmAndParser.Parsed
+    {
         let parser = OsmAndParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
-        var parameters = FormParameters.parse(request.uri.query ?? "")
+        var parameters = FormParameters.parse(text ?? "")
         guard let query = parameters else {
             throw APIError(.badRequest, "the query string is not valid percent-encoded UTF-8")
         }
-        if request.method == .post {
-            let contentType = request.headers[.contentType]?.lowercased() ?? ""
+        if method == .post {
+            let contentType = contentType?.lowercased() ?? ""
             if contentType.contains("json") || bytes.first == UInt8(ascii: "{") || bytes.first == UInt8(ascii: "[") {
                 return try parser.parse(json: try JSONBody.parse(bytes), token: query["token"], now: clock.now)
             }

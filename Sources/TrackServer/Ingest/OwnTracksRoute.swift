@@ -47,17 +47,13 @@ extension TrackServerEnvironment {
                 try await quarantine(
                     device: device, source: .owntracks, reason: error.message,
                     raw: String(decoding: plaintext.prefix(4096), as: UTF8.self), logger: context.logger)
-                await recordQuarantinedSample(.owntracks)
+                recordQuarantinedSample(.owntracks)
                 return Response.text("[]", contentType: "application/json")
             }
             switch message {
             case .location(let sample):
                 let outcome = try await committer.insert([sample], device: device, at: clock.now, bytes: bytes.count)
-                await updateTimeline([sample], outcome: outcome, device: device)
-                await record(.owntracks, outcome: outcome, rejected: 0)
-                context.logger.info(
-                    "owntracks location stored",
-                    metadata: ["device": "\(device)", "duplicate": "\(outcome.duplicates.count == 1)"])
+                acknowledge(.owntracks, [sample], outcome: outcome, device: device, logger: context.logger)
             case .event(let type):
                 let text = String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
                 try await store.recordEvent(

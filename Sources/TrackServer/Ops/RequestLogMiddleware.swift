@@ -12,12 +12,17 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        context.logger.log(
+        Self.log(context.logger, level: level, method: request.method, path: request.uri.path)
+        return try await next(request, context)
+    }
+
+    /// The line for one request (the single-point lane logs its requests with it too).
+    static func log(_ logger: Logger, level: Logger.Level, method: HTTPRequest.Method, path: String) {
+        logger.log(
             level: level, "Request",
             metadata: [
-                "hb.request.path": .string(LogText.bounded(ShareSecret.redacting(path: request.uri.path))),
-                "hb.request.method": .string(request.method.rawValue),
+                "hb.request.path": .string(LogText.bounded(ShareSecret.redacting(path: path))),
+                "hb.request.method": .string(method.rawValue),
             ])
-        return try await next(request, context)
     }
 }

@@ -36,18 +36,22 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
-        response.headers[.referrerPolicy] = "no-referrer"
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.xFrameOptions] = "DENY"
-        response.headers[.contentSecurityPolicy] = contentSecurityPolicy
+        secure(&response.headers, query: request.uri.query)
+        return response
+    }
+
+    /// Adds the headers to an answer's `headers`, given its request's query string (the
+    /// single-point lane answers without the router, with the same headers).
+    func secure(_ headers: inout HTTPFields, query: String?) {
+        headers[.referrerPolicy] = "no-referrer"
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.xFrameOptions] = "DENY"
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
         // A page links with the operator token it was opened with, and a `?token=` URL is the
         // token: neither may stay in a browser's or a proxy's cache.
-        if request.uri.query?.contains("token=") == true
-            || response.headers[.contentType]?.hasPrefix("text/html") == true
-        {
-            response.headers[.cacheControl] = "no-store"
+        if query?.contains("token=") == true || headers[.contentType]?.hasPrefix("text/html") == true {
+            headers[.cacheControl] = "no-store"
         }
-        return response
     }
 }
 

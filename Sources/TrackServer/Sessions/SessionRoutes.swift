@@ -65,6 +65,7 @@ extension TrackServerEnvironment {
             throw APIError(.badRequest, "only a session token can log out; device tokens are revoked by the operator")
         }
         try await store.revokeSession(tokenHash: hash, at: clock.now)
+        writerCache.forgetAll()
         context.logger.info("session revoked", metadata: ["device": "\(device)"])
         return Response(status: .noContent)
     }

@@ -26,6 +26,11 @@ struct ServeCommand: AsyncParsableCommand {
     var tileURL: String?
     @Flag(help: "Accept OsmAnd/Traccar requests without a token (anyone knowing a device name can add points).")
     var allowTokenlessOsmand = false
+    @Flag(
+        help: ArgumentHelp(
+            "Send every OwnTracks and OsmAnd point through the router, none on the event loop's single-point lane "
+                + "(the lane answers known tokens' plain points after the same commit, without a task hop)."))
+    var noSinglePointLane = false
     @Option(help: "Largest request body in bytes.") var maxBodyBytes = 4 << 20
     @Option(help: "Largest import body in bytes (POST /v1/devices/{id}/imports; streamed, not held in memory).")
     var maxImportBytes: Int64 = 4_000_000_000
@@ -100,6 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.sessionTTL = .seconds(sessionHours * 3600)
         configuration.tileURL = tileURL
         configuration.allowTokenlessOsmAnd = allowTokenlessOsmand
+        configuration.singlePointLane = !noSinglePointLane
         configuration.maxBodyBytes = maxBodyBytes
         configuration.maxImportBytes = maxImportBytes
         configuration.maxSamplesPerBatch = maxBatch

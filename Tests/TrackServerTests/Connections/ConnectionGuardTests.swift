@@ -68,10 +68,35 @@ struct ConnectionGuardTests {
         #expect(try channel.readInbound(as: HTTPRequestPart.self) == Self.head)
         try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
         try channel.writeOutbound(HTTPResponsePart.end(nil))
-        // Idle time between requests is Hummingbird's idle timeout, not this guard's.
-        channel.embeddedEventLoop.advanceTime(by: .seconds(3_600))
+        // Kept alive: nothing for the idle timeout closes it, and that is counted as idle, not as a
+        // slow request. The guard, not Hummingbird, keeps this time: it sees the single-point
+        // lane's requests too.
+        channel.embeddedEventLoop.advanceTime(by: .seconds(59))
         #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive)
         #expect(counters.snapshot.requestTimeouts == 0 && counters.snapshot.headerTimeouts == 0)
+        #expect(counters.snapshot.idleTimeouts == 1)
+    }
+
+    @Test func aNewRequestBeforeTheIdleTimeoutGetsTheRequestTimeoutInstead() throws {
+        let counters = ConnectionCounters()
+        let channel = try Self.connect(Self.limits(), counters)
+        for _ in 0..<3 {
+            try channel.writeInbound(Self.head)
+            try channel.writeInbound(HTTPRequestPart.end(nil))
+            try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+            try channel.writeOutbound(HTTPResponsePart.end(nil))
+            channel.embeddedEventLoop.advanceTime(by: .seconds(50))
+        }
+        // Mid-request, the idle timeout no longer applies: the request has its 120 s.
+        try channel.writeInbound(Self.head)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(100))
+        #expect(channel.isActive)
+        #expect(counters.snapshot.idleTimeouts == 0)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(21))
+        #expect(!channel.isActive)
+        #expect(counters.snapshot.requestTimeouts == 1)
     }
 
     @Test func aboveTheLimitAClientGetsA503AndTheSocketIsFreed() throws {

@@ -1,0 +1,142 @@
+import BackgroundCore
+import Foundation
+import HTTPTypes
+import LocationLog
+import Logging
+import NIOCore
+import Synchronization
+
+/// How the single-point lane answered a request it took (``SinglePointLane``).
+enum LaneAnswer: Sendable {
+    /// The whole answer: the point was committed (fsynced) first.
+    case response(HTTPResponse, body: ByteBuffer)
+    /// The lane let go of it: the router handles the request as if the lane had never seen it.
+    case router
+}
+
+/// The requests the single-point lane may take: one OwnTracks or OsmAnd point.
+enum LaneRoute: Sendable, Equatable {
+    case ownTracks
+    case osmAnd
+
+    /// The route of a request head the lane may take, or `nil`: the path is exactly the route's,
+    /// the body is neither compressed nor announced with `Expect`, and the request neither asks to
+    /// close the connection nor says anything else about it (the router handles those).
+    init?(_ head: HTTPRequest) {
+        let fields = head.headerFields
+        guard fields[.connection] == nil, fields[.contentEncoding] == nil, fields[.expect] == nil,
+            let path = head.path
+        else { return nil }
+        let route = path.utf8.split(separator: UInt8(ascii: "?"), maxSplits: 1, omittingEmptySubsequences: false).first
+        switch head.method {
+        case .post where route?.elementsEqual("/ingest/owntracks".utf8) == true: self = .ownTracks
+        case .post where route?.elementsEqual("/ingest/osmand".utf8) == true: self = .osmAnd
+        case .get where route?.elementsEqual("/ingest/osmand".utf8) == true: self = .osmAnd
+        default: return nil
+        }
+    }
+}
+
+extension TrackServerEnvironment {
+    /// After an ingest commit: the timeline, the sample counters and the log line (every ingest
+    /// route of a single-point protocol and the lane).
+    func acknowledge(
+        _ source: IngestSource, _ samples: [TrackSample], outcome: InsertOutcome, device: String, logger: Logger
+    ) {
+        updateTimeline(samples, outcome: outcome, device: device)
+        record(source, outcome: outcome, rejected: 0)
+        logger.info(
+            "\(source.rawValue) location stored",
+            metadata: [
+                "device": "\(device)", "accepted": "\(outcome.accepted.count)",
+                "duplicates": "\(outcome.duplicates.count)",
+            ])
+    }
+
+    /// Takes one point on the lane when nothing about it needs the router: a token checked in the
+    /// last second (``WriterCache``) and one plain location that passes the rules. Anything else
+    /// (an unknown token, an encrypted or unreadable message, an event, a refusal) returns `false`
+    /// at once, and the router handles the request from the start, with its quarantines and errors.
+    ///
+    /// When it returns `true`, `answer` is called once, on whatever thread the commit ended on:
+    /// with the answer after the commit, or ``LaneAnswer/router`` when the commit failed or the
+    /// queue was full (the router then tries again and answers the error).
+    func laneIngest(
+        _ route: LaneRoute, head: HTTPRequest, body: ByteBuffer,
+        security: SecurityHeadersMiddleware<TrackRequestContext>,
+        answer: @escaping @Sendable (LaneAnswer) -> Void
+    ) -> Bool {
+        let now = clock.now
+        let bytes = Array(body.readableBytesView)
+        let device: String
+        let samples: [TrackSample]
+        let source: IngestSource
+        let query = head.path.flatMap { path in path.firstIndex(of: "?").map { String(path[path.index(after: $0)...]) }
+        }
+        switch route {
+        case .ownTracks:
+            guard let credentials = Authenticator.basic(head.headerFields),
+                let known = writerCache.device(tokenHash: Tokens.hash(credentials.password), at: now),
+                let json = try? JSONBody.parse(bytes),
+                case .location(let sample)? = try? OwnTracksParser(rules: rules).parse(json, now: now)
+            else { return false }
+            (device, samples, source) = (known, [sample], .owntracks)
+        case .osmAnd:
+            guard
+                let parsed = try? parseOsmAnd(
+                    method: head.method, query: query, contentType: head.headerFields[.contentType], bytes: bytes),
+                let token = parsed.token, writerCache.device(tokenHash: Tokens.hash(token), at: now) == parsed.device
+            else { return false }
+            (device, samples, source) = (parsed.device, parsed.samples, .osmand)
+        }
+        let logger = self.logger
+        committer.submit(samples, device: device, at: now, bytes: bytes.count + (query?.utf8.count ?? 0)) {
+            [self] submission in
+            guard case .committed(.success(let outcome)) = submission else { return answer(.router) }
+            acknowledge(source, samples, outcome: outcome, device: device, logger: logger)
+            var headers: HTTPFields = [.server: "bgtrack", .date: HTTPDate.now]
+            let body: ByteBuffer
+            switch source {
+            case .owntracks:
+                headers[.contentType] = "application/json"
+                body = ByteBuffer(string: "[]")
+            default:
+                body = ByteBuffer()
+            }
+            headers[.contentLength] = "\(body.readableBytes)"
+            security.secure(&headers, query: query)
+            metrics.countRequest(method: head.method, status: .ok)
+            answer(.response(HTTPResponse(status: .ok, headerFields: headers), body: body))
+        }
+        RequestLogMiddleware<TrackRequestContext>.log(
+            logger, level: .info, method: head.method, path: head.path.map { String($0.prefix { $0 != "?" }) } ?? "")
+        return true
+    }
+}
+
+/// The `Date` header's text for this second, made once a second (`Date` is in every answer).
+enum HTTPDate {
+    private static let cache = Mutex<(second: Int64, text: String)>((Int64.min, ""))
+
+    static var now: String {
+        let seconds = Int64(Date().timeIntervalSince1970.rounded(.down))
+        return cache.withLock { cached in
+            if cached.second != seconds {
+                cached = (seconds, format(Date(timeIntervalSince1970: TimeInterval(seconds))))
+            }
+            return cached.text
+        }
+    }
+
+    /// RFC 9110's IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
+    static func format(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "GMT") ?? .current
+        let parts = calendar.dateComponents([.weekday, .day, .month, .year, .hour, .minute, .second], from: date)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        return "\(days[((parts.weekday ?? 1) - 1) % 7]), \(two(parts.day)) \(months[((parts.month ?? 1) - 1) % 12]) "
+            + "\(parts.year ?? 1970) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) GMT"
+    }
+}
