@@ -37,8 +37,11 @@ function init(args)
     first = args[2] or "bench"
     second = args[3] or ""
     index = 0
-    -- Two days ago, a separate second per thread and request: every point has its own time.
-    start = os.time() - 2 * 86400 - (id or 1) * 1000000
+    -- From 60 days ago, a separate second per thread and request: every point has its own time,
+    -- and the threads' points interleave in time as one phone's would arrive (a thread 11 days
+    -- behind another would make every other point a straggler, which the timeline rebuilds from
+    -- the store). At most 8 threads (-t8); a run stays in the past for 600,000 requests a thread.
+    start = os.time() - 60 * 86400 + (id or 1)
     latitude = 10 + (id or 1) / 100
     -- A longitude per run (and protocol), so no run repeats an earlier run's points.
     longitude = 20 + (os.time() % 100000) / 100000 + (mode == "osmand" and 1 or 0)
@@ -56,7 +59,7 @@ end
 
 function request()
     index = index + 1
-    local tst = start + index
+    local tst = start + index * 8
     if mode == "osmand" then
         return wrk.format("GET", string.format(
             "/ingest/osmand?id=%s&token=%s&timestamp=%d&lat=%.5f&lon=%.5f&speed=2&bearing=90&altitude=30"

@@ -38,9 +38,18 @@ struct SinglePointBench: AsyncParsableCommand {
             "Run our server without the stays-and-trips timeline (`bgtrack serve --no-timeline`), to see its "
                 + "cost on this workload: one device, its points from 16 connections interleaved in time."))
     var noTimeline = false
+    @Flag(
+        help: ArgumentHelp(
+            "Run our server without the single-point lane (`bgtrack serve --no-single-point-lane`): every point "
+                + "through Hummingbird's router, for comparison."))
+    var noLane = false
+    /// Our server's settings in the cells of this run (`--no-timeline`, `--no-lane`).
+    struct Settings: Sendable {
+        var timeline = true
+        var lane = true
+    }
 
-    /// Whether our server computes the timeline in the cells of this run (`--no-timeline`).
-    @TaskLocal static var timeline = true
+    @TaskLocal static var settings = Settings()
 
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0…600") }
@@ -92,11 +101,13 @@ struct SinglePointBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await Self.$timeline.withValue(!noTimeline) { try await measureAll() }
+        let settings = Settings(timeline: !noTimeline, lane: !noLane)
+        try await Self.$settings.withValue(settings) { try await measureAll() }
     }
 
     func measureAll() async throws {
-        print("our server's timeline: " + (Self.timeline ? "on" : "off (--no-timeline)"))
+        print("our server's timeline: " + (Self.settings.timeline ? "on" : "off (--no-timeline)"))
+        print("single-point lane: " + (Self.settings.lane ? "on" : "off (--no-lane)"))
         let adopted = executor == "event-loops" && ServerThreads.adoptEventLoopsAsGlobalExecutor()
         print("Swift concurrency on " + (adopted ? "SwiftNIO's event loops" : "the runtime's default pool"))
         var cells: [Cell] = []
@@ -219,7 +230,8 @@ struct SinglePointBench: AsyncParsableCommand {
         configuration.port = 0
         configuration.leafletDirectory = nil
         configuration.groupCommit.enabled = cell.groupCommit
-        configuration.timelineEnabled = timeline
+        configuration.timelineEnabled = settings.timeline
+        configuration.singlePointLane = settings.lane
         // Critical only: stopping the server by cancellation logs an error per connection; a
         // failed request shows as a failure of the cell instead.
         var logger = Logger(label: "bench")

@@ -85,23 +85,31 @@ extension SQLiteTrackStore {
         ]
     }
 
+    /// The columns ``sample(from:)`` reads, in its order (`s` is the sample table).
+    static let sampleColumns =
+        "s.key, s.sample_id, s.seq, s.t, s.lat, s.lon, s.acc, s.alt, s.speed, s.course, s.battery, s.charging, "
+        + "s.trigger, s.state, s.source"
+
+    /// A row of ``sampleColumns``, by position: decoding by name lowercases each name for each
+    /// row, which cost more than the rest of a read (the timeline's rebuilds read every sample of
+    /// an entry).
     static func sample(from row: Row) -> TrackSample {
         TrackSample(
-            key: row["key"],
-            id: row["sample_id"],
-            seq: row["seq"],
-            time: Instant(milliseconds: row["t"]),
-            latitude: row["lat"],
-            longitude: row["lon"],
-            accuracy: row["acc"],
-            altitude: row["alt"],
-            speed: row["speed"],
-            course: row["course"],
-            battery: row["battery"],
-            charging: row["charging"],
-            trigger: row["trigger"],
-            state: row["state"],
-            source: IngestSource(rawValue: row["source"]) ?? .native
+            key: row[0],
+            id: row[1],
+            seq: row[2],
+            time: Instant(milliseconds: row[3]),
+            latitude: row[4],
+            longitude: row[5],
+            accuracy: row[6],
+            altitude: row[7],
+            speed: row[8],
+            course: row[9],
+            battery: row[10],
+            charging: row[11],
+            trigger: row[12],
+            state: row[13],
+            source: IngestSource(rawValue: row[14]) ?? .native
         )
     }
 }

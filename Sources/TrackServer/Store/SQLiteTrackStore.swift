@@ -201,7 +201,7 @@ public struct SQLiteTrackStore: TrackStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT s.* FROM sample s JOIN device d ON d.id = s.device_id
+                    SELECT \(Self.sampleColumns) FROM sample s JOIN device d ON d.id = s.device_id
                     WHERE d.name = ? AND s.t >= ? AND s.t < ? ORDER BY s.t, s.id LIMIT ?
                     """,
                 // SQLite reads a negative LIMIT as "no limit".

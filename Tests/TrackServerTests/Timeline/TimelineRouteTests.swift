@@ -67,6 +67,33 @@ struct TimelineRouteTests {
         #expect(try await get(server, "/v1/devices/ghost/timeline").status == .notFound)
     }
 
+    /// Ingest hands its samples to the timeline without waiting for it (issue 23 item 5); a read
+    /// takes whatever is still waiting first, so it sees every sample acknowledged before it.
+    @Test func aReadRightAfterManyUploadsSeesThemAll() async throws {
+        let server = try await TestServer()
+        let minutes = Array(stride(from: Int64(0), to: 180, by: 2))
+        try await server.test { client in
+            for (index, minute) in minutes.enumerated() {
+                let one = Self.batch(
+                    [minute],
+                    north: { minute in
+                        minute < 60
+                            ? Double(minute % 3) : minute < 90 ? Double(minute - 60) * 84 : 2520 + Double(minute % 3)
+                    }, seqBase: Int64(index))
+                let response = try await client.executeRequest(
+                    uri: "/v1/batches", method: .post, headers: .bearer(server.phoneToken), body: ByteBuffer(text: one))
+                #expect(response.status == .ok, "\(response.text)")
+            }
+        }
+        let response = try await get(server, "/v1/devices/iphone-42/timeline?\(Self.range)")
+        let body = try #require(response.json as? [String: Any])
+        let entries = try #require(body["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["type"] as? String } == ["stay", "trip", "stay"])
+        // Every sample is in an entry (a trip may share its end samples with the stays around it).
+        let counts = entries.compactMap { $0["samples"] as? Int }
+        #expect(counts.count == 3 && (minutes.count...minutes.count + 2).contains(counts.reduce(0, +)), "\(counts)")
+    }
+
     @Test(arguments: [
         ("from=yesterday", "must be epoch milliseconds or ISO-8601, got"),
         ("from=2000&to=1000", "is after"),
