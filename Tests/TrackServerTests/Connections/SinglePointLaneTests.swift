@@ -240,6 +240,34 @@ struct SinglePointLaneTests {
     }
 }
 
+extension SinglePointLaneTests {
+    /// A client that writes a thousand requests before reading any answer, every tenth one
+    /// unreadable (the router quarantines it and answers 200, as OwnTracks needs): every answer
+    /// comes, in order, and nothing is lost or stored twice.
+    @Test func aThousandPipelinedRequestsWithBadOnesAmongThemAreAllAnsweredInOrder() async throws {
+        let server = try await TestServer()
+        let credentials = Data("ana:\(TestServer.phoneToken)".utf8).base64EncodedString()
+        @Sendable func request(_ index: Int) -> String {
+            let body =
+                index % 10 == 9
+                ? "{\"_type\":\"location\",\"lat\":91,\"lon\":2.35,\"tst\":\(1_732_240_000 + index)}"
+                : GroupCommitTests.ownTracks(100 + index)
+            return "POST /ingest/owntracks HTTP/1.1\r\nHost: t\r\nAuthorization: Basic \(credentials)\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        }
+        let answers = try await Self.live(server) { port in
+            let connection = try LoadConnection(LoadTarget(address: "127.0.0.1", port: port), timeout: 30)
+            try connection.write(Array((0..<1000).map(request).joined().utf8))
+            return try (0..<1000).map { _ in try connection.readResponse() }
+        }
+        #expect(answers.count == 1000)
+        #expect(answers.allSatisfy { $0.status == 200 && $0.body == Array("[]".utf8) })
+        #expect(try await server.sampleCount() == 900)
+        let rejected = try await server.store.rejectedPoints(device: "iphone-42", limit: 1000)
+        #expect(rejected.count == 100)
+    }
+}
+
 extension LaneAnswer: Equatable {
     static func == (lhs: LaneAnswer, rhs: LaneAnswer) -> Bool {
         switch (lhs, rhs) {
