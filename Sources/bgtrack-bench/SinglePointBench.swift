@@ -163,7 +163,8 @@ struct SinglePointBench: AsyncParsableCommand {
                 results[Cell(workload: cell.workload, groupCommit: false, connections: cell.connections)] ?? [])
             let ratio = cell.workload == .healthz ? "" : String(format: "%.2f", rate / ceiling)
             let speedUp =
-                cell.workload == .healthz || !cell.groupCommit ? "" : String(format: "%.1f×", rate / baseline)
+                cell.workload == .healthz || !cell.groupCommit || baseline.isNaN
+                ? "" : String(format: "%.1f×", rate / baseline)
             let acks = runs.reduce(0) { $0 + $1.ok }
             let check =
                 cell.workload == .healthz ? "" : cell.peer != nil ? "\(acks) acks, not checked" : "\(acks) acks checked"

@@ -108,8 +108,11 @@ extension TrackServerEnvironment {
             metrics.countRequest(method: head.method, status: .ok)
             answer(.response(HTTPResponse(status: .ok, headerFields: headers), body: body))
         }
-        RequestLogMiddleware<TrackRequestContext>.log(
-            logger, level: .info, method: head.method, path: head.path.map { String($0.prefix { $0 != "?" }) } ?? "")
+        if logger.logLevel <= .info {
+            RequestLogMiddleware<TrackRequestContext>.log(
+                logger, level: .info, method: head.method, path: head.path.map { String($0.prefix { $0 != "?" }) } ?? ""
+            )
+        }
         return true
     }
 }
