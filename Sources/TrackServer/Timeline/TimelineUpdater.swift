@@ -23,10 +23,17 @@ public actor TimelineUpdater {
     public struct Settings: Sendable {
         public var timeline: TimelineSettings
         public var infersStaysForOtherClients: Bool
+        /// A device is rebuilt from the store at most once per this interval; stragglers within it
+        /// are owed one rebuild, from the earliest of them, run when it is over or before a read.
+        public var rebuildInterval: Duration
 
-        public init(timeline: TimelineSettings = TimelineSettings(), infersStaysForOtherClients: Bool = false) {
+        public init(
+            timeline: TimelineSettings = TimelineSettings(), infersStaysForOtherClients: Bool = false,
+            rebuildInterval: Duration = .seconds(1)
+        ) {
             self.timeline = timeline
             self.infersStaysForOtherClients = infersStaysForOtherClients
+            self.rebuildInterval = rebuildInterval
         }
 
         func builderSettings(for source: IngestSource) -> TimelineSettings {
@@ -57,6 +64,14 @@ public actor TimelineUpdater {
     private nonisolated let inbox = TimelineInbox()
     /// Reads waiting for a device's update under way to finish.
     private var idleWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// The rebuild each device owes: the earliest time its stragglers reach back to. A rebuild
+    /// re-reads every stored sample from there on, so a client sending points days apart in turn
+    /// would make each request cost the days between them; a device is rebuilt at most once per
+    /// ``Settings/rebuildInterval``, from the earliest straggler of the interval.
+    private var owedRebuild: [String: Instant] = [:]
+    private var lastRebuild: [String: ContinuousClock.Instant] = [:]
+    /// Devices with a task waiting to run their owed rebuild when its interval is over.
+    private var rebuildTimers: Set<String> = []
     public init(store: any TrackStore & TimelineStore, settings: Settings, logger: Logger) {
         self.store = store
         self.settings = settings
@@ -69,24 +84,72 @@ public actor TimelineUpdater {
     /// redone from the stored samples on the next one.
     public func ingest(_ samples: [TrackSample], device: String) async {
         guard !samples.isEmpty else { return }
-        queued[device, default: []] += samples
+        await work(device: device, adding: samples, payingOwed: false)
+    }
+
+    /// The device's one worker: takes its queued samples, and runs the rebuild it owes when the
+    /// interval is over or `payingOwed` (a read). A call while the device is busy only queues.
+    private func work(device: String, adding samples: [TrackSample], payingOwed force: Bool) async {
+        if !samples.isEmpty { queued[device, default: []] += samples }
         guard !busy.contains(device) else { return }
         busy.insert(device)
         defer {
             busy.remove(device)
             for waiter in idleWaiters.removeValue(forKey: device) ?? [] { waiter.resume() }
+            scheduleOwedRebuild(device: device)
         }
-        while let next = queued.removeValue(forKey: device) {
-            do {
-                try await update(device: device, with: next)
-            } catch {
-                builders[device] = nil
-                held[device] = nil
-                logger.error(
-                    "timeline update failed; it is redone from the stored samples on the next batch",
-                    metadata: ["device": "\(device)", "error": "\(error)"])
+        while true {
+            if let next = queued.removeValue(forKey: device) {
+                do {
+                    try await update(device: device, with: next)
+                } catch {
+                    forget(device, error)
+                }
+            } else if let from = owedRebuild[device], force || rebuildDue(device: device) {
+                owedRebuild[device] = nil
+                lastRebuild[device] = .now
+                do {
+                    try await rebuild(
+                        device: device, from: from,
+                        current: builders[device] ?? TimelineBuilder(settings: settings.timeline))
+                } catch {
+                    forget(device, error)
+                }
+            } else {
+                return
             }
         }
+    }
+
+    /// A failed update: the device's state is dropped and redone from the stored samples next time.
+    private func forget(_ device: String, _ error: any Error) {
+        builders[device] = nil
+        held[device] = nil
+        owedRebuild[device] = nil
+        logger.error(
+            "timeline update failed; it is redone from the stored samples on the next batch",
+            metadata: ["device": "\(device)", "error": "\(error)"])
+    }
+
+    private func rebuildDue(device: String) -> Bool {
+        guard let last = lastRebuild[device] else { return true }
+        return ContinuousClock.now - last >= settings.rebuildInterval
+    }
+
+    /// Runs the owed rebuild when its interval is over, if nothing (a read, a later batch) ran it first.
+    private func scheduleOwedRebuild(device: String) {
+        guard owedRebuild[device] != nil, !rebuildTimers.contains(device) else { return }
+        rebuildTimers.insert(device)
+        let wait = settings.rebuildInterval - (lastRebuild[device].map { ContinuousClock.now - $0 } ?? .zero)
+        Task {
+            try? await Task.sleep(for: max(wait, .zero))
+            await owedRebuildTimerFired(device: device)
+        }
+    }
+
+    private func owedRebuildTimerFired(device: String) async {
+        rebuildTimers.remove(device)
+        await work(device: device, adding: [], payingOwed: false)
     }
 
     /// The device's timeline overlapping `from..<to`: the closed entries, then the open stay or
@@ -124,10 +187,12 @@ public actor TimelineUpdater {
     /// Takes what was submitted for `device` and waits for its update under way, so a read sees
     /// every sample acknowledged before it.
     func catchUp(device: String) async {
-        if let samples = inbox.take(device: device) { await ingest(samples, device: device) }
+        await work(device: device, adding: inbox.take(device: device) ?? [], payingOwed: true)
         while busy.contains(device) {
             await withCheckedContinuation { idleWaiters[device, default: []].append($0) }
         }
+        // Another worker ran meanwhile and may have left a rebuild owed: a read runs it.
+        if owedRebuild[device] != nil { await work(device: device, adding: [], payingOwed: true) }
     }
 
     private func update(device: String, with samples: [TrackSample]) async throws {
@@ -138,9 +203,12 @@ public actor TimelineUpdater {
         var builder = loaded
         let newest = cached == nil ? checkpointNewest : builder.newestTime
         if let newest, let earliest = sorted.first?.time, earliest <= newest {
-            try await rebuild(device: device, from: earliest, current: builder)
+            // Stored already: the rebuild owed (run by ``work``) reads them from the store.
+            owedRebuild[device] = min(earliest, owedRebuild[device] ?? earliest)
             return
         }
+        // A rebuild owed re-reads these from the store too.
+        guard owedRebuild[device] == nil else { return }
         // Loading read every stored sample after the checkpoint, these among them.
         guard cached != nil else { return }
         // The builder takes what is old enough; the rest waits for stragglers.

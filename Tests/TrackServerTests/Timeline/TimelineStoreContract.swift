@@ -144,6 +144,32 @@ enum TimelineContract {
         #expect(try await all(updater) == offline(samples))
     }
 
+    /// Points days apart in turn (a replaying or hostile client): each would force a rebuild
+    /// from the store, re-reading every sample since; within the rebuild interval they are owed
+    /// one rebuild, from the earliest, which a read runs. Still the offline timeline.
+    static func stragglersInABurstCostOneRebuild(_ store: any TrackStore & TimelineStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        var samples = daySamples()
+        let updater = TimelineUpdater(store: store, settings: .init(rebuildInterval: .seconds(3_600)), logger: quiet)
+        _ = try await store.insert(samples, device: "a", at: now)
+        await updater.ingest(samples, device: "a")
+        #expect(await updater.rebuilds == 0)
+        // Twenty stragglers, each hours behind the newest sample, one request at a time.
+        for index in 0..<20 {
+            let late = TrackSample(
+                key: "late\(index)", id: "late\(index)", seq: Int64(10_000 + index),
+                time: day + .seconds(61 + Int64(index) * 120), latitude: 31.2, longitude: 121.4, accuracy: 8,
+                source: .native)
+            _ = try await store.insert([late], device: "a", at: now)
+            await updater.ingest([late], device: "a")
+            samples.append(late)
+        }
+        // The first ran at once (no rebuild before it); the others wait for the interval.
+        #expect(await updater.rebuilds == 1)
+        #expect(try await all(updater) == offline(samples))
+        #expect(await updater.rebuilds == 2)
+    }
+
     /// Overland, OwnTracks and OsmAnd give no reasons: their gaps stay gaps by default.
     static func otherClientsGapsStayGaps(_ store: any TrackStore & TimelineStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
@@ -211,6 +237,11 @@ struct TimelineStoreContract {
     }
 
     @Test(arguments: TimelineStoreKind.allCases)
+    func stragglersInABurstCostOneRebuild(kind: TimelineStoreKind) async throws {
+        try await TimelineContract.stragglersInABurstCostOneRebuild(kind.make())
+    }
+
+    @Test(arguments: TimelineStoreKind.allCases)
     func theUpdaterMatchesTheOfflineTimeline(kind: TimelineStoreKind) async throws {
         try await TimelineContract.theUpdaterMatchesTheOfflineTimeline(kind.make())
     }
@@ -235,6 +266,10 @@ struct PostgresTimelineStoreContract {
         try await PostgresTestDatabase.withStore {
             try await TimelineContract.samplesSlightlyOutOfOrderNeedNoRebuild($0)
         }
+    }
+
+    @Test(.postgres) func stragglersInABurstCostOneRebuild() async throws {
+        try await PostgresTestDatabase.withStore { try await TimelineContract.stragglersInABurstCostOneRebuild($0) }
     }
 
     @Test(.postgres) func theUpdaterMatchesTheOfflineTimeline() async throws {
