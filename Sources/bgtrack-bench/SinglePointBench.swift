@@ -241,12 +241,20 @@ struct SinglePointBench: AsyncParsableCommand {
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
         let app = buildApplication(environment) { port in listening.yield(port) }
         let request = requests(cell.workload, token: token, now: now, connections: cell.connections)
+        var lag: Double?
         let run = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next(), port > 0 else { throw ValidationError("the server did not start") }
             let run = await LoadRun.run(
                 port: port, connections: cell.connections, seconds: seconds, request: request)
+            // The timeline runs beside ingest: how far behind the last answer it was.
+            if cell.workload != .healthz, let timeline = environment.timeline {
+                let clock = ContinuousClock()
+                let start = clock.now
+                _ = try await timeline.timeline(device: "bench", from: .epoch, to: Instant(milliseconds: Int64.max / 2))
+                lag = (clock.now - start).seconds
+            }
             group.cancelAll()
             return run
         }
@@ -255,7 +263,9 @@ struct SinglePointBench: AsyncParsableCommand {
         if cell.workload != .healthz && cell.groupCommit && pipeline.commits > 0 {
             print(
                 "  \(name(cell)) \(cell.connections) conns: \(pipeline.commits) commits, "
-                    + String(format: "%.1f requests per commit", Double(pipeline.requests) / Double(pipeline.commits)))
+                    + String(format: "%.1f requests per commit", Double(pipeline.requests) / Double(pipeline.commits))
+                    + (lag.map { String(format: "; the timeline caught up %.0f ms after the last answer", $0 * 1000) }
+                        ?? ""))
         }
         try store.close()
         return (run, rows)
