@@ -15,6 +15,7 @@ extension TrackServerEnvironment {
             // After the samples' commit, before the answer: an acknowledged gap is stored.
             if !parsed.gaps.isEmpty { try await store.insertGaps(parsed.gaps, device: device, at: clock.now) }
             updateTimeline(parsed.samples, outcome: outcome, device: device)
+            await waitForTimeline()
             record(.native, outcome: outcome, rejected: parsed.rejected.count)
             context.logger.info(
                 "batch stored",

@@ -62,6 +62,7 @@ extension TrackServerEnvironment {
             parsed.samples, device: parsed.device, at: clock.now,
             bytes: bytes.count + (request.uri.query?.utf8.count ?? 0))
         acknowledge(.osmand, parsed.samples, outcome: outcome, device: parsed.device, logger: context.logger)
+        await waitForTimeline()
         return Response(status: .ok)
     }
 

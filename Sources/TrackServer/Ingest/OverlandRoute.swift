@@ -25,6 +25,7 @@ extension TrackServerEnvironment {
             let parsed = try parser.parse(json, now: clock.now)
             let outcome = try await committer.insert(parsed.samples, device: device, at: clock.now, bytes: bytes.count)
             updateTimeline(parsed.samples, outcome: outcome, device: device)
+            await waitForTimeline()
             // Overland resends a batch it did not see answered "ok" as it is, with the trip of the
             // moment: a batch whose every location is already stored is a resend, and its trip is
             // not stored again (issue 23). A batch with nothing but a trip stores it.

@@ -54,6 +54,7 @@ extension TrackServerEnvironment {
             case .location(let sample):
                 let outcome = try await committer.insert([sample], device: device, at: clock.now, bytes: bytes.count)
                 acknowledge(.owntracks, [sample], outcome: outcome, device: device, logger: context.logger)
+                await waitForTimeline()
             case .event(let type):
                 let text = String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
                 try await store.recordEvent(

@@ -66,6 +66,8 @@ extension TrackServerEnvironment {
         security: SecurityHeadersMiddleware<TrackRequestContext>,
         answer: @escaping @Sendable (LaneAnswer) -> Void
     ) -> Bool {
+        // The timeline far behind: the router's path waits for it (``waitForTimeline()``).
+        if timeline?.isBacklogged == true { return false }
         let now = clock.now
         let bytes = Array(body.readableBytesView)
         let device: String

@@ -10,12 +10,17 @@ final class TimelineInbox: @unchecked Sendable {
     /// Devices in arrival order of their first waiting batch, so no device waits behind another.
     private var order: [String] = []
     private var draining = false
+    private var waitingCount = 0
+
+    /// Samples waiting, all devices together.
+    var count: Int { lock.withLock { waitingCount } }
 
     /// Adds `samples`; `true` when no task is draining, i.e. the caller must start one.
     func add(_ samples: [TrackSample], device: String) -> Bool {
         lock.withLock {
             if waiting[device] == nil { order.append(device) }
             waiting[device, default: []] += samples
+            waitingCount += samples.count
             if draining { return false }
             draining = true
             return true
@@ -27,7 +32,10 @@ final class TimelineInbox: @unchecked Sendable {
         lock.withLock {
             while !order.isEmpty {
                 let device = order.removeFirst()
-                if let samples = waiting.removeValue(forKey: device) { return (device, samples) }
+                if let samples = waiting.removeValue(forKey: device) {
+                    waitingCount -= samples.count
+                    return (device, samples)
+                }
             }
             draining = false
             return nil
@@ -36,7 +44,11 @@ final class TimelineInbox: @unchecked Sendable {
 
     /// Everything waiting for `device`, taken now (a read catching up).
     func take(device: String) -> [TrackSample]? {
-        lock.withLock { waiting.removeValue(forKey: device) }
+        lock.withLock {
+            let samples = waiting.removeValue(forKey: device)
+            waitingCount -= samples?.count ?? 0
+            return samples
+        }
     }
 
 }

@@ -11,6 +11,13 @@ extension TrackServerEnvironment {
         timeline.submit(samples.filter { accepted.contains($0.key) }, device: device)
     }
 
+    /// After handing samples over: waits while the timeline is more than its backlog limit
+    /// behind, so uploads that outpace it slow to its pace instead of growing its queue.
+    func waitForTimeline() async {
+        guard let timeline, timeline.isBacklogged else { return }
+        await timeline.waitForRoom()
+    }
+
     /// `GET /v1/devices/{id}/timeline?from&to`: the device's stays, trips and gaps overlapping the
     /// range (default: the last 24 hours), the open one last with `"open": true`.
     func timelineRoute(_ request: Request, context: some RequestContext) async throws -> Response {

@@ -26,14 +26,19 @@ public actor TimelineUpdater {
         /// A device is rebuilt from the store at most once per this interval; stragglers within it
         /// are owed one rebuild, from the earliest of them, run when it is over or before a read.
         public var rebuildInterval: Duration
+        /// Past this many samples handed over and not yet taken, ingest waits for the timeline
+        /// (``waitForRoom()``) instead of handing over more: memory stays bounded when uploads
+        /// outpace it.
+        public var backlogLimit: Int
 
         public init(
             timeline: TimelineSettings = TimelineSettings(), infersStaysForOtherClients: Bool = false,
-            rebuildInterval: Duration = .seconds(1)
+            rebuildInterval: Duration = .seconds(1), backlogLimit: Int = 100_000
         ) {
             self.timeline = timeline
             self.infersStaysForOtherClients = infersStaysForOtherClients
             self.rebuildInterval = rebuildInterval
+            self.backlogLimit = backlogLimit
         }
 
         func builderSettings(for source: IngestSource) -> TimelineSettings {
@@ -64,6 +69,8 @@ public actor TimelineUpdater {
     private nonisolated let inbox = TimelineInbox()
     /// Reads waiting for a device's update under way to finish.
     private var idleWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Ingest requests waiting for the backlog to shrink (``waitForRoom()``).
+    private var roomWaiters: [CheckedContinuation<Void, Never>] = []
     /// The rebuild each device owes: the earliest time its stragglers reach back to. A rebuild
     /// re-reads every stored sample from there on, so a client sending points days apart in turn
     /// would make each request cost the days between them; a device is rebuilt at most once per
@@ -181,7 +188,25 @@ public actor TimelineUpdater {
     private func drainInbox() async {
         while let (device, samples) = inbox.next() {
             await ingest(samples, device: device)
+            if !isBacklogged {
+                for waiter in roomWaiters { waiter.resume() }
+                roomWaiters = []
+            }
         }
+        for waiter in roomWaiters { waiter.resume() }
+        roomWaiters = []
+    }
+
+    /// Samples handed over and not yet taken, all devices together.
+    public nonisolated var backlog: Int { inbox.count }
+
+    /// Whether ingest should wait for the timeline before handing over more.
+    public nonisolated var isBacklogged: Bool { inbox.count > settings.backlogLimit }
+
+    /// Returns once the backlog is at most ``Settings/backlogLimit``.
+    public func waitForRoom() async {
+        guard isBacklogged else { return }
+        await withCheckedContinuation { roomWaiters.append($0) }
     }
 
     /// Takes what was submitted for `device` and waits for its update under way, so a read sees

@@ -94,6 +94,29 @@ struct TimelineRouteTests {
         #expect(counts.count == 3 && (minutes.count...minutes.count + 2).contains(counts.reduce(0, +)), "\(counts)")
     }
 
+    /// Ingest that outpaces the timeline waits for it past the backlog limit: the samples handed
+    /// over and not yet taken stay bounded, and none is lost to the timeline.
+    @Test func aBackloggedTimelineMakesIngestWait() async throws {
+        let server = try await TestServer { $0.timeline.backlogLimit = 10 }
+        let updater = try #require(server.environment.timeline)
+        let samples = (0..<200).map { index in
+            TrackSample(
+                key: "b\(index)", time: Instant(milliseconds: Self.day + Int64(index) * 120_000), latitude: 31.2304,
+                longitude: 121.4737, accuracy: 8, source: .native)
+        }
+        _ = try await server.store.insert(samples, device: "iphone-42", at: TestServer.start)
+        for sample in samples { updater.submit([sample], device: "iphone-42") }
+        await updater.waitForRoom()
+        #expect(updater.backlog <= 10)
+        #expect(!updater.isBacklogged)
+        let found = try await updater.timeline(
+            device: "iphone-42", from: Instant(milliseconds: Self.day), to: Instant(milliseconds: Self.day + 86_400_000)
+        )
+        let entries = found.closed + found.provisional
+        #expect(entries.count == 1)
+        #expect(updater.backlog == 0)
+    }
+
     @Test(arguments: [
         ("from=yesterday", "must be epoch milliseconds or ISO-8601, got"),
         ("from=2000&to=1000", "is after"),
