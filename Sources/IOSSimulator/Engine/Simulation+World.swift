@@ -9,6 +9,9 @@ extension Simulation {
         case .forceQuit:
             guard process != nil else { return }
             noteForceQuitForGaps()
+            if hosted != nil, isRunning {
+                _ = runHosted("applicationWillTerminate") { $0.willTerminate(system: $1) }
+            }
             terminate("force-quit")
             cancelBackgroundTransferOnForceQuit()
             timeline.forceQuitted(blocksLaunches: profile.flag(.forceQuitBlocksBackgroundLaunch))
@@ -59,6 +62,9 @@ extension Simulation {
             charging = on
             environment.charging = on
             environmentChanged()
+        case .storageFull(let full):
+            storageIsFull = full
+            report.note(now, full ? "the phone's storage is full" : "space freed on the phone's storage")
         case .revokeSession:
             server.revoked = true
             configuration.peer?.revokeSession(at: now)
