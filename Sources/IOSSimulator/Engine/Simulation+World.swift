@@ -64,7 +64,10 @@ extension Simulation {
             environmentChanged()
         case .storageFull(let full):
             storageIsFull = full
-            report.note(now, full ? "the phone's storage is full" : "space freed on the phone's storage")
+            let words = full ? "the phone's storage is full" : "space freed on the phone's storage"
+            // The direct app's sample writes model it; a hosted shell writes the store itself.
+            report.note(
+                now, hosted == nil ? words : words + " (not modelled for a hosted shell: its store does not fill)")
         case .revokeSession:
             server.revoked = true
             configuration.peer?.revokeSession(at: now)
