@@ -230,6 +230,8 @@ let package = Package(
             name: "BackgroundTrackerTests",
             dependencies: [
                 "BackgroundTracker", "AppleShadow", "BackgroundCore", "IOSShellHost", "IOSSimulator", "LocationLog",
+                // A store on a database that cannot grow: the disk-full path of the shell.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

@@ -163,6 +163,10 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         return result
     }
 
+    func willTerminate(system: HostedSystemState) -> HostedResult {
+        MainActor.assumeIsolated { running(system) { process?.tracker.applicationWillTerminate() } }
+    }
+
     func processTerminated() {
         MainActor.assumeIsolated {
             process = nil
@@ -373,7 +377,10 @@ final class SimulatedUploader: BackgroundUploader {
         do {
             let batch = try JSONDecoder().decode(
                 BatchRequest.self, from: Gzip.decompress(Data(contentsOf: file)))
-            started.append(HostedUpload(description: description, samples: try batch.samples.map { try $0.sample() }))
+            started.append(
+                HostedUpload(
+                    description: description, samples: try batch.samples.map { try $0.sample() },
+                    gaps: batch.gaps ?? []))
         } catch {
             // The session would send it and the server answer 400; the simulator reports it.
             unreadable.append((description, "\(file.lastPathComponent): \(error)"))

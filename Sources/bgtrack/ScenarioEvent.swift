@@ -10,7 +10,7 @@ struct ScenarioEvent {
         "location-on": .locationServices(true), "deny": .authorization(.denied),
         "when-in-use": .authorization(.whenInUse), "always": .authorization(.always),
         "revoke-session": .revokeSession, "renew-session": .renewSession, "charge-on": .charging(true),
-        "charge-off": .charging(false),
+        "charge-off": .charging(false), "storage-full": .storageFull(true), "storage-freed": .storageFull(false),
         "call": .phoneCall(seconds: 300), "open-app": .openApp(seconds: 120),
         "approximate": .preciseLocation(false), "precise": .preciseLocation(true), "allow-once": .allowOnce,
     ]

@@ -1,6 +1,7 @@
 import BackgroundCore
 import IOSShellHost
 import IOSSimulator
+import LocationLog
 import Testing
 
 extension ShellSuite {
@@ -88,6 +89,31 @@ extension ShellSuite {
             // After the new login the held uploads resumed: little is left on the phone.
             #expect(report.samplesPending < report.samplesCaptured / 10, "\(report.samplesPending) pending")
             #expect(report.invariantViolations == 0, "\(report.violationExamples)")
+        }
+
+        @Test("a hosted run's gap intervals reach the simulated server and the answer lets go of them")
+        func gapIntervalsReachTheServer() throws {
+            // Low Power Mode for two hours, then a force-quit the user undoes an hour later: the
+            // shell records both intervals in the phone's store and its uploads carry them.
+            var configuration = SimulationConfiguration(strategy: .adaptive, ios: 17, hours: 24)
+            configuration.scenario.happenings += [
+                (at: 10 * 3600, .lowPowerMode(true)), (at: 12 * 3600, .lowPowerMode(false)),
+                (at: 14 * 3600, .openApp(seconds: 60)), (at: 14 * 3600 + 30, .forceQuit),
+                (at: 15 * 3600, .openApp(seconds: 120)),
+            ]
+            configuration.scenario.happenings.sort { $0.at < $1.at }
+            let store = try LocationStore.inMemory()
+            configuration.store = store
+            configuration.app = IOSShell()
+            var simulation = Simulation(configuration)
+            let report = simulation.run()
+            #expect(report.invariantViolations == 0, "\(report.violationExamples)")
+            let onServer = simulation.serverGaps
+            #expect(onServer.contains { $0.reason == .lowPowerMode }, "\(onServer)")
+            #expect(onServer.contains { $0.reason == .forceQuit && $0.detail == "the user reopened it" }, "\(onServer)")
+            // Acknowledged: no interval the server stored is still pending on the phone.
+            let pending = try store.pendingGaps(limit: 1000).map(\.interval)
+            #expect(!onServer.isEmpty && Set(pending).isDisjoint(with: onServer), "still pending: \(pending)")
         }
 
         @Test("the ledger check judges the shell: dropped endBackgroundTask calls are caught")

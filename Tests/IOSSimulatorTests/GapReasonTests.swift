@@ -68,6 +68,32 @@ struct GapReasonTests {
         #expect(gaps.contains { $0.reason == .preciseOff }, "\(gaps)")
     }
 
+    /// The phone's storage is full from 10:00 to 11:00: the app keeps the condition in memory
+    /// (the store refuses every sample), the first sample stored after it records the interval,
+    /// and it goes up with the next upload; every sample stored before is still accounted for.
+    @Test func aFullStorageIsExplainedOnceSpaceIsFreedAndLosesNoStoredSample() {
+        let scenario = Self.commute([(10 * 3600, .storageFull(true)), (11 * 3600, .storageFull(false))])
+        let (report, gaps) = Self.run(scenario)
+        #expect(report.invariantViolations == 0, "\(report.violationExamples)")
+        #expect(report.samplesOnServer + report.samplesPending == report.samplesCaptured)
+        #expect(report.maxGapS >= 3600 - 120, "no sample while the storage was full")
+        let full = gaps.filter { $0.reason == .storageFull }
+        #expect(full.count == 1, "\(gaps)")
+        if let full = full.first {
+            // From the first refused sample (the first slot after 10:00) to the first one stored
+            // after 11:00 (the next slot).
+            #expect((10 * 3600...(10 * 3600 + 120)).contains(Self.seconds(full.start, scenario)), "\(full)")
+            #expect((11 * 3600...(11 * 3600 + 240)).contains(Self.seconds(full.end, scenario)), "\(full)")
+            #expect(full.detail?.hasSuffix("samples could not be stored") == true, "\(full)")
+        }
+        // The app was awake and sampling: the hour is not called suspension.
+        #expect(
+            !gaps.contains {
+                $0.reason == .suspended && Self.seconds($0.end, scenario) > 10 * 3600 + 60
+                    && Self.seconds($0.start, scenario) < 11 * 3600
+            }, "\(gaps)")
+    }
+
     @Test func aQuietDayExplainsNoFaultItDidNotHave() {
         let scenario = Scenario.commute()
         let (_, gaps) = Self.run(scenario)

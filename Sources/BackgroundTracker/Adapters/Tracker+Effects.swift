@@ -100,9 +100,14 @@ extension Tracker {
         return PowerContext(battery: level >= 0 ? Double(level) : nil, charging: charging)
     }
 
+    /// Stores a sample. A full disk is remembered in memory (nothing can be written then) and
+    /// recorded as a gap by the store with the next sample it takes (``StorageFullWatch``).
     private func record(_ fix: LocationFix, trigger: SampleTrigger, state appState: SampleAppState) {
         do {
-            let sample = try withStore { try $0.append(fix, trigger: trigger, state: appState, power: power) }
+            let power = self.power
+            let sample = try withStore {
+                try $0.append(fix, trigger: trigger, state: appState, power: power, storageFull: &storageFull)
+            }
             status.lastSample = Date(timeIntervalSince1970: fix.timestamp.seconds)
             sampleBroadcast.send(sample)
             #if canImport(Observation)

@@ -2,8 +2,9 @@ import BackgroundCore
 import LocationLog
 
 /// The phone's gap reasons (issue 24 item 3) in the iOS shell: why the previous process ended (at
-/// a launch of a tracking app), the settings the app hears, uploads without an answer, and the
-/// termination notice. The store keeps them until the server acknowledged exactly them.
+/// a launch of a tracking app), the settings the app hears, uploads without an answer, the
+/// termination notice, and a full disk (kept in memory by `record`, stored with the next
+/// sample). The store keeps them until the server acknowledged exactly them.
 extension Tracker {
     /// A launch of an app that was tracking when its last process ended: the silence since its
     /// last sample is explained until the next one.
@@ -29,9 +30,13 @@ extension Tracker {
         }
     }
 
-    /// Tracking was turned off (by the user, or because the server ended the session).
+    /// Tracking was turned off (by the user, or because the server ended the session). A full
+    /// disk that refused samples until now ends here, if the store can take the interval.
     func noteTrackingStoppedForGaps(detail: String) {
         let now = clock.now
+        if let full = storageFull.interval(until: now), (try? withStore({ try $0.recordGap(full) })) != nil {
+            storageFull = StorageFullWatch()
+        }
         try? withStore { try $0.noteTrackingStopped(at: now, detail: detail) }
     }
 

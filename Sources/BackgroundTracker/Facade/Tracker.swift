@@ -74,6 +74,9 @@ public final class Tracker {
     var observableStorage: AnyObject?
     var settingObservers: [any NSObjectProtocol] = []
     var lastEnvironment: KeepAliveEnvironment?
+    /// Since when the store refused samples for a full disk (kept in memory: the store cannot
+    /// be written then); the next stored sample records the interval.
+    var storageFull = StorageFullWatch()
 
     static let syncTimer: TimerID = "com.backgroundtracker.sync"
 

@@ -52,10 +52,18 @@ package protocol HostedApp: AnyObject, Sendable {
     func backgroundTaskExpiring(_ identifier: String, system: HostedSystemState) -> HostedResult
     /// The tasks the app's ledger holds open, named by the identifiers the system handed out.
     var ledgerOpenTasks: [BackgroundTaskToken] { get }
+    /// The user force-quits the app while it runs: iOS calls `applicationWillTerminate` first
+    /// (never for a suspended app, which it kills without running its code).
+    func willTerminate(system: HostedSystemState) -> HostedResult
     /// The process was killed: its memory is gone; what it wrote to disk stays.
     func processTerminated()
     /// The simulated day is over.
     func simulationEnded()
+}
+
+extension HostedApp {
+    /// App code that does nothing when told it will terminate.
+    package func willTerminate(system: HostedSystemState) -> HostedResult { HostedResult() }
 }
 
 /// Makes the hosted app of one simulation.
@@ -94,10 +102,13 @@ package struct HostedUpload: Sendable {
     /// The task's description, which comes back with its answer.
     package var description: String
     package var samples: [Sample]
+    /// The gap intervals the batch carries (version 2), as the server reads them.
+    package var gaps: [WireGap]
 
-    package init(description: String, samples: [Sample]) {
+    package init(description: String, samples: [Sample], gaps: [WireGap] = []) {
         self.description = description
         self.samples = samples
+        self.gaps = gaps
     }
 }
 
@@ -116,9 +127,11 @@ package struct HostedAnswer: Sendable, Hashable {
         switch outcome {
         case .acknowledged(let ack):
             status = 200
-            let response = BatchResponse(
+            var response = BatchResponse(
                 accepted: ack.stored.map(\.uuidString).sorted(),
                 rejected: ack.rejected.map { BatchResponse.Rejection(id: $0.key.uuidString, reason: $0.value) })
+            // Absent when the batch carried none, as the track server answers.
+            if !ack.gaps.isEmpty { response.gapsStored = ack.gaps.map(\.uuidString).sorted() }
             body = (try? JSONEncoder().encode(response)) ?? Data()
         case .badRequest(let message): (status, body) = (400, error(message))
         case .tooLarge: (status, body) = (413, error("the batch is too large"))

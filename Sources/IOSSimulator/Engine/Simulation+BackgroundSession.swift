@@ -8,6 +8,8 @@ extension Simulation {
     /// A batch the system is sending for the app, or whose result waits for the app to run.
     struct BackgroundTransfer: Sendable {
         var samples: [Sample]
+        /// The gap intervals the batch carries.
+        var gaps: [WireGap] = []
         /// When the system starts it: later for a task created in the background ([AD-dl]).
         var startsAt: Instant
         /// The server's answer, once the transfer ended; the app has not been given it yet.
@@ -23,9 +25,10 @@ extension Simulation {
         takeTransferOutcome()
         // One transfer at a time: on relaunch the shell sees it in `getAllTasks` and waits.
         guard isRunning, transfer == nil else { return }
-        guard let batch = wakeSync(backgroundTimeRemaining: nil, withGaps: false)?.samples else { return }
+        guard let upload = wakeSync(backgroundTimeRemaining: nil, withGaps: true) else { return }
+        let batch = upload.samples
         let delay = transferDelay
-        transfer = BackgroundTransfer(samples: batch, startsAt: now + delay)
+        transfer = BackgroundTransfer(samples: batch, gaps: upload.gaps, startsAt: now + delay)
         report.note(
             now, "background upload of \(batch.count) samples handed to the system, starts in \(Int(delay.seconds)) s")
     }
@@ -50,7 +53,8 @@ extension Simulation {
             return
         }
         let delay = transferDelay
-        transfer = BackgroundTransfer(samples: upload.samples, startsAt: now + delay, description: upload.description)
+        transfer = BackgroundTransfer(
+            samples: upload.samples, gaps: upload.gaps, startsAt: now + delay, description: upload.description)
         report.note(
             now,
             "background upload of \(upload.samples.count) samples handed to the system, starts in \(Int(delay.seconds)) s"
@@ -65,7 +69,8 @@ extension Simulation {
             guard now >= transfer.startsAt, configuration.scenario.networkUp(at: scenarioSeconds) else { return }
             energy.radioBurst(at: now, profile: profile)
             transfer.outcome =
-                configuration.peer?.upload(transfer.samples, at: now) ?? server.receive(transfer.samples, at: now)
+                configuration.peer?.upload(transfer.samples, gaps: transfer.gaps, at: now)
+                ?? server.receive(transfer.samples, gaps: transfer.gaps, at: now)
             report.backgroundTransfers += 1
             self.transfer = transfer
         }
@@ -94,6 +99,10 @@ extension Simulation {
         if let description = transfer.description {
             deliverUploadAnswer(description, outcome: outcome)
         } else {
+            // The answer lets go of exactly the gaps it names. The system retries a transfer
+            // until the network is up, so only a force-quit's cancellation ends one without an
+            // answer, which says nothing about the network.
+            if case .acknowledged = outcome { noteUploadForGaps(outcome) }
             hear(outcome, of: transfer.samples)
         }
     }

@@ -4,9 +4,11 @@ package import LocationLog
 /// The phone's gap reasons (issue 24 item 3), recorded where the simulated app's code would learn
 /// them: at launch (why the previous process ended), when it hears the system's settings, when an
 /// upload finds no network, and when the app is told it will terminate. The store's `append`
-/// closes a relaunch's gap and records a same-process silence as suspension.
+/// closes a relaunch's gap, records a same-process silence as suspension and a full storage the
+/// app kept in memory (`record`).
 ///
-/// Only the app running the machines directly records them; a hosted shell keeps its own store.
+/// Only the app running the machines directly records them here; a hosted shell records its own
+/// (the iOS shell's `Tracker+Gaps`) in the same phone store.
 extension Simulation {
     var recordsGaps: Bool { hosted == nil }
 
@@ -28,9 +30,15 @@ extension Simulation {
     }
 
     /// The app stopped tracking itself (the server ended its session): not a gap the system caused.
+    /// A full storage that refused samples until now ends here, as the iOS shell ends it.
     mutating func noteTrackingStoppedForGaps(detail: String) {
         guard recordsGaps else { return }
         let now = self.now
+        if !storageIsFull, let full = process?.storageFull.interval(until: now),
+            storeValue({ try $0.recordGap(full) }) != nil
+        {
+            process?.storageFull = StorageFullWatch()
+        }
         _ = storeValue { try $0.noteTrackingStopped(at: now, detail: detail) }
     }
 

@@ -4,10 +4,25 @@ import LocationLog
 extension Simulation {
     /// Stores an accepted fix in the phone's store (the real GRDB store, in memory: it survives the
     /// simulated process being killed, as a file would).
+    ///
+    /// While the scenario has the phone's storage full, the write fails as the store fails on a
+    /// full disk (`StoreError.diskFull`, nothing written): the app remembers it in its memory and
+    /// the next sample it stores records the interval (`StorageFullWatch`). The model refuses
+    /// sample writes only; the store's small in-place updates (sync state, acknowledgements, which
+    /// free space) go through.
     mutating func record(_ fix: LocationFix, trigger: SampleTrigger, state: SampleAppState) {
+        guard var process else { return }
+        defer { self.process?.storageFull = process.storageFull }
+        if storageIsFull {
+            let error = StoreError.diskFull(path: "the simulated phone's store")
+            if process.storageFull.since == nil { report.note(now, "sample not stored: \(error)") }
+            process.storageFull.sampleRefused(error, at: fix.timestamp)
+            return
+        }
         do {
             try store.append(
-                fix, trigger: trigger, state: state, power: PowerContext(battery: battery, charging: charging))
+                fix, trigger: trigger, state: state, power: PowerContext(battery: battery, charging: charging),
+                storageFull: &process.storageFull)
             noteSample(fix)
             pendingCount += 1
         } catch {

@@ -9,6 +9,9 @@ extension Simulation {
         case .forceQuit:
             guard process != nil else { return }
             noteForceQuitForGaps()
+            if hosted != nil, isRunning {
+                _ = runHosted("applicationWillTerminate") { $0.willTerminate(system: $1) }
+            }
             terminate("force-quit")
             cancelBackgroundTransferOnForceQuit()
             timeline.forceQuitted(blocksLaunches: profile.flag(.forceQuitBlocksBackgroundLaunch))
@@ -59,6 +62,12 @@ extension Simulation {
             charging = on
             environment.charging = on
             environmentChanged()
+        case .storageFull(let full):
+            storageIsFull = full
+            let words = full ? "the phone's storage is full" : "space freed on the phone's storage"
+            // The direct app's sample writes model it; a hosted shell writes the store itself.
+            report.note(
+                now, hosted == nil ? words : words + " (not modelled for a hosted shell: its store does not fill)")
         case .revokeSession:
             server.revoked = true
             configuration.peer?.revokeSession(at: now)

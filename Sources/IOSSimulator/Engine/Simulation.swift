@@ -45,6 +45,8 @@ package struct Simulation: Sendable {
         var heartbeat: HeartbeatMachine
         var state: State
         var generation: Int
+        /// Samples the full storage refused, in the app's memory until one is stored again.
+        var storageFull = StorageFullWatch()
     }
 
     let configuration: SimulationConfiguration
@@ -95,6 +97,9 @@ package struct Simulation: Sendable {
     var carriedOver = 0
     var battery: Double
     var charging = false
+    /// The phone's storage is full (the scenario's `storageFull`): every sample the app writes is
+    /// refused, as `StoreError.diskFull`.
+    var storageIsFull = false
     /// The hosted app code, if the process runs a shell rather than the machine directly.
     let hosted: (any HostedApp)?
     var stationarySince: Instant?

@@ -70,6 +70,15 @@ extension Scenario {
             .stay(until: at(6, 12)), .move(through: [hotel], speed: 1.3),
             .stay(until: at(7, 0)),
         ]
+        /// The phone charges overnight, at home or at the hotel, 23:00 to 07:00 as in the
+        /// commute: on one charge it would be empty by Tuesday morning (3 % an hour), and a
+        /// phone below 20 % samples with Wi-Fi accuracy only.
+        func overnightCharging(days: Int) -> [(at: Double, Happening)] {
+            [(at: 0, .charging(true))]
+                + (0..<days).flatMap { day in
+                    [(at: at(day, 7), Happening.charging(false)), (at: at(day, 23), Happening.charging(true))]
+                }
+        }
         let takeOff = at(4, 11.5)
         let landing = takeOff + airport.distance(to: destination) / 230 / 3600 * hour
         return Scenario(
@@ -80,7 +89,7 @@ extension Scenario {
                 (at(2, 7.9), .openApp(seconds: 120)), (at(3, 12), .openApp(seconds: 300)),
                 (takeOff - 600, .locationServices(false)), (landing + 300, .locationServices(true)),
                 (landing + 360, .openApp(seconds: 120)), (at(5, 9), .openApp(seconds: 60)),
-            ],
+            ] + overnightCharging(days: 7),
             networkOutages: [],
             battery: (start: 1, drainPerHour: 0.03, chargePerHour: 0.4))
     }

@@ -22,6 +22,9 @@ package struct Scenario: Sendable {
         /// Settings › Location Services › this app › Precise Location (iOS 14+).
         case preciseLocation(Bool)
         case charging(Bool)
+        /// The phone's storage fills up (`true`: the app's store refuses every sample with
+        /// `StoreError.diskFull`) or the user frees space (`false`).
+        case storageFull(Bool)
         /// The server revokes the device's session (heartbeats answer 401 from now on).
         case revokeSession
         /// The user logs in again after a revoked session: the app opens and tracking restarts.

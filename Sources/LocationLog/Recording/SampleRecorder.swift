@@ -6,6 +6,7 @@ public import BackgroundCore
 /// A full disk pauses sampling: the recorder logs one diagnostic, `wantsFixes(at:)` turns false
 /// (so the shell can stop location updates and save energy), and after `pauseRetry` it tries
 /// again. Nothing throws out of `record`: a phone must never crash because its disk is full.
+/// The first sample stored again records the interval as a ``GapReason/storageFull`` gap.
 ///
 /// ```swift
 /// var recorder = SampleRecorder(store: store, sampling: .init(interval: .seconds(120)))
@@ -31,6 +32,9 @@ public struct SampleRecorder: Sendable {
     public var pauseRetry: Duration
     /// Until when sampling is paused, or `nil`.
     public private(set) var pausedUntil: Instant?
+    /// Since when the disk refused samples, until one is stored again (then the store records the
+    /// interval as ``GapReason/storageFull``).
+    public private(set) var storageFull = StorageFullWatch()
 
     public init(
         store: LocationStore, sampling: SamplingMachine.Configuration = .init(), pauseRetry: Duration = .seconds(600)
@@ -78,7 +82,8 @@ public struct SampleRecorder: Sendable {
             case .accept(let accepted):
                 do {
                     let sample = try store.append(
-                        accepted.fix, trigger: accepted.trigger, state: accepted.state, power: power)
+                        accepted.fix, trigger: accepted.trigger, state: accepted.state, power: power,
+                        storageFull: &storageFull)
                     if pausedUntil != nil {
                         pausedUntil = nil
                         try? store.log(.info, "sampling resumed: the store accepts writes again", at: now)

@@ -199,10 +199,12 @@ enum GapRows {
         return interval
     }
 
-    /// Called in the transaction that stores a sample: ends a relaunch's gap at this sample, or
-    /// records a same-process silence as suspension (what woke the app is the detail).
+    /// Called in the transaction that stores a sample: ends a relaunch's gap at this sample, ends
+    /// a storage-full condition the shell kept in memory, and records a same-process silence
+    /// before either as suspension (what woke the app is the detail).
     static func sampled(
-        _ db: Database, at time: Instant, trigger: SampleTrigger, state: SampleAppState, makeID: () -> UUID
+        _ db: Database, at time: Instant, trigger: SampleTrigger, state: SampleAppState,
+        storageFull: StorageFullWatch = StorageFullWatch(), makeID: () -> UUID
     ) throws {
         let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT last_sample_at FROM gap_clock WHERE id = 1"))
         try db.cachedStatement(sql: "UPDATE gap_clock SET last_sample_at = ? WHERE id = 1").execute(
@@ -211,12 +213,21 @@ enum GapRows {
         for reason in processReasons {
             closed = try close(db, reason, at: time, makeID: makeID) != nil || closed
         }
-        guard !closed, let last, time.milliseconds - last > LocationStore.suspendedGapThreshold.milliseconds
+        // The app was awake and sampling from the first refused sample on: only the silence
+        // before it can be suspension.
+        var silenceEnd = time
+        if let full = storageFull.interval(until: time) {
+            try insert(db, id: makeID(), full)
+            silenceEnd = full.start
+        }
+        guard !closed, let last, silenceEnd.milliseconds - last > LocationStore.suspendedGapThreshold.milliseconds
         else { return }
-        let detail = state == .foreground ? "the user opened the app" : "woken by \(wakeWords(trigger))"
+        var detail: String? = state == .foreground ? "the user opened the app" : "woken by \(wakeWords(trigger))"
+        // What woke the app before the storage filled is not known by now.
+        if silenceEnd < time { detail = nil }
         try insert(
             db, id: makeID(),
-            GapInterval(start: Instant(milliseconds: last), end: time, reason: .suspended, detail: detail))
+            GapInterval(start: Instant(milliseconds: last), end: silenceEnd, reason: .suspended, detail: detail))
     }
 
     static func explanation(_ cause: GapLaunchCause, toldToTerminate: Bool) -> (GapReason, String) {

@@ -18,6 +18,34 @@ extension LocationStore {
     public func append(
         _ fix: LocationFix, trigger: SampleTrigger, state: SampleAppState, power: PowerContext = .unknown
     ) throws(StoreError) -> Sample {
+        try insert(fix, trigger: trigger, state: state, power: power, storageFull: StorageFullWatch())
+    }
+
+    /// ``append(_:trigger:state:power:)`` for a shell that keeps the storage-full condition: a
+    /// sample refused for a full disk opens or extends `storageFull`; the next sample stored
+    /// records the interval from the first refused sample until its own time, in its own
+    /// transaction, and clears `storageFull`. The silence before the first refused sample is
+    /// judged as usual (suspension when long).
+    /// - Throws: as ``append(_:trigger:state:power:)``; `storageFull` has counted the failure.
+    @discardableResult
+    public func append(
+        _ fix: LocationFix, trigger: SampleTrigger, state: SampleAppState, power: PowerContext = .unknown,
+        storageFull: inout StorageFullWatch
+    ) throws(StoreError) -> Sample {
+        do {
+            let sample = try insert(fix, trigger: trigger, state: state, power: power, storageFull: storageFull)
+            storageFull = StorageFullWatch()
+            return sample
+        } catch {
+            storageFull.sampleRefused(error, at: fix.timestamp)
+            throw error
+        }
+    }
+
+    private func insert(
+        _ fix: LocationFix, trigger: SampleTrigger, state: SampleAppState, power: PowerContext,
+        storageFull: StorageFullWatch
+    ) throws(StoreError) -> Sample {
         for (name, value) in [("latitude", fix.latitude), ("longitude", fix.longitude)] where !value.isFinite {
             throw StoreError.database(
                 operation: "storing a sample",
@@ -38,7 +66,8 @@ extension LocationStore {
             try db.cachedStatement(sql: SampleColumns.insert(into: "sample")).execute(
                 arguments: SampleColumns.arguments(sample))
             try db.cachedStatement(sql: "UPDATE sync_state SET next_seq = ? WHERE id = 1").execute(arguments: [seq + 1])
-            try GapRows.sampled(db, at: fix.timestamp, trigger: trigger, state: state, makeID: makeID)
+            try GapRows.sampled(
+                db, at: fix.timestamp, trigger: trigger, state: state, storageFull: storageFull, makeID: makeID)
             return sample
         }
     }

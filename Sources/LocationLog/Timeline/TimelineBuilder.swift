@@ -49,7 +49,7 @@ public struct TimelineBuilder: Sendable {
         if let lastTime, point.t <= lastTime { return [] }
         let previous = lastTime
         lastTime = point.t
-        guard (point.acc ?? 0) <= settings.worstAccuracy else { return [] }
+        guard (point.acc ?? 0) <= settings.worstAccuracy, !isAmbiguous(point) else { return [] }
         let gapped = previous.map { point.t - $0 > settings.gapThreshold.wholeMilliseconds } ?? false
         var closed: [TimelineEntry] = []
         switch state {
@@ -73,6 +73,21 @@ public struct TimelineBuilder: Sendable {
             closed += move(trip: trip, candidate: candidate, point: point, gapFrom: gapped ? previous : nil)
         }
         return closed
+    }
+
+    /// A fix coarser than the stay radius (a significant-change or region fix, 100-200 m) whose
+    /// accuracy circle still reaches the open stay or candidate cannot tell whether the person
+    /// left: it neither ends the stay nor pulls the candidate apart, and like a fix worse than
+    /// `worstAccuracy` it only shows the phone was sampling.
+    private func isAmbiguous(_ point: TimelinePoint) -> Bool {
+        guard let accuracy = point.acc, accuracy > settings.stayRadius else { return false }
+        let place: StayCluster
+        switch state {
+        case .empty: return false
+        case .staying(let stay): place = stay
+        case .moving(_, let candidate): place = candidate
+        }
+        return place.distance(to: point) <= settings.stayRadius + accuracy
     }
 
     private mutating func move(trip: OpenTrip?, candidate: StayCluster, point: TimelinePoint, gapFrom: Int64?)
