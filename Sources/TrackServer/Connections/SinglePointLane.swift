@@ -30,8 +30,8 @@ final class SinglePointLane: ChannelDuplexHandler, RemovableChannelHandler {
         case idle
         /// A request the lane may take: its body arriving.
         case reading(LaneRoute, HTTPRequest, ByteBuffer)
-        /// The lane took it and waits for its commit.
-        case answering(HTTPRequest, ByteBuffer)
+        /// The lane took it and waits for its commit (its trailers kept for the router).
+        case answering(HTTPRequest, ByteBuffer, HTTPFields?)
         /// The router has the request: its parts pass, until both it and its answer ended.
         case routing(requestEnded: Bool, responseEnded: Bool)
     }
@@ -126,8 +126,8 @@ final class SinglePointLane: ChannelDuplexHandler, RemovableChannelHandler {
             state = .idle  // drop the buffer's second reference before writing to it
             body.writeBuffer(&chunk)
             state = .reading(route, head, body)
-        case (.reading(let route, let head, let body), .end):
-            state = .answering(head, body)
+        case (.reading(let route, let head, let body), .end(let trailers)):
+            state = .answering(head, body, trailers)
             let loop = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             let taken = environment.laneIngest(route, head: head, body: body, security: security) { answer in
                 loop.eventLoop.execute {
@@ -151,7 +151,7 @@ final class SinglePointLane: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The lane's answer to the request it holds: written, or the request handed to the router.
     private func finish(_ answer: LaneAnswer, context: ChannelHandlerContext) {
-        guard !removed, case .answering(let head, let body) = state else { return }
+        guard !removed, case .answering(let head, let body, let trailers) = state else { return }
         switch answer {
         case .response(let response, let body):
             context.write(wrapOutboundOut(.head(response)), promise: nil)
@@ -165,7 +165,7 @@ final class SinglePointLane: ChannelDuplexHandler, RemovableChannelHandler {
         case .router:
             state = .routing(requestEnded: true, responseEnded: false)
             handToRouter(head, body, context: context)
-            context.fireChannelRead(wrapInboundOut(.end(nil)))
+            context.fireChannelRead(wrapInboundOut(.end(trailers)))
             context.fireChannelReadComplete()
             if let event = quiesceHeld {
                 quiesceHeld = nil

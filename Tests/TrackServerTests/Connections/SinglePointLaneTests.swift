@@ -268,6 +268,36 @@ extension SinglePointLaneTests {
     }
 }
 
+extension SinglePointLaneTests {
+    /// A body in chunks with a trailer: the lane reads it whole, for a known token (stored) and an
+    /// unknown one (the router's 401), on one connection.
+    @Test func aChunkedBodyWithATrailerIsReadWhole() async throws {
+        let server = try await TestServer()
+        let statuses = try await Self.live(server) { port in
+            let connection = try LoadConnection(LoadTarget(address: "127.0.0.1", port: port), timeout: 10)
+            func chunked(_ point: Int, token: String) -> [UInt8] {
+                let body = Array(GroupCommitTests.ownTracks(point).utf8)
+                let credentials = Data("ana:\(token)".utf8).base64EncodedString()
+                var text =
+                    "POST /ingest/owntracks HTTP/1.1\r\nHost: t\r\nAuthorization: Basic \(credentials)\r\n"
+                    + "Transfer-Encoding: chunked\r\nTrailer: X-Note\r\n\r\n"
+                for chunk in stride(from: 0, to: body.count, by: 7) {
+                    let part = body[chunk..<min(chunk + 7, body.count)]
+                    text += String(part.count, radix: 16) + "\r\n" + String(decoding: part, as: UTF8.self) + "\r\n"
+                }
+                return Array((text + "0\r\nX-Note: last\r\n\r\n").utf8)
+            }
+            var statuses: [Int] = []
+            for (point, token) in [(20, TestServer.phoneToken), (21, TestServer.phoneToken), (22, "bgd_nobody")] {
+                statuses.append(try connection.roundTrip(chunked(point, token: token)).status)
+            }
+            return statuses
+        }
+        #expect(statuses == [200, 200, 401])
+        #expect(try await server.sampleCount() == 2)
+    }
+}
+
 extension LaneAnswer: Equatable {
     static func == (lhs: LaneAnswer, rhs: LaneAnswer) -> Bool {
         switch (lhs, rhs) {
