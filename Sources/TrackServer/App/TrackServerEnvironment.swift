@@ -42,7 +42,7 @@ public struct TrackServerEnvironment: Sendable {
         timeline =
             configuration.timelineEnabled
             ? (store as? any TrackStore & TimelineStore).map {
-                TimelineUpdater(store: $0, settings: configuration.timeline, logger: logger)
+                TimelineUpdater(store: $0, settings: configuration.timeline, clock: clock, logger: logger)
             } : nil
     }
 

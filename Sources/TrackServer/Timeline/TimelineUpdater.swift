@@ -23,8 +23,9 @@ public actor TimelineUpdater {
     public struct Settings: Sendable {
         public var timeline: TimelineSettings
         public var infersStaysForOtherClients: Bool
-        /// A device is rebuilt from the store at most once per this interval; stragglers within it
-        /// are owed one rebuild, from the earliest of them, run when it is over or before a read.
+        /// A device is rebuilt from the store at most once per this interval (on the server's
+        /// clock); stragglers within it are owed one rebuild, from the earliest of them, run by the
+        /// device's first update after it or by a read, whichever comes first.
         public var rebuildInterval: Duration
         /// Past this many samples handed over and not yet taken, ingest waits for the timeline
         /// (``waitForRoom()``) instead of handing over more: memory stays bounded when uploads
@@ -76,12 +77,17 @@ public actor TimelineUpdater {
     /// would make each request cost the days between them; a device is rebuilt at most once per
     /// ``Settings/rebuildInterval``, from the earliest straggler of the interval.
     private var owedRebuild: [String: Instant] = [:]
-    private var lastRebuild: [String: ContinuousClock.Instant] = [:]
-    /// Devices with a task waiting to run their owed rebuild when its interval is over.
-    private var rebuildTimers: Set<String> = []
-    public init(store: any TrackStore & TimelineStore, settings: Settings, logger: Logger) {
+    /// When each device was last rebuilt, on ``clock``.
+    private var lastRebuild: [String: Instant] = [:]
+    /// The server's clock (injected: tests and the simulator drive it).
+    private let clock: ServerClock
+
+    public init(
+        store: any TrackStore & TimelineStore, settings: Settings, clock: ServerClock = .system, logger: Logger
+    ) {
         self.store = store
         self.settings = settings
+        self.clock = clock
         self.logger = logger
     }
 
@@ -94,8 +100,9 @@ public actor TimelineUpdater {
         await work(device: device, adding: samples, payingOwed: false)
     }
 
-    /// The device's one worker: takes its queued samples, and runs the rebuild it owes when the
-    /// interval is over or `payingOwed` (a read). A call while the device is busy only queues.
+    /// The device's one worker: takes its queued samples, and runs the rebuild it owes once the
+    /// interval is over, or at once when `payingOwed` (a read). No timer: until then the stored
+    /// entries lag, and every read pays first. A call while the device is busy only queues.
     private func work(device: String, adding samples: [TrackSample], payingOwed force: Bool) async {
         if !samples.isEmpty { queued[device, default: []] += samples }
         guard !busy.contains(device) else { return }
@@ -103,7 +110,6 @@ public actor TimelineUpdater {
         defer {
             busy.remove(device)
             for waiter in idleWaiters.removeValue(forKey: device) ?? [] { waiter.resume() }
-            scheduleOwedRebuild(device: device)
         }
         while true {
             if let next = queued.removeValue(forKey: device) {
@@ -114,7 +120,7 @@ public actor TimelineUpdater {
                 }
             } else if let from = owedRebuild[device], force || rebuildDue(device: device) {
                 owedRebuild[device] = nil
-                lastRebuild[device] = .now
+                lastRebuild[device] = clock.now
                 do {
                     try await rebuild(
                         device: device, from: from,
@@ -140,23 +146,7 @@ public actor TimelineUpdater {
 
     private func rebuildDue(device: String) -> Bool {
         guard let last = lastRebuild[device] else { return true }
-        return ContinuousClock.now - last >= settings.rebuildInterval
-    }
-
-    /// Runs the owed rebuild when its interval is over, if nothing (a read, a later batch) ran it first.
-    private func scheduleOwedRebuild(device: String) {
-        guard owedRebuild[device] != nil, !rebuildTimers.contains(device) else { return }
-        rebuildTimers.insert(device)
-        let wait = settings.rebuildInterval - (lastRebuild[device].map { ContinuousClock.now - $0 } ?? .zero)
-        Task {
-            try? await Task.sleep(for: max(wait, .zero))
-            await owedRebuildTimerFired(device: device)
-        }
-    }
-
-    private func owedRebuildTimerFired(device: String) async {
-        rebuildTimers.remove(device)
-        await work(device: device, adding: [], payingOwed: false)
+        return clock.now - last >= settings.rebuildInterval
     }
 
     /// The device's timeline overlapping `from..<to`: the closed entries, then the open stay or
