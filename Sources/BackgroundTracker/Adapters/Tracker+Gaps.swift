@@ -34,9 +34,7 @@ extension Tracker {
     /// disk that refused samples until now ends here, if the store can take the interval.
     func noteTrackingStoppedForGaps(detail: String) {
         let now = clock.now
-        if let full = storageFull.interval(until: now), (try? withStore({ try $0.recordGap(full) })) != nil {
-            storageFull = StorageFullWatch()
-        }
+        try? withStore { try $0.recordStorageFull(&storageFull, until: now) }
         try? withStore { try $0.noteTrackingStopped(at: now, detail: detail) }
     }
 

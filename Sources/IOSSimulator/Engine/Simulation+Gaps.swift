@@ -34,10 +34,9 @@ extension Simulation {
     mutating func noteTrackingStoppedForGaps(detail: String) {
         guard recordsGaps else { return }
         let now = self.now
-        if !storageIsFull, let full = process?.storageFull.interval(until: now),
-            storeValue({ try $0.recordGap(full) }) != nil
-        {
-            process?.storageFull = StorageFullWatch()
+        if !storageIsFull, var storageFull = process?.storageFull {
+            _ = storeValue { try $0.recordStorageFull(&storageFull, until: now) }
+            process?.storageFull = storageFull
         }
         _ = storeValue { try $0.noteTrackingStopped(at: now, detail: detail) }
     }

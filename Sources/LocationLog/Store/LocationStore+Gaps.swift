@@ -90,6 +90,15 @@ extension LocationStore {
         return id
     }
 
+    /// Tracking stopped while the shell kept a storage-full condition (``StorageFullWatch``): its
+    /// interval until `now` is stored and `storageFull` cleared. A store that still cannot write
+    /// throws, and `storageFull` keeps the condition; none open does nothing.
+    public func recordStorageFull(_ storageFull: inout StorageFullWatch, until now: Instant) throws(StoreError) {
+        guard let full = storageFull.interval(until: now) else { return }
+        try recordGap(full)
+        storageFull = StorageFullWatch()
+    }
+
     /// The process was told it will terminate (`applicationWillTerminate`): iOS calls it when the
     /// user force-quits a running app, never for a kill of a suspended one.
     public func noteWillTerminate(at now: Instant) throws(StoreError) {
