@@ -128,12 +128,13 @@ final class SinglePointLane: ChannelDuplexHandler, RemovableChannelHandler {
             state = .reading(route, head, body)
         case (.reading(let route, let head, let body), .end(let trailers)):
             state = .answering(head, body, trailers)
+            // The answer comes on this connection's event loop.
             let loop = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let taken = environment.laneIngest(route, head: head, body: body, security: security) { answer in
-                loop.eventLoop.execute {
-                    let (lane, context) = loop.value
-                    lane.finish(answer, context: context)
-                }
+            let taken = environment.laneIngest(
+                route, head: head, body: body, security: security, eventLoop: context.eventLoop
+            ) { answer in
+                let (lane, context) = loop.value
+                lane.finish(answer, context: context)
             }
             if !taken { finish(.router, context: context) }
         case (.routing(false, let responseEnded), _):

@@ -45,6 +45,10 @@ extension TrackServerEnvironment {
     ) {
         updateTimeline(samples, outcome: outcome, device: device)
         record(source, outcome: outcome, rejected: 0)
+        logStored(source, outcome: outcome, device: device, logger: logger)
+    }
+
+    private func logStored(_ source: IngestSource, outcome: InsertOutcome, device: String, logger: Logger) {
         logger.info(
             "\(source.rawValue) location stored",
             metadata: [
@@ -58,12 +62,18 @@ extension TrackServerEnvironment {
     /// (an unknown token, an encrypted or unreadable message, an event, a refusal) returns `false`
     /// at once, and the router handles the request from the start, with its quarantines and errors.
     ///
-    /// When it returns `true`, `answer` is called once, on whatever thread the commit ended on:
-    /// with the answer after the commit, or ``LaneAnswer/router`` when the commit failed or the
-    /// queue was full (the router then tries again and answers the error).
+    /// When it returns `true`, `answer` is called once: with the answer after the commit, or
+    /// ``LaneAnswer/router`` when the commit failed or the queue was full (the router then tries
+    /// again and answers the error). It is called on `eventLoop` when one is given, else on
+    /// whatever thread the commit ended on.
+    ///
+    /// The commit's own thread (GRDB's writer queue) only hands the samples to the timeline, in
+    /// commit order; the counters, the log line and the answer are made on `eventLoop`. The
+    /// writer queue runs the next commit only once this one's completion returns, so every
+    /// microsecond spent there answering is a microsecond every waiting request waits longer.
     func laneIngest(
         _ route: LaneRoute, head: HTTPRequest, body: ByteBuffer,
-        security: SecurityHeadersMiddleware<TrackRequestContext>,
+        security: SecurityHeadersMiddleware<TrackRequestContext>, eventLoop: (any EventLoop)? = nil,
         answer: @escaping @Sendable (LaneAnswer) -> Void
     ) -> Bool {
         // The timeline far behind: the router's path waits for it (``waitForTimeline()``).
@@ -94,21 +104,14 @@ extension TrackServerEnvironment {
         let logger = self.logger
         committer.submit(samples, device: device, at: now, bytes: bytes.count + (query?.utf8.count ?? 0)) {
             [self] submission in
-            guard case .committed(.success(let outcome)) = submission else { return answer(.router) }
-            acknowledge(source, samples, outcome: outcome, device: device, logger: logger)
-            var headers: HTTPFields = [.server: "bgtrack", .date: HTTPDate.now]
-            let body: ByteBuffer
-            switch source {
-            case .owntracks:
-                headers[.contentType] = "application/json"
-                body = ByteBuffer(string: "[]")
-            default:
-                body = ByteBuffer()
+            guard case .committed(.success(let outcome)) = submission else {
+                return Self.run(on: eventLoop) { answer(.router) }
             }
-            headers[.contentLength] = "\(body.readableBytes)"
-            security.secure(&headers, query: query)
-            metrics.countRequest(method: head.method, status: .ok)
-            answer(.response(HTTPResponse(status: .ok, headerFields: headers), body: body))
+            // In commit order, on the commit's thread: the timeline reads the samples in order.
+            updateTimeline(samples, outcome: outcome, device: device)
+            Self.run(on: eventLoop) {
+                answer(respond(source, outcome: outcome, device: device, method: head.method, query: query, security))
+            }
         }
         if logger.logLevel <= .info {
             RequestLogMiddleware<TrackRequestContext>.log(
@@ -117,6 +120,28 @@ extension TrackServerEnvironment {
         }
         return true
     }
+
+    /// Runs `work` on `eventLoop` (never inside the caller, even on that loop), or at once without one.
+    private static func run(on eventLoop: (any EventLoop)?, _ work: @escaping @Sendable () -> Void) {
+        if let eventLoop { eventLoop.execute(work) } else { work() }
+    }
+
+    /// The counters, the log line and the answer for a point the lane committed.
+    private func respond(
+        _ source: IngestSource, outcome: InsertOutcome, device: String, method: HTTPRequest.Method, query: String?,
+        _ security: SecurityHeadersMiddleware<TrackRequestContext>
+    ) -> LaneAnswer {
+        record(source, outcome: outcome, rejected: 0)
+        logStored(source, outcome: outcome, device: device, logger: logger)
+        let json = source == .owntracks
+        var headers = security.laneHeaders(json: json, noStore: query?.contains("token=") == true)
+        headers[.date] = HTTPDate.now
+        metrics.countRequest(method: method, status: .ok)
+        return .response(HTTPResponse(status: .ok, headerFields: headers), body: json ? Self.emptyList : ByteBuffer())
+    }
+
+    /// OwnTracks' answer body: no friends' locations or commands.
+    private static let emptyList = ByteBuffer(string: "[]")
 }
 
 /// The `Date` header's text for this second, made once a second (`Date` is in every answer).
