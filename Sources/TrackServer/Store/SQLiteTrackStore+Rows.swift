@@ -36,8 +36,18 @@ extension SQLiteTrackStore {
     static func insertRows(
         _ db: Database, _ statement: Statement, _ request: GroupInsert, deviceID: Int64
     ) throws -> InsertOutcome {
-        var outcome = InsertOutcome(accepted: [], duplicates: [])
         var days = Set<Int64>()
+        let outcome = try insertRows(db, statement, request, deviceID: deviceID, newDays: &days)
+        try markPending(db, deviceID: deviceID, days: days)
+        return outcome
+    }
+
+    /// ``insertRows(_:_:_:deviceID:)`` that leaves the days to mark to the caller: a group commit
+    /// marks each device's days once for the whole group, not once per request.
+    static func insertRows(
+        _ db: Database, _ statement: Statement, _ request: GroupInsert, deviceID: Int64, newDays days: inout Set<Int64>
+    ) throws -> InsertOutcome {
+        var outcome = InsertOutcome(accepted: [], duplicates: [])
         for sample in request.samples {
             try statement.execute(arguments: arguments(sample, deviceID: deviceID, now: request.now))
             if db.changesCount > 0 {
@@ -47,7 +57,6 @@ extension SQLiteTrackStore {
                 outcome.duplicates.append(sample.key)
             }
         }
-        try markPending(db, deviceID: deviceID, days: days)
         return outcome
     }
 

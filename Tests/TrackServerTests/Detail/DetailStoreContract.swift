@@ -44,6 +44,30 @@ enum DetailContract {
             maximumGap: gap, dayLimit: 100)
     }
 
+    /// A group commit marks the days of every request whose rows it stored (and each next day),
+    /// across devices and requests, and not the days of a request that failed; a day already
+    /// pending is marked again, so a pass under way redoes it.
+    static func aGroupMarksTheDaysOfTheRowsItStored(_ store: any TrackDetailStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
+        let results = try await store.insertGroup([
+            GroupInsert(samples: walk(1, minute: 60, prefix: "a1"), device: "a", now: now),
+            GroupInsert(samples: walk(1, minute: 70, prefix: "a2"), device: "a", now: now),
+            GroupInsert(samples: walk(2, minute: 60, prefix: "a3", dayOffset: 5), device: "a", now: now),
+            GroupInsert(samples: walk(1, minute: 60, prefix: "x", dayOffset: 9), device: "nobody", now: now),
+            GroupInsert(samples: walk(1, minute: 60, prefix: "b1"), device: "b", now: now),
+        ])
+        #expect(results.map { (try? $0.get()) != nil } == [true, true, true, false, true])
+        // a: days 0, 1, 5, 6; b: days 0, 1; nothing for day 9 (its request failed).
+        #expect(try await store.pendingDetailDays() == 6)
+        // A duplicate stores nothing, so marks nothing new; a new row's day is marked again.
+        _ = try await store.insertGroup([
+            GroupInsert(samples: walk(1, minute: 60, prefix: "a1"), device: "a", now: now),
+            GroupInsert(samples: walk(1, minute: 60, prefix: "b9", dayOffset: 20), device: "b", now: now),
+        ])
+        #expect(try await store.pendingDetailDays() == 8)
+    }
+
     /// Levels thin a day, exact at the finest level; gap ends at every zoom; insert marks its day
     /// and the next pending; a read range only works out its own days.
     static func levelsThinTheTrackAndKeepGaps(_ store: any TrackDetailStore) async throws {
@@ -151,6 +175,11 @@ struct DetailStoreContract {
         try await DetailContract.flagsAreKeptListedAndReversible(make(kind))
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func aGroupMarksTheDaysOfTheRowsItStored(kind: StoreKind) async throws {
+        try await DetailContract.aGroupMarksTheDaysOfTheRowsItStored(make(kind))
+    }
+
     /// A database from before `v9-levels-and-flags`: its rows get the columns, every day of theirs
     /// is pending, and a refresh works them out.
     @Test func theMigrationMarksExistingDaysPending() async throws {
@@ -188,5 +217,9 @@ struct PostgresDetailStoreContract {
 
     @Test(.postgres) func flagsAreKeptListedAndReversible() async throws {
         try await PostgresTestDatabase.withStore { try await DetailContract.flagsAreKeptListedAndReversible($0) }
+    }
+
+    @Test(.postgres) func aGroupMarksTheDaysOfTheRowsItStored() async throws {
+        try await PostgresTestDatabase.withStore { try await DetailContract.aGroupMarksTheDaysOfTheRowsItStored($0) }
     }
 }
