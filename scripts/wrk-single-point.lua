@@ -1,9 +1,15 @@
 -- wrk script: one OwnTracks location or one OsmAnd point per request, each with its own time, so
 -- no request is a duplicate of another (issue 23's single-point comparison; BENCHMARKS.md).
 --
---   wrk -t2 -c16 -d10s --latency -s scripts/wrk-single-point.lua http://127.0.0.1:8080 -- owntracks DEVICE TOKEN
+--   wrk -t1 -c16 -d10s --latency -s scripts/wrk-single-point.lua http://127.0.0.1:8080 -- owntracks DEVICE TOKEN
 --   wrk … -s scripts/wrk-single-point.lua http://127.0.0.1:8080 -- osmand DEVICE TOKEN
 --   wrk … -s scripts/wrk-single-point.lua http://127.0.0.1:8083 -- recorder USER DEVICE
+--
+-- One thread (-t1) for one device: each wrk thread numbers its own points, so with two threads
+-- the device's points arrive as two interleaved streams that drift apart by hundreds of seconds
+-- of point time (8 s a request), which no phone sends; our timeline then rebuilds from the late
+-- stream once a second. One thread keeps 16 connections busy on two cores and sends the
+-- device's points in time order, as a phone's queue does.
 --
 -- owntracks posts to /ingest/owntracks with Basic credentials (user DEVICE, password TOKEN);
 -- recorder posts the same body to the OwnTracks Recorder's /pub with X-Limit-U/X-Limit-D, as the

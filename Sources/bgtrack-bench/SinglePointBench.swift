@@ -30,8 +30,8 @@ struct SinglePointBench: AsyncParsableCommand {
     var peers: [String] = []
     @Option(
         help: ArgumentHelp(
-            "Where Swift concurrency runs: event-loops (on SwiftNIO's event loops, as `bgtrack serve` does) or "
-                + "default (the runtime's own pool, for comparison)."))
+            "Where Swift concurrency runs: default (the runtime's own pool, as in `bgtrack serve`) or event-loops "
+                + "(on SwiftNIO's event loops, for comparison)."))
     var executor = "default"
     @Flag(
         help: ArgumentHelp(

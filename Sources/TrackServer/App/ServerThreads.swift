@@ -10,8 +10,10 @@ package enum ServerThreads {
     /// (issue 23's single-point profile). Nothing in the server blocks a concurrency thread: the
     /// database work runs on GRDB's own queues or on PostgresNIO's event loops.
     ///
-    /// Call it once, first thing in a process that serves (`bgtrack serve`, the benchmarks);
-    /// `false` when the runtime does not allow it (the server then runs as before).
+    /// Call it once, first thing in the process; `false` when the runtime does not allow it (the
+    /// server then runs as before). Only `bgtrack-bench single-point --executor event-loops` uses
+    /// it, for comparison: `bgtrack serve` does not, since single-point ingest measured slower
+    /// with it (BENCHMARKS.md, issue 23).
     @discardableResult
     package static func adoptEventLoopsAsGlobalExecutor() -> Bool {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
