@@ -97,7 +97,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var activated = false
     private var admitted = false
     private var refusing = false
+    /// The one timer of the connection, and when it fires. It is not moved at every request: when
+    /// it fires it closes the connection if the current ``deadline`` has passed, else sleeps again
+    /// until it (issue 23 item 5: a timer scheduled and cancelled twice per request cost each
+    /// single point two allocations and two heap updates on the event loop).
     private var timer: Scheduled<Void>?
+    private var timerAt: NIODeadline?
+    /// The timeout being watched, if any: when it expires and which counter records it.
+    private var deadline: (at: NIODeadline, counting: any WritableKeyPath<ConnectionCounters.Snapshot, Int> & Sendable)?
     /// The request being read has sent its end.
     private var requestEnded = true
     /// The answer to it has been written in full.
@@ -214,6 +221,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func release() {
         disarm()
+        stopTimer()
         if admitted {
             admitted = false
             counters.release()
@@ -241,17 +249,44 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         _ context: ChannelHandlerContext, after timeout: Duration,
         counting path: any WritableKeyPath<ConnectionCounters.Snapshot, Int> & Sendable
     ) {
-        disarm()
-        let counters = self.counters
-        let channel = context.channel
-        timer = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
-            counters.record(path)
-            channel.close(promise: nil)
+        let at = context.eventLoop.now + TimeAmount(timeout)
+        deadline = (at, path)
+        // A timer already due no later wakes in time, finds this deadline and sleeps on till it.
+        if let timerAt, timerAt <= at { return }
+        stopTimer()
+        startTimer(context, at: at)
+    }
+
+    private func startTimer(_ context: ChannelHandlerContext, at: NIODeadline) {
+        timerAt = at
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(deadline: at) {
+            let (handler, context) = bound.value
+            handler.timerFired(context)
         }
     }
 
+    private func timerFired(_ context: ChannelHandlerContext) {
+        timer = nil
+        timerAt = nil
+        guard let deadline else { return }
+        if deadline.at <= context.eventLoop.now {
+            self.deadline = nil
+            counters.record(deadline.counting)
+            context.channel.close(promise: nil)
+        } else {
+            startTimer(context, at: deadline.at)
+        }
+    }
+
+    /// No timeout is watched (the timer, if any, finds none and stops).
     private func disarm() {
+        deadline = nil
+    }
+
+    private func stopTimer() {
         timer?.cancel()
         timer = nil
+        timerAt = nil
     }
 }

@@ -99,6 +99,36 @@ struct ConnectionGuardTests {
         #expect(counters.snapshot.requestTimeouts == 1)
     }
 
+    /// The guard's one timer is not moved at each request: it wakes at the earliest deadline it
+    /// was set for and sleeps on to the current one. A connection busy for an hour is never cut,
+    /// and each timeout still counts from its own start, whichever timer was pending.
+    @Test func aTimerThatIsNotMovedAtEachRequestStillKeepsEveryTimeout() throws {
+        let counters = ConnectionCounters()
+        let channel = try Self.connect(Self.limits(), counters)
+        func exchange(taking seconds: Int64) throws {
+            try channel.writeInbound(Self.head)
+            channel.embeddedEventLoop.advanceTime(by: .seconds(seconds))
+            try channel.writeInbound(HTTPRequestPart.end(nil))
+            try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+            try channel.writeOutbound(HTTPResponsePart.end(nil))
+        }
+        for _ in 0..<72 {
+            try exchange(taking: 1)
+            channel.embeddedEventLoop.advanceTime(by: .seconds(49))
+        }
+        #expect(channel.isActive, "an hour of requests 50 s apart")
+        // A slower request: the timer, due at the last idle deadline 11 s into it, now waits for
+        // the request's 120 s; answered at 30 s, idle from then on, so closed 60 s after the
+        // answer (the timer brought forward), not at the request's deadline 90 s after it.
+        try exchange(taking: 30)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(59))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive)
+        #expect(counters.snapshot.idleTimeouts == 1)
+        #expect(counters.snapshot.requestTimeouts == 0 && counters.snapshot.headerTimeouts == 0)
+    }
+
     @Test func aboveTheLimitAClientGetsA503AndTheSocketIsFreed() throws {
         let counters = ConnectionCounters()
         let limits = Self.limits { $0.maxConnections = 2 }
