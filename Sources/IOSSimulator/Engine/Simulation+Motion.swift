@@ -28,6 +28,7 @@ extension Simulation {
     mutating func deliverMotion() {
         guard isRunning, let activity = motion.takeUndelivered() else { return }
         report.motionActivities += 1
+        report.note(now, "motion activity: \(activity.kind.rawValue)")
         deliver(.motionActivity(activity))
         afterAppCode()
     }

@@ -1,7 +1,7 @@
 import BackgroundCore
 
-/// The motion coprocessor and the app's `CMMotionActivityManager` updates (docs/ios-policy.md
-/// §Motion): the coprocessor classifies what the person does from the scenario's truth and
+/// The motion coprocessor and the app's `CMMotionActivityManager` updates
+/// (docs/ios-policy.md §Motion): the coprocessor classifies what the person does from the scenario's truth and
 /// reports a new activity `motion.detection-latency` after it began (a change that lasts less
 /// than that is never reported). The app's handler hears the newest activity when it starts
 /// updates and at every change, only while its process runs: a suspended app hears nothing, and
