@@ -12,7 +12,8 @@ let strictSettings: [SwiftSetting] = [
 /// `Sources/AppleShadow`, one per framework the iOS shell imports.
 let shadowModules: [(name: String, folder: String)] = [
     ("ShadowAVFAudio", "AVFAudio"), ("ShadowBackgroundTasks", "BackgroundTasks"),
-    ("ShadowCoreLocation", "CoreLocation"), ("ShadowFoundation", "Foundation"), ("ShadowUIKit", "UIKit"),
+    ("ShadowCoreLocation", "CoreLocation"), ("ShadowCoreMotion", "CoreMotion"), ("ShadowFoundation", "Foundation"),
+    ("ShadowUIKit", "UIKit"),
     ("ShadowUserNotifications", "UserNotifications"),
 ]
 

@@ -74,7 +74,7 @@ import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHADOW = os.path.join(REPO, "Sources", "AppleShadow")
-FRAMEWORKS = ["UIKit", "CoreLocation", "BackgroundTasks", "UserNotifications", "AVFAudio", "Foundation"]
+FRAMEWORKS = ["UIKit", "CoreLocation", "CoreMotion", "BackgroundTasks", "UserNotifications", "AVFAudio", "Foundation"]
 
 # Declarations the SDK folder is too old to have, as Apple's documentation pages state them.
 # key: "Container.name" as the checker names declarations; value: (declaration, availability, URL).

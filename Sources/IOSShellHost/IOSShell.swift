@@ -201,6 +201,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         case .locationFix(let fix, let source): deliver(fix, source: source)
         case .environmentChanged(let environment): settingsChanged(to: environment)
         case .audioInterruption(let began): process?.tracker.hostAudioInterruption(began: began)
+        case .motionActivity(let activity): backend.deliverMotion(activity, at: system.now)
         case .stop: process?.tracker.stop()
         }
     }
@@ -399,6 +400,8 @@ final class SimulatedUploader: BackgroundUploader {
 extension AppInfo {
     /// What the shell reads of the simulated app's plist: the one the simulator enforces.
     package init(_ plist: InfoPlist) {
-        self.init(backgroundModes: plist.backgroundModes, permittedTaskIdentifiers: plist.permittedTaskIdentifiers)
+        self.init(
+            backgroundModes: plist.backgroundModes, permittedTaskIdentifiers: plist.permittedTaskIdentifiers,
+            hasMotionUsage: plist.hasMotionUsage)
     }
 }

@@ -44,6 +44,8 @@ final class SimulatedSystem: ShadowBackend {
     private(set) var launchHandlers: [String: (BGTask) -> Void] = [:]
     private(set) var notifications: [String] = []
     private var players: Set<ObjectIdentifier> = []
+    /// The activity manager running motion updates, with its handler (dies with the process).
+    private var motionUpdates: (manager: ObjectIdentifier, handler: CMMotionActivityHandler)?
 
     /// The time of the newest stored sample, for the dead-man notice's "last sample" (the shell
     /// writes it only into the notice's text).
@@ -54,6 +56,8 @@ final class SimulatedSystem: ShadowBackend {
         var backgroundLocationNeedsMode = true
         var taskRegistration = true
         var mainThread = true
+        /// Whether the phone has a motion coprocessor and the user allows Motion & Fitness.
+        var motion = SimulationConfiguration.MotionAccess.authorized
     }
 
     init(system: HostedSystemState, plist: InfoPlist, rules: Rules = Rules()) {
@@ -111,6 +115,7 @@ final class SimulatedSystem: ShadowBackend {
         oneShotManagers.removeAll()
         launchHandlers.removeAll()
         players.removeAll()
+        motionUpdates = nil
     }
 
     // MARK: UIKit
@@ -304,6 +309,53 @@ final class SimulatedSystem: ShadowBackend {
         }
     }
 
+    // MARK: Core Motion
+
+    var motionActivityAvailable: Bool { rules.motion != .unavailable }
+
+    var motionAuthorizationStatus: CMAuthorizationStatus {
+        switch rules.motion {
+        case .authorized: return .authorized
+        case .denied: return .denied
+        case .unavailable: return .notDetermined
+        }
+    }
+
+    func motionActivityManager(
+        _ manager: CMMotionActivityManager, startActivityUpdatesTo queue: OperationQueue,
+        handler: @escaping CMMotionActivityHandler
+    ) {
+        // "If you don't include a usage description string, your app crashes" ([AD-CMMAM]).
+        guard plist.hasMotionUsage else {
+            crash(.motionWithoutUsageDescription)
+            return
+        }
+        motionUpdates = (ObjectIdentifier(manager), handler)
+        effects.append(.startMotionUpdates)
+    }
+
+    func motionActivityManagerStoppedUpdates(_ manager: CMMotionActivityManager) {
+        guard motionUpdates?.manager == ObjectIdentifier(manager) else { return }
+        motionUpdates = nil
+        effects.append(.stopMotionUpdates)
+    }
+
+    /// The coprocessor's new activity reaches the handler the app gave. The shell asks for the
+    /// main queue, which is where the host runs app code: the handler runs now.
+    @MainActor func deliverMotion(_ activity: MotionActivity, at now: Instant) {
+        guard let handler = motionUpdates?.handler else {
+            notes.append("a motion activity arrived, but no activity manager of the app asked for it")
+            return
+        }
+        handler(
+            CMMotionActivity(
+                shadowStationary: activity.kind == .stationary, walking: activity.kind == .walking,
+                running: activity.kind == .running, automotive: activity.kind == .automotive,
+                cycling: activity.kind == .cycling, unknown: activity.kind == .unknown,
+                confidence: CMMotionActivityConfidence(rawValue: activity.confidence.rawValue) ?? .low,
+                startDate: Date(timeIntervalSince1970: now.seconds)))
+    }
+
     // MARK: AVFAudio
 
     func audioSessionSetCategory(_ category: String, mode: String, mixesWithOthers: Bool) throws {}
@@ -410,6 +462,8 @@ extension SimulatedSystem.Rules {
         self.init(
             backgroundLocationNeedsMode: profile?.flag(.contractBackgroundLocationMode) ?? true,
             taskRegistration: profile?.flag(.contractTaskRegistration) ?? true,
-            mainThread: profile?.flag(.contractMainThread) ?? true)
+            mainThread: profile?.flag(.contractMainThread) ?? true,
+            // No motion activity before iOS 7 (the table's latency is 0 there).
+            motion: (profile?[.motionDetectionLatency] ?? 0) > 0 ? configuration.motion : .unavailable)
     }
 }

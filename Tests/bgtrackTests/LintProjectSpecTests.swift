@@ -36,7 +36,7 @@ import Testing
                 "CFBundleExecutable", "CFBundleIdentifier", "CFBundleInfoDictionaryVersion", "CFBundleName",
                 "CFBundlePackageType", "CFBundleShortVersionString", "CFBundleVersion",
                 "NSLocationAlwaysAndWhenInUseUsageDescription", "NSLocationWhenInUseUsageDescription",
-                "UIBackgroundModes", "UILaunchScreen",
+                "NSMotionUsageDescription", "UIBackgroundModes", "UILaunchScreen",
             ])
         #expect(
             info.plist["UIBackgroundModes"] as? [String] == ["location", "fetch", "processing", "remote-notification"])

@@ -2,6 +2,7 @@
     @_exported public import ShadowAVFAudio
     @_exported public import ShadowBackgroundTasks
     @_exported public import ShadowCoreLocation
+    @_exported public import ShadowCoreMotion
     @_exported public import ShadowFoundation
     @_exported public import ShadowUIKit
     @_exported public import ShadowUserNotifications
@@ -9,15 +10,15 @@
     /// Shadow only, not Apple API: one system behind every shadow module.
     ///
     /// The shadow has Apple's shape, one module per framework (`ShadowUIKit`, `ShadowCoreLocation`,
-    /// `ShadowBackgroundTasks`, `ShadowUserNotifications`, `ShadowAVFAudio`, `ShadowFoundation`), so a
-    /// shell file that forgets `import CoreLocation` fails on Linux as it does in Xcode. Each module
+    /// `ShadowCoreMotion`, `ShadowBackgroundTasks`, `ShadowUserNotifications`, `ShadowAVFAudio`,
+    /// `ShadowFoundation`), so a shell file that forgets `import CoreLocation` fails on Linux as it does in Xcode. Each module
     /// forwards what the app asks of iOS to its own backend protocol; a test's fake or the
     /// simulator (`IOSShellHost`) implements all of them and installs itself once here. The backend
     /// calls back into the app through the same objects iOS would use: a location manager's
     /// delegate, a task's expiration handler, a launch handler.
     public typealias ShadowBackend =
-        AVFAudioBackend & BackgroundTasksBackend & CoreLocationBackend & FoundationBackend & UIKitBackend
-        & UserNotificationsBackend
+        AVFAudioBackend & BackgroundTasksBackend & CoreLocationBackend & CoreMotionBackend & FoundationBackend
+        & UIKitBackend & UserNotificationsBackend
 
     /// Shadow only: where the shadow's objects find their backend.
     public enum ShadowSystem {
@@ -34,6 +35,7 @@
                 AVFAudioShadow.backend = newValue
                 BackgroundTasksShadow.backend = newValue
                 CoreLocationShadow.backend = newValue
+                CoreMotionShadow.backend = newValue
                 FoundationShadow.backend = newValue
                 UIKitShadow.backend = newValue
                 UserNotificationsShadow.backend = newValue

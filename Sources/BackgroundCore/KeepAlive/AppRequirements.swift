@@ -12,6 +12,10 @@ public struct AppRequirements: Hashable, Sendable {
     public var taskIdentifiers: [String]
     /// Why each background mode is needed, for the linter's messages.
     public var reasons: [String: String]
+    /// Whether the strategy uses the motion coprocessor (`NSMotionUsageDescription`): without the
+    /// key the shell never starts motion updates (iOS would crash the app) and the strategy
+    /// works as without a coprocessor.
+    public var usesMotion = false
 }
 
 /// The `BGTaskScheduler` identifiers the library registers. An app lists them under
@@ -50,7 +54,7 @@ extension StrategyName {
                     "fetch": "it schedules a BGAppRefreshTask as a relaunch net",
                     "processing": "it schedules a BGProcessingTask to upload the backlog on the charger overnight",
                     "remote-notification": "silent pushes wake it as a relaunch net",
-                ])
+                ], usesMotion: true)
         }
     }
 }

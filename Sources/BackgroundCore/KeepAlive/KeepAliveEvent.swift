@@ -25,6 +25,8 @@ public enum KeepAliveEvent: Hashable, Sendable {
     case environmentChanged(KeepAliveEnvironment)
     /// An audio interruption began (`true`) or ended (`false`).
     case audioInterruption(began: Bool)
+    /// The motion coprocessor reported a new activity (`CMMotionActivityManager`'s handler).
+    case motionActivity(MotionActivity)
     /// Stop all keep-alive work (the user logged out or the session was rejected).
     case stop
 }

@@ -15,6 +15,10 @@ extension KeepAliveMachine {
         /// Monitor a circular region and relaunch on exit (the "resume region").
         case monitorRegion(latitude: Double, longitude: Double, radius: Double)
         case stopRegionMonitoring
+        /// Motion activity updates from the coprocessor (`CMMotionActivityManager`), when the
+        /// device has one and the user allows Motion & Fitness; otherwise the shell does nothing.
+        case startMotionUpdates
+        case stopMotionUpdates
         /// `CLBackgroundActivitySession` (iOS 17+).
         case beginActivitySession
         case endActivitySession

@@ -140,13 +140,13 @@ public struct KeepAliveMachine: Sendable {
             let previous = context.environment
             context.environment = environment
             effects += permissionNotices(for: environment, previous: previous)
-        case .audioInterruption:
+        case .audioInterruption, .motionActivity:
             break
         case .stop:
             state = .stopped
             return context.endAllTasks() + [
                 .cancelTimer(Self.sampleTimer), .cancelTimer(Self.retryTimer), .stopLocationUpdates,
-                .stopSignificantChanges, .stopVisits,
+                .stopSignificantChanges, .stopVisits, .stopMotionUpdates,
                 .stopRegionMonitoring, .endActivitySession, .stopAudio, .cancelDeadManNotice,
                 .log("keep-alive stopped"),
             ]

@@ -29,6 +29,8 @@ extension Tracker {
             case .monitorRegion(let latitude, let longitude, let radius):
                 location?.monitorResumeRegion(latitude: latitude, longitude: longitude, radius: radius)
             case .stopRegionMonitoring: location?.stopResumeRegion()
+            case .startMotionUpdates: motion?.start()
+            case .stopMotionUpdates: motion?.stop()
             case .beginActivitySession: beginActivitySession()
             case .endActivitySession: endActivitySession()
             case .playSilentAudio(let duration): audio?.play(for: duration)

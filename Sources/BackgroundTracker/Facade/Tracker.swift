@@ -50,6 +50,7 @@ public final class Tracker {
     var taskIDs: [BackgroundTaskToken: UIBackgroundTaskIdentifier] = [:]
     var location: LocationAdapter?
     var audio: AudioAdapter?
+    var motion: MotionAdapter?
     var activitySession: CLBackgroundActivitySession?
     /// A `CLServiceSession` (iOS 18+), typed loosely so the property needs no availability.
     var serviceSession: AnyObject?
@@ -158,6 +159,7 @@ public final class Tracker {
         if registeringTasks { registerBackgroundTasks() }
         location = LocationAdapter(shell: self)
         location?.refreshServicesSwitch()
+        motion = MotionAdapter(shell: self)
         if configuration.allowsSilentAudio { audio = AudioAdapter(shell: self) }
         observeSystemSettings()
         isForeground = UIApplication.shared.applicationState != .background

@@ -1,7 +1,8 @@
 import Foundation
 
 /// What the app's `Info.plist` declares that decides what the shell may ask of iOS: the
-/// `UIBackgroundModes` and the `BGTaskSchedulerPermittedIdentifiers`.
+/// `UIBackgroundModes`, the `BGTaskSchedulerPermittedIdentifiers` and whether it has
+/// `NSMotionUsageDescription`.
 ///
 /// iOS raises an exception (the app crashes) when an app sets `allowsBackgroundLocationUpdates`
 /// without the `location` mode, or registers a task identifier the plist does not permit, so the
@@ -13,10 +14,14 @@ package struct AppInfo: Hashable, Sendable {
     package var backgroundModes: Set<String>
     /// `BGTaskSchedulerPermittedIdentifiers`.
     package var permittedTaskIdentifiers: Set<String>
+    /// `NSMotionUsageDescription` is a non-empty string: without it iOS crashes an app that
+    /// starts motion activity updates, so the shell does not start them.
+    package var hasMotionUsage: Bool
 
-    package init(backgroundModes: Set<String>, permittedTaskIdentifiers: Set<String>) {
+    package init(backgroundModes: Set<String>, permittedTaskIdentifiers: Set<String>, hasMotionUsage: Bool = false) {
         self.backgroundModes = backgroundModes
         self.permittedTaskIdentifiers = permittedTaskIdentifiers
+        self.hasMotionUsage = hasMotionUsage
     }
 
     /// The keys as a plist dictionary holds them; entries of another type count as absent.
@@ -24,9 +29,11 @@ package struct AppInfo: Hashable, Sendable {
         func strings(_ key: String) -> Set<String> {
             Set((infoDictionary[key] as? [Any])?.compactMap { $0 as? String } ?? [])
         }
+        let motion = (infoDictionary["NSMotionUsageDescription"] as? String) ?? ""
         self.init(
             backgroundModes: strings("UIBackgroundModes"),
-            permittedTaskIdentifiers: strings("BGTaskSchedulerPermittedIdentifiers"))
+            permittedTaskIdentifiers: strings("BGTaskSchedulerPermittedIdentifiers"),
+            hasMotionUsage: !motion.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
     }
 
     /// The running app's own `Info.plist`.

@@ -86,6 +86,8 @@ extension Simulation {
             _ = location.monitorRegion(center: Coordinate(latitude: latitude, longitude: longitude), radius: radius)
         case .stopRegionMonitoring:
             location.stopRegionMonitoring()
+        case .startMotionUpdates: startMotionUpdates()
+        case .stopMotionUpdates: motion.stop()
         case .beginActivitySession:
             // Created in the foreground; after a termination only iOS 18's CLServiceSession lets a
             // background launch recreate it (docs/ios-policy.md §Location: "create in foreground; after termination

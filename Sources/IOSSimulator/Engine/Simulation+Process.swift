@@ -54,6 +54,7 @@ extension Simulation {
         openTasks.removeAll()
         timers.processEnded()
         location.processEnded()
+        motion.processEnded()
         scheduler.processEnded()
         stintDeadline = nil
         wakeEnd = nil
@@ -80,6 +81,7 @@ extension Simulation {
             timeline.enteredForeground()
             report.note(now, "foreground")
             resumeTimers()
+            resumeMotion()
             hearEnvironment()
             deliver(.enteredForeground)
             deliverHeartbeat(.enteredForeground)
@@ -131,6 +133,7 @@ extension Simulation {
             startRunning()
             openGrant(reason)
             resumeTimers()
+            resumeMotion()
             hearEnvironment()
             deliver(.woke(reason))
             completeGrantDirectly()

@@ -35,6 +35,10 @@ package struct Simulation: Sendable {
         case grantExpiring(version: Int)
         case grantDeadline(version: Int)
         case serviceSessionDeadline(generation: Int)
+        /// The coprocessor detected a new activity (the latency after the change).
+        case motionDetected(MotionActivity)
+        /// Hand the running app's motion handler the activity it has not heard.
+        case motionDelivery
         case end
     }
 
@@ -70,6 +74,8 @@ package struct Simulation: Sendable {
 
     /// Core Location: updates, one-shot requests, significant changes, visits, the region, sessions.
     var location = LocationServices()
+    /// Core Motion: the coprocessor's reports and the app's activity updates.
+    var motion = MotionCoprocessor()
     var audioPlaying = false
     var audioClip = 0
     var inCall = false
@@ -188,6 +194,13 @@ package struct Simulation: Sendable {
                 if stay.departure < end { queue.push(.visit(place: stay.place), at: stay.departure + .seconds(60)) }
             }
         }
+        let motionLatency = profile.duration(.motionDetectionLatency)
+        if motionLatency > .zero {
+            for (at, activity) in MotionCoprocessor.reports(for: configuration.scenario.track, latency: motionLatency)
+            where at < end {
+                queue.push(.motionDetected(activity), at: max(start, at))
+            }
+        }
         if configuration.scenario.silentPushesPerHour > 0 {
             let gap = 3600 / configuration.scenario.silentPushesPerHour
             var at = gap
@@ -225,6 +238,10 @@ package struct Simulation: Sendable {
         case .grantExpiring(let version): grantExpiring(version: version)
         case .grantDeadline(let version): grantDeadline(version: version)
         case .serviceSessionDeadline(let generation): serviceSessionDeadline(generation: generation)
+        case .motionDetected(let activity):
+            motion.detected(activity)
+            deliverMotion()
+        case .motionDelivery: deliverMotion()
         case .end: break
         }
     }

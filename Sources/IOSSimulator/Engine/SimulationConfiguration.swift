@@ -51,6 +51,14 @@ package struct SimulationConfiguration: Sendable {
     package var allowOnce = false
     /// The user leaves Precise Location on at the first location prompt (iOS 14+).
     package var precise = true
+    /// Whether the app may read the motion coprocessor: the user allows Motion & Fitness
+    /// (the default), denies it (Settings › Privacy › Motion & Fitness), or the phone has none.
+    package var motion: MotionAccess = .authorized
+
+    /// `CMMotionActivityManager.authorizationStatus()` and `isActivityAvailable()` together.
+    package enum MotionAccess: String, Hashable, Sendable, CaseIterable {
+        case authorized, denied, unavailable
+    }
 
     package init(
         strategy: StrategyName, ios: Int, authorization: LocationAuthorization = .always,

@@ -19,17 +19,21 @@ package struct InfoPlist: Hashable, Sendable {
     package var hasWhenInUseUsage: Bool
     /// `NSLocationAlwaysAndWhenInUseUsageDescription` is a non-empty string.
     package var hasAlwaysUsage: Bool
+    /// `NSMotionUsageDescription` is a non-empty string: without it, starting motion activity
+    /// updates crashes the app ([AD-CMMAM]).
+    package var hasMotionUsage: Bool
     /// Where it came from, for the report: `minimal for adaptive` or the file's path.
     package var origin: String
 
     package init(
         backgroundModes: Set<String>, permittedTaskIdentifiers: Set<String>, hasWhenInUseUsage: Bool,
-        hasAlwaysUsage: Bool, origin: String
+        hasAlwaysUsage: Bool, hasMotionUsage: Bool = false, origin: String
     ) {
         self.backgroundModes = backgroundModes
         self.permittedTaskIdentifiers = permittedTaskIdentifiers
         self.hasWhenInUseUsage = hasWhenInUseUsage
         self.hasAlwaysUsage = hasAlwaysUsage
+        self.hasMotionUsage = hasMotionUsage
         self.origin = origin
     }
 
@@ -47,16 +51,19 @@ package struct InfoPlist: Hashable, Sendable {
             backgroundModes: strings("UIBackgroundModes"),
             permittedTaskIdentifiers: strings("BGTaskSchedulerPermittedIdentifiers"),
             hasWhenInUseUsage: usage("NSLocationWhenInUseUsageDescription"),
-            hasAlwaysUsage: usage("NSLocationAlwaysAndWhenInUseUsageDescription"), origin: origin)
+            hasAlwaysUsage: usage("NSLocationAlwaysAndWhenInUseUsageDescription"),
+            hasMotionUsage: usage("NSMotionUsageDescription"), origin: origin)
     }
 
     /// The smallest plist `bgtrack lint-plist` accepts for `strategy` (a test checks it): its
-    /// modes, its identifiers, the When-In-Use string, and the Always string if it asks for Always.
+    /// modes, its identifiers, the When-In-Use string, the Always string if it asks for Always,
+    /// and the motion string if it uses the motion coprocessor.
     package static func minimal(for strategy: StrategyName) -> InfoPlist {
         let needs = strategy.requirements
         return InfoPlist(
             backgroundModes: Set(needs.backgroundModes), permittedTaskIdentifiers: Set(needs.taskIdentifiers),
-            hasWhenInUseUsage: true, hasAlwaysUsage: needs.needsAlways, origin: "minimal for \(strategy.rawValue)")
+            hasWhenInUseUsage: true, hasAlwaysUsage: needs.needsAlways, hasMotionUsage: needs.usesMotion,
+            origin: "minimal for \(strategy.rawValue)")
     }
 
     /// The plist as a dictionary, with placeholder usage strings.
@@ -68,6 +75,7 @@ package struct InfoPlist: Hashable, Sendable {
         }
         if hasWhenInUseUsage { plist["NSLocationWhenInUseUsageDescription"] = "Records your route while you use it." }
         if hasAlwaysUsage { plist["NSLocationAlwaysAndWhenInUseUsageDescription"] = "Records your route when closed." }
+        if hasMotionUsage { plist["NSMotionUsageDescription"] = "Notices when you set off, to measure trips exactly." }
         return plist
     }
 

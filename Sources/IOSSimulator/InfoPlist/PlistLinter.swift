@@ -49,6 +49,16 @@ package struct PlistLinter: Sendable {
                 why: "\(strategy.rawValue) asks for Always so iOS can relaunch the app; without it the request fails",
                 error)
         }
+        if needs.usesMotion {
+            let text = (plist["NSMotionUsageDescription"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if text?.isEmpty ?? true {
+                warning(
+                    "NSMotionUsageDescription",
+                    "missing or empty; \(strategy.rawValue) uses the motion coprocessor to notice when the user sets "
+                        + "off (iOS crashes an app that starts motion updates without it, so the library does not "
+                        + "start them and trips are measured less exactly): add a sentence telling the user why")
+            }
+        }
         if plist["NSLocationAlwaysUsageDescription"] != nil,
             plist["NSLocationAlwaysAndWhenInUseUsageDescription"] == nil
         {

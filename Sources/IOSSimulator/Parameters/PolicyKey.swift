@@ -57,6 +57,7 @@ package enum PolicyKey: String, CaseIterable, Hashable, Sendable, Codable {
     case lteTailTime = "energy.lte-tail-time"
     case lteTailPower = "energy.lte-tail-power"
     case serviceSessionDeadline = "location.service-session-deadline"
+    case motionDetectionLatency = "motion.detection-latency"
     case contractBackgroundLocationMode = "contract.background-location-needs-mode"
     case contractTaskRegistration = "contract.bgtask-registration"
     case contractModesGateWakes = "contract.modes-gate-wakes"

@@ -93,6 +93,12 @@ package enum PolicyTable {
             "DTS forums thread 797319: recreate CLServiceSession within \"a few seconds\" of a relaunch"),
         .init(.serviceSessionDeadline, 0, "s", ios: 4...17, .documented, "CLServiceSession is iOS 18+ (0 = none)"),
         .init(
+            .motionDetectionLatency, 60, "s", ios: 7...99, .assumption,
+            "[AD-CMMAM] reports changes of motion, delay unstated; a minute assumed"),
+        .init(
+            .motionDetectionLatency, 0, "s", ios: 4...6, .documented,
+            "[AD-CMMAM] CMMotionActivityManager is iOS 7+ (0 = no motion activity)"),
+        .init(
             .contractBackgroundLocationMode, 1, "bool", ios: 9...99, .documented,
             "[AD-CLM] allowsBackgroundLocationUpdates without `location`: fatal "
                 + "(docs/ios-policy.md §Modes, §Contract)"),

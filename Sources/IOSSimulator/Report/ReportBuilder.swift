@@ -29,6 +29,9 @@ struct ReportBuilder: Sendable {
     var processingRuns = 0
     var backgroundTransfers = 0
     var regionFailures = 0
+    var motionActivities = 0
+    /// The one note on why motion updates deliver nothing has been written.
+    var motionNoted = false
     var crashes: [CrashRecord] = []
     var warnings = 0
     var warningExamples: [String] = []
@@ -160,7 +163,8 @@ struct ReportBuilder: Sendable {
             pathWithin100m: path.map { $0.within100.rounded(toPlaces: 4) } ?? 0,
             energyFloorMwh: floor.rounded(toPlaces: 2), samplesApproximate: approximateSamples,
             processingRuns: processingRuns, backgroundTransfers: backgroundTransfers,
-            regionFailures: regionFailures, shell: configuration.app?.name ?? "direct",
+            regionFailures: regionFailures, motionActivities: motionActivities,
+            shell: configuration.app?.name ?? "direct",
             crashes: crashes, warnings: warnings, warningExamples: warningExamples,
             authorization: authorization.rawValue, authorizationChanges: authorizationChanges,
             submitRefusals: submitRefusals, plist: configuration.effectivePlist.origin,

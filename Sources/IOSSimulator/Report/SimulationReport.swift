@@ -61,6 +61,8 @@ package struct SimulationReport: Codable, Hashable, Sendable {
     package var backgroundTransfers: Int = 0
     /// Resume regions iOS refused because the app had used its 20 (`--app-regions`).
     package var regionFailures: Int = 0
+    /// Motion activities (`CMMotionActivity`) the app's handler received; 0 without motion access.
+    package var motionActivities: Int = 0
     /// The app code the process ran: "direct" (the keep-alive machine) or a hosted shell ("ios").
     package var shell: String = "direct"
     /// Crashes for breaking iOS's runtime contract (docs/ios-policy.md §Contract), each with its exception; also
@@ -117,6 +119,7 @@ package struct SimulationReport: Codable, Hashable, Sendable {
         case processingRuns = "processing_runs"
         case backgroundTransfers = "background_transfers"
         case regionFailures = "region_failures"
+        case motionActivities = "motion_activities"
         case shell, crashes, warnings
         case warningExamples = "warning_examples"
         case authorization

@@ -17,6 +17,14 @@ package struct RuntimeCrash: Codable, Hashable, Sendable, CustomStringConvertibl
     package static let backgroundLocationWithoutMode = RuntimeCrash(
         reason: "Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable")
 
+    /// Starting motion activity updates without `NSMotionUsageDescription` in the Info.plist: "your
+    /// app crashes" ([AD-CMMAM]); the system's privacy check aborts the app with this text.
+    package static let motionWithoutUsageDescription = RuntimeCrash(
+        exception: "__TCC_CRASHING_DUE_TO_PRIVACY_VIOLATION__",
+        reason: "This app has crashed because it attempted to access privacy-sensitive data without a usage "
+            + "description. The app's Info.plist must contain an NSMotionUsageDescription key with a string value "
+            + "explaining to the user how the app uses this data.")
+
     /// `BGTaskScheduler.register` after `application(_:didFinishLaunchingWithOptions:)` returned
     /// (text as developers report it; the rule is [BGH]'s and DTS's, docs/ios-policy.md §Modes, §Contract).
     package static func registeredAfterLaunch(_ identifier: String) -> RuntimeCrash {

@@ -187,4 +187,23 @@ final class FakeSystem: ShadowBackend {
         trace.append("AVAudioPlayer.stop")
         audioPlaying.remove(id)
     }
+
+    // CoreMotion
+    var motionActivityAvailable = true
+    var motionAuthorizationStatus: CMAuthorizationStatus = .authorized
+    /// The handler of the running activity updates, if any.
+    var motionHandler: CMMotionActivityHandler?
+
+    func motionActivityManager(
+        _ manager: CMMotionActivityManager, startActivityUpdatesTo queue: OperationQueue,
+        handler: @escaping CMMotionActivityHandler
+    ) {
+        trace.append("CMMotionActivityManager.startActivityUpdates")
+        motionHandler = handler
+    }
+
+    func motionActivityManagerStoppedUpdates(_ manager: CMMotionActivityManager) {
+        trace.append("CMMotionActivityManager.stopActivityUpdates")
+        motionHandler = nil
+    }
 }

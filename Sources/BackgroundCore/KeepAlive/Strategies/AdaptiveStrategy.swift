@@ -8,6 +8,12 @@
 ///   no speed reported above walking pace), a Wi-Fi-accuracy fix instead: a GPS fix to learn that
 ///   one has not moved costs 280 mW for 5 s, a Wi-Fi fix 40 mW for 2 s (issue 8's energy goal).
 ///   A coarse update (500 m filter) means the user moved: the next slot uses GPS again.
+/// - The motion coprocessor (`CMMotionActivityManager`, always on, no extra energy) tells it
+///   sooner: a walking, running, cycling or automotive activity at medium or high confidence
+///   means the user set off, so the next slot takes GPS (a fix with a speed) instead of a Wi-Fi
+///   fix, and while it still says so the samples cannot make the strategy believe the user
+///   stays put. Without motion data (no coprocessor, Motion & Fitness denied, no
+///   `NSMotionUsageDescription`) no activity arrives and the samples alone decide, as before.
 ///   Under Low Power Mode or a low battery, Wi-Fi accuracy always (accuracy degrades, coverage
 ///   does not).
 /// - Relaunch nets for when the process dies: significant-change, visits and a "resume region"
@@ -32,6 +38,8 @@ struct AdaptiveStrategy: KeepAliveStrategy {
     /// The newest accepted fix seen, and whether the user seems to stay where they are.
     private var lastSample: LocationFix?
     private var stationary = false
+    /// The coprocessor's newest activity says the user is on the move (`nil`: none reported).
+    private var motionSaysMoving: Bool?
 
     var name: StrategyName { .adaptive }
 
@@ -49,6 +57,7 @@ struct AdaptiveStrategy: KeepAliveStrategy {
         case .launched(let reason):
             regionCenter = nil
             stationary = false
+            motionSaysMoving = nil
             var effects = startServices(context)
             if reason != .user { effects += refresh(context) + processing(context) }
             return effects
@@ -71,6 +80,9 @@ struct AdaptiveStrategy: KeepAliveStrategy {
         case .locationFix(_, let source):
             noteMovement(source: source, context)
             return moveResumeRegion(context)
+        case .motionActivity(let activity):
+            noteMotion(activity)
+            return []
         default:
             return []
         }
@@ -86,6 +98,7 @@ struct AdaptiveStrategy: KeepAliveStrategy {
             .startLocationUpdates(.init(accuracy: .threeKilometers, distanceFilter: 500, pausesAutomatically: false)),
             .startSignificantChanges,
             .startVisits,
+            .startMotionUpdates,
         ]
         return effects
     }
@@ -111,7 +124,15 @@ struct AdaptiveStrategy: KeepAliveStrategy {
         return [needed ? .playSilentAudio(nil) : .stopAudio]
     }
 
-    /// Decides from the samples (no motion coprocessor in the model) whether the user stays put.
+    /// A moving activity the coprocessor is sure enough of ends "stationary" at once; a
+    /// stationary or unknown one, or a low-confidence guess, leaves the decision to the samples.
+    private mutating func noteMotion(_ activity: MotionActivity) {
+        motionSaysMoving = activity.saysMoving
+        if activity.saysMoving { stationary = false }
+    }
+
+    /// Decides from the samples whether the user stays put, unless the coprocessor's newest
+    /// activity says the user is moving.
     private mutating func noteMovement(source: FixSource, _ context: StrategyContext) {
         if source == .standardUpdates || source == .significantChange || source == .regionExit {
             // The coarse updates' 500 m filter, a significant change or leaving the resume
@@ -125,7 +146,7 @@ struct AdaptiveStrategy: KeepAliveStrategy {
         let moved = Haversine.distance(
             latitude1: previous.latitude, longitude1: previous.longitude, latitude2: fix.latitude,
             longitude2: fix.longitude)
-        stationary = moved < Self.stationaryRadius && (fix.speed ?? 0) < Self.walkingSpeed
+        stationary = moved < Self.stationaryRadius && (fix.speed ?? 0) < Self.walkingSpeed && motionSaysMoving != true
     }
 
     private mutating func moveResumeRegion(_ context: StrategyContext) -> [KeepAliveMachine.Action] {
