@@ -93,19 +93,26 @@ struct OpenTrip: Hashable, Sendable, Codable {
     /// Metres between two consecutive samples of a trip. The straight line cuts every corner
     /// between them (two minutes of walking is 170 m of path); when both ends measured a moving
     /// speed, the person moved the whole time, and the mean speed times the time is the path's
-    /// length. Never less than the straight line, never more than twice it plus 50 m (a bad speed
-    /// reading must not invent a detour).
+    /// length. Never less than the straight line. When the two speeds agree (within
+    /// ``agreeingSpeeds``), that length is taken as it is, however short the straight line: an
+    /// out-and-back walk that turns between two samples ends near where it began. When they
+    /// disagree, one of them may be a bad reading, which must not invent a detour: at most twice
+    /// the straight line plus 50 m.
     static func leg(from: TimelinePoint, to: TimelinePoint) -> Double {
         let straight = from.distance(to: to)
         guard let before = from.spd, let after = to.spd, before >= movingSpeed, after >= movingSpeed else {
             return straight
         }
         let travelled = (before + after) / 2 * Double(to.t - from.t) / 1000
-        return min(max(straight, travelled), straight * 2 + 50)
+        let agree = max(before, after) <= min(before, after) * agreeingSpeeds
+        return agree ? max(straight, travelled) : min(max(straight, travelled), straight * 2 + 50)
     }
 
     /// Below this (m/s) a measured speed says the person was not moving.
     static let movingSpeed = 0.5
+    /// Two moving speeds within this ratio of each other agree (a walk at 1.2 and 1.5 m/s does; a
+    /// fix at 1.2 and one at 12 m/s, a reading off by ten, does not).
+    static let agreeingSpeeds = 1.5
 
     /// The closed trip, or `nil` when it never left its first sample.
     var trip: Trip? {

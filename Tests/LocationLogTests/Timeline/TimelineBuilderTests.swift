@@ -1,6 +1,6 @@
 import BackgroundCore
 import Foundation
-import LocationLog
+@testable import LocationLog
 import Testing
 
 /// A day written as legs at 2-minute sampling: the builder's input, built by hand.
@@ -224,6 +224,30 @@ extension TimelineEntry {
         #expect(builder.openSince == Instant(milliseconds: 0))
         #expect(builder.finish().map(\.kind) == ["stay"])
         #expect(builder.provisional.isEmpty)
+    }
+
+    /// A leg between two samples that both measured a moving speed: the speeds' mean times the
+    /// time when they agree, even across a turn that brought the person back near the first
+    /// sample; capped near the straight line when one of them is far off the other.
+    @Test func aLegIsSpeedTimesTimeWhenTheSpeedsAgreeAndCappedWhenTheyDoNot() {
+        let start = Instant(milliseconds: 1_732_240_000_000)
+        func point(_ seconds: Int64, north metres: Double, speed: Double?) -> TimelinePoint {
+            TimelinePoint(
+                time: start + .seconds(seconds), latitude: 48.85 + metres / 111_320, longitude: 2.35, accuracy: 5,
+                speed: speed)
+        }
+        // Out and back: 66 m out at 1.2 m/s, then back past the start; 120 s walked = 144 m, 11 m apart.
+        let out = point(0, north: 66, speed: 1.2)
+        let back = point(120, north: 55, speed: 1.2)
+        #expect(abs(OpenTrip.leg(from: out, to: back) - 144) < 0.5)
+        // A reading ten times the other: no detour invented, at most twice the line plus 50 m.
+        let glitch = point(120, north: 55, speed: 12)
+        let capped = OpenTrip.leg(from: out, to: glitch)
+        #expect(capped <= 2 * 11.1 + 50 + 0.5 && capped >= 11)
+        // No speed at one end: the straight line.
+        #expect(abs(OpenTrip.leg(from: out, to: point(120, north: 55, speed: nil)) - 11.1) < 0.5)
+        // Agreeing speeds never shorten a leg below its straight line.
+        #expect(abs(OpenTrip.leg(from: out, to: point(10, north: 366, speed: 1.2)) - 300) < 1)
     }
 
     @Test func modeFollowsMeanSpeed() {
