@@ -1,7 +1,8 @@
 import BackgroundCore
 import Foundation
-@testable import LocationLog
 import Testing
+
+@testable import LocationLog
 
 /// A day written as legs at 2-minute sampling: the builder's input, built by hand.
 struct TimelineDay {
