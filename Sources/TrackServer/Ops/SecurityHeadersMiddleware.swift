@@ -10,8 +10,9 @@ import Hummingbird
 /// every page and every answer to a URL with a token.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     let contentSecurityPolicy: String
-    /// The single-point lane's whole answer headers but `Date`, made once (``laneHeaders(json:noStore:)``).
-    private var laneTemplates: [HTTPFields] = []
+    /// The single-point lane's whole answer headers but `Date`, made once (``laneHeaders(json:noStore:)``):
+    /// OsmAnd's empty answer and OwnTracks' `[]`, each without and with `Cache-Control: no-store`.
+    private var laneTemplates: (empty: [HTTPFields], json: [HTTPFields]) = ([], [])
 
     init(tileURL: String?) {
         var images = "'self' data:"
@@ -27,25 +28,24 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         contentSecurityPolicy =
             "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
             + "img-src \(images); connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-        var templates: [HTTPFields] = []
-        for json in [false, true] {
-            for query in [nil, "token="] {
+        func templates(json: Bool) -> [HTTPFields] {
+            [nil, "token="].map { query in
                 var headers: HTTPFields = [.server: "bgtrack", .date: ""]
                 if json { headers[.contentType] = "application/json" }
                 headers[.contentLength] = json ? "2" : "0"
                 secure(&headers, query: query)
-                templates.append(headers)
+                return headers
             }
         }
-        laneTemplates = templates
+        laneTemplates = (templates(json: false), templates(json: true))
     }
 
     /// The headers of the single-point lane's `200` (`[]` as JSON for OwnTracks, an empty body
     /// for OsmAnd), `Date` to be set: the router's headers for the same answer, built once
     /// instead of field by field for every point.
     func laneHeaders(json: Bool, noStore: Bool) -> HTTPFields {
-        let index = (json ? 2 : 0) + (noStore ? 1 : 0)
-        return laneTemplates.indices.contains(index) ? laneTemplates[index] : [:]
+        let pair = json ? laneTemplates.json : laneTemplates.empty
+        return pair[noStore ? 1 : 0]
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws

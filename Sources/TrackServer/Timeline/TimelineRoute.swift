@@ -7,6 +7,9 @@ extension TrackServerEnvironment {
     /// Hands the newly stored samples of an ingest to the timeline (duplicates are not new).
     func updateTimeline(_ samples: [TrackSample], outcome: InsertOutcome, device: String) {
         guard let timeline, !outcome.accepted.isEmpty else { return }
+        // Every sample stored (a single point, most batches): no set to build. The lane calls
+        // this on the store's writer queue, where each commit waits for it.
+        guard outcome.accepted.count < samples.count else { return timeline.submit(samples, device: device) }
         let accepted = Set(outcome.accepted)
         timeline.submit(samples.filter { accepted.contains($0.key) }, device: device)
     }
