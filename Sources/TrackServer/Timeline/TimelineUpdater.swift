@@ -31,15 +31,21 @@ public actor TimelineUpdater {
         /// (``waitForRoom()``) instead of handing over more: memory stays bounded when uploads
         /// outpace it.
         public var backlogLimit: Int
+        /// A drain of the samples handed over that would start within this long of the previous
+        /// one's end waits for the rest of it (``TimelineInbox``): under load the timeline trails
+        /// ingest by up to this long, and reads catch up first, so they never see it.
+        public var coalescingWindow: Duration
 
         public init(
             timeline: TimelineSettings = TimelineSettings(), infersStaysForOtherClients: Bool = false,
-            rebuildInterval: Duration = .seconds(1), backlogLimit: Int = 100_000
+            rebuildInterval: Duration = .seconds(1), backlogLimit: Int = 100_000,
+            coalescingWindow: Duration = .milliseconds(10)
         ) {
             self.timeline = timeline
             self.infersStaysForOtherClients = infersStaysForOtherClients
             self.rebuildInterval = rebuildInterval
             self.backlogLimit = backlogLimit
+            self.coalescingWindow = coalescingWindow
         }
 
         func builderSettings(for source: IngestSource) -> TimelineSettings {
@@ -67,7 +73,7 @@ public actor TimelineUpdater {
     /// Rebuilds from the store so far (a sample older than what the builder already took).
     package private(set) var rebuilds = 0
     /// Samples submitted by ingest routes and not yet taken (``submit(_:device:)``).
-    private nonisolated let inbox = TimelineInbox()
+    private nonisolated let inbox: TimelineInbox
     /// Reads waiting for a device's update under way to finish.
     private var idleWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     /// Ingest requests waiting for the backlog to shrink (``waitForRoom()``).
@@ -87,6 +93,7 @@ public actor TimelineUpdater {
     ) {
         self.store = store
         self.settings = settings
+        inbox = TimelineInbox(window: settings.coalescingWindow)
         self.clock = clock
         self.logger = logger
     }
@@ -170,13 +177,21 @@ public actor TimelineUpdater {
     /// Hands over samples a request has just committed, without waiting for the timeline: they are
     /// taken by a background task (started here when none runs), or by the next read.
     public nonisolated func submit(_ samples: [TrackSample], device: String) {
-        guard !samples.isEmpty, inbox.add(samples, device: device) else { return }
-        Task { await drainInbox() }
+        guard !samples.isEmpty else { return }
+        switch inbox.add(samples, device: device, at: .now) {
+        case .running: return
+        case .now: Task { await drainInbox() }
+        case .after(let delay):
+            Task {
+                try? await Task.sleep(for: delay)
+                await drainInbox()
+            }
+        }
     }
 
     /// Takes everything submitted, device by device, until nothing waits.
     private func drainInbox() async {
-        while let (device, samples) = inbox.next() {
+        while let (device, samples) = inbox.next(at: .now) {
             await ingest(samples, device: device)
             if !isBacklogged {
                 for waiter in roomWaiters { waiter.resume() }
