@@ -46,6 +46,7 @@ final class SinglePointLane: ChannelDuplexHandler, RemovableChannelHandler {
     /// A quiesce (graceful shutdown) that arrived while the lane answered.
     private var quiesceHeld: Any?
     private var removed = false
+    private let tokenHashes = LaneTokenHashes()
 
     init(environment: TrackServerEnvironment, security: SecurityHeadersMiddleware<TrackRequestContext>) {
         self.environment = environment
@@ -131,7 +132,8 @@ final class SinglePointLane: ChannelDuplexHandler, RemovableChannelHandler {
             // The answer comes on this connection's event loop.
             let loop = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             let taken = environment.laneIngest(
-                route, head: head, body: body, security: security, eventLoop: context.eventLoop
+                route, head: head, body: body, security: security, eventLoop: context.eventLoop,
+                tokenHashes: tokenHashes
             ) { answer in
                 let (lane, context) = loop.value
                 lane.finish(answer, context: context)

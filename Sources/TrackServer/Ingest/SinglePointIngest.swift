@@ -74,7 +74,7 @@ extension TrackServerEnvironment {
     func laneIngest(
         _ route: LaneRoute, head: HTTPRequest, body: ByteBuffer,
         security: SecurityHeadersMiddleware<TrackRequestContext>, eventLoop: (any EventLoop)? = nil,
-        answer: @escaping @Sendable (LaneAnswer) -> Void
+        tokenHashes: LaneTokenHashes? = nil, answer: @escaping @Sendable (LaneAnswer) -> Void
     ) -> Bool {
         // The timeline far behind: the router's path waits for it (``waitForTimeline()``).
         if timeline?.isBacklogged == true { return false }
@@ -88,7 +88,7 @@ extension TrackServerEnvironment {
         switch route {
         case .ownTracks:
             guard let credentials = Authenticator.basic(head.headerFields),
-                let known = writerCache.device(tokenHash: Tokens.hash(credentials.password), at: now),
+                let known = writerCache.device(tokenHash: Self.hash(credentials.password, tokenHashes), at: now),
                 let json = try? JSONBody.parse(bytes),
                 case .location(let sample)? = try? OwnTracksParser(rules: rules).parse(json, now: now)
             else { return false }
@@ -97,7 +97,8 @@ extension TrackServerEnvironment {
             guard
                 let parsed = try? parseOsmAnd(
                     method: head.method, query: query, contentType: head.headerFields[.contentType], bytes: bytes),
-                let token = parsed.token, writerCache.device(tokenHash: Tokens.hash(token), at: now) == parsed.device
+                let token = parsed.token,
+                writerCache.device(tokenHash: Self.hash(token, tokenHashes), at: now) == parsed.device
             else { return false }
             (device, samples, source) = (parsed.device, parsed.samples, .osmand)
         }
@@ -119,6 +120,10 @@ extension TrackServerEnvironment {
             )
         }
         return true
+    }
+
+    private static func hash(_ token: String, _ memo: LaneTokenHashes?) -> String {
+        memo?.hash(token) ?? Tokens.hash(token)
     }
 
     /// Runs `work` on `eventLoop` (never inside the caller, even on that loop), or at once without one.
@@ -168,5 +173,23 @@ enum HTTPDate {
         func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
         return "\(days[((parts.weekday ?? 1) - 1) % 7]), \(two(parts.day)) \(months[((parts.month ?? 1) - 1) % 12]) "
             + "\(parts.year ?? 1970) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) GMT"
+    }
+}
+
+/// The last token a lane connection presented and its hash. A phone's connection sends the same
+/// token with every point, and hashing it again (SHA-256) cost about 7 % of an event loop's time
+/// under OwnTracks load (perf, issue 23 item 5). Only the hash is memoised: whether the token
+/// still writes to a device is asked of the ``WriterCache`` at every request, so a revocation is
+/// seen as before. One per connection, used on its event loop only.
+final class LaneTokenHashes {
+    private var token: String?
+    private var tokenHash = ""
+
+    func hash(_ token: String) -> String {
+        if token != self.token {
+            self.token = token
+            tokenHash = Tokens.hash(token)
+        }
+        return tokenHash
     }
 }

@@ -31,11 +31,12 @@ struct SinglePointLaneTests {
 
     /// Offers a request to the lane; `nil` when it did not take it, else its answer.
     static func lane(
-        _ server: TestServer, _ route: LaneRoute, _ head: HTTPRequest, body: String = ""
+        _ server: TestServer, _ route: LaneRoute, _ head: HTTPRequest, body: String = "",
+        tokenHashes: LaneTokenHashes? = nil
     ) async -> LaneAnswer? {
         let (answers, answered) = AsyncStream.makeStream(of: LaneAnswer.self)
         let taken = server.environment.laneIngest(
-            route, head: head, body: ByteBuffer(string: body), security: security
+            route, head: head, body: ByteBuffer(string: body), security: security, tokenHashes: tokenHashes
         ) { answer in
             answered.yield(answer)
             answered.finish()
@@ -171,6 +172,28 @@ struct SinglePointLaneTests {
         _ = try await Self.viaRouter(server)
         server.environment.writerCache.forgetAll()
         #expect(await Self.lane(server, .ownTracks, Self.ownTracksHead(), body: GroupCommitTests.ownTracks(1)) == nil)
+    }
+
+    /// A connection keeps its last token's hash, not the verdict on it: another token on the same
+    /// connection is hashed anew, and a logout is honoured at the next request.
+    @Test func aConnectionsRememberedTokenHashStillHearsALogout() async throws {
+        let server = try await TestServer()
+        _ = try await Self.viaRouter(server)
+        let memo = LaneTokenHashes()
+        #expect(memo.hash(server.phoneToken) == Tokens.hash(server.phoneToken))
+        #expect(memo.hash("bgd_other") == Tokens.hash("bgd_other"))
+        #expect(memo.hash(server.phoneToken) == Tokens.hash(server.phoneToken))
+        let ownTracks = { (point: Int, token: String) in
+            await Self.lane(
+                server, .ownTracks, Self.ownTracksHead(token: token), body: GroupCommitTests.ownTracks(point),
+                tokenHashes: memo)
+        }
+        #expect(await ownTracks(1, server.phoneToken) != nil)
+        #expect(await ownTracks(2, "bgd_not-a-device-token") == nil)
+        #expect(await ownTracks(3, server.phoneToken) != nil)
+        server.environment.writerCache.forgetAll()
+        #expect(await ownTracks(4, server.phoneToken) == nil)
+        #expect(try await server.sampleCount() == 3)
     }
 
     // MARK: - On a socket
