@@ -79,7 +79,16 @@ package final class EvaluationServer: @unchecked Sendable {
         clock.set(start)
         try blockingThrows { _ = try await store.addDevice(name: device, tokenHash: Tokens.hash(token), at: start) }
         let peer = EvaluationPeer(server: base, device: device, token: token, clock: clock, store: store)
-        return TimelineConnection(peer: peer) { from, to in try peer.timeline(from: from, to: to) }
+        return TimelineConnection(
+            peer: peer, timeline: { from, to in try peer.timeline(from: from, to: to) },
+            samples: { from, to in
+                try blockingThrows { try await store.samples(device: device, from: from, to: to) }.map {
+                    let point = TimelinePoint(
+                        time: $0.time, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy,
+                        speed: $0.speed)
+                    return (point, $0.trigger)
+                }
+            })
     }
 
     var base: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
@@ -154,14 +163,17 @@ extension EvaluationServer {
     package static func table(
         scenarios: [String], strategies: [StrategyName], seeds: ClosedRange<UInt64>,
         settings: TimelineSettings = .sampling(every: .seconds(120)),
-        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+        inspect:
+            @escaping @Sendable (SimulationConfiguration, TimelineEvaluation.Run, TimelineConnection) throws -> Void =
+            { _, _, _ in }
     ) async throws -> [TimelineEvaluation.Row] {
         let server = try await EvaluationServer.start(settings: settings)
         let result = await onOwnThread { () -> Result<[TimelineEvaluation.Row], any Error> in
             Result {
                 try TimelineEvaluation.table(
                     scenarios: scenarios, strategies: strategies, seeds: seeds, settings: settings,
-                    connect: server.connect, progress: progress)
+                    connect: server.connect, progress: progress, inspect: inspect)
             }
         }
         await server.stop()

@@ -14,11 +14,13 @@ extension TimelineEvaluation {
 
     /// Runs every scenario × strategy × seed (iOS 17, Always, 2-minute sampling) and sums each
     /// scenario-strategy pair's scores over the seeds. `connect` gives each run its server
-    /// connection (a fresh device; the server computes its timeline with `settings`).
+    /// connection (a fresh device; the server computes its timeline with `settings`); `inspect`
+    /// sees each run with its connection, e.g. to read the samples behind a miss.
     package static func table(
         scenarios: [String], strategies: [StrategyName], seeds: ClosedRange<UInt64>,
         settings: TimelineSettings = .sampling(every: .seconds(120)),
-        connect: (SimulationConfiguration) throws -> TimelineConnection, progress: (Int, Int) -> Void = { _, _ in }
+        connect: (SimulationConfiguration) throws -> TimelineConnection, progress: (Int, Int) -> Void = { _, _ in },
+        inspect: (SimulationConfiguration, Run, TimelineConnection) throws -> Void = { _, _, _ in }
     ) throws -> [Row] {
         var rows: [Row] = []
         let total = scenarios.count * strategies.count * seeds.count
@@ -31,7 +33,9 @@ extension TimelineEvaluation {
                     let configuration = SimulationConfiguration(
                         strategy: strategy, ios: 17, scenario: scenario, hours: scenario.duration.seconds / 3600,
                         seed: seed)
-                    let run = try run(configuration, settings: settings, connection: connect(configuration))
+                    let connection = try connect(configuration)
+                    let run = try run(configuration, settings: settings, connection: connection)
+                    try inspect(configuration, run, connection)
                     row.score.merge(run.score)
                     row.samples += run.samples
                     done += 1

@@ -51,11 +51,18 @@ package struct TimelineConnection: Sendable {
     /// The stays, trips and gaps the server derived for the run's device over `from..<to`, in
     /// time order (the open entry last).
     package var timeline: @Sendable (_ from: Instant, _ to: Instant) throws -> [TimelineEntry]
+    /// The samples the server stored for the run's device over `from..<to`, in time order, each
+    /// with what triggered it (for looking at a miss sample by sample).
+    package var samples: @Sendable (_ from: Instant, _ to: Instant) throws -> [(point: TimelinePoint, trigger: String?)]
 
     package init(
-        peer: any SimulatedNetworkPeer, timeline: @escaping @Sendable (Instant, Instant) throws -> [TimelineEntry]
+        peer: any SimulatedNetworkPeer, timeline: @escaping @Sendable (Instant, Instant) throws -> [TimelineEntry],
+        samples: @escaping @Sendable (Instant, Instant) throws -> [(point: TimelinePoint, trigger: String?)] = {
+            _, _ in []
+        }
     ) {
         self.peer = peer
         self.timeline = timeline
+        self.samples = samples
     }
 }

@@ -1,4 +1,4 @@
-import BackgroundCore
+package import BackgroundCore
 package import LocationLog
 
 /// How a detected timeline compares with the truth: stays matched one to one (overlapping in
@@ -22,6 +22,20 @@ package struct TimelineScore: Hashable, Sendable {
     package var edgesAtGaps = 0
     package var gapsFound = 0
     package var inferredStays = 0
+    /// Every judgement behind the counts, for looking at a miss sample by sample.
+    package var findings: [Finding] = []
+
+    /// One judgement: what the truth had and what was detected.
+    package enum Finding: Hashable, Sendable {
+        /// A detected stay that matched no true one.
+        case falseStay(Stay)
+        /// A true stay that no detected stay matched.
+        case missedStay(TimelineTruth.Place)
+        /// A judged stay edge (`isStart`: the arrival): the true instant and the detected one.
+        case edge(isStart: Bool, truth: Instant, detected: Instant)
+        /// A judged trip: the true journey and the detected metres.
+        case trip(TimelineTruth.Journey, detected: Double)
+    }
 
     package init() {}
 
@@ -40,6 +54,7 @@ package struct TimelineScore: Hashable, Sendable {
         edgesAtGaps += other.edgesAtGaps
         gapsFound += other.gapsFound
         inferredStays += other.inferredStays
+        findings += other.findings
     }
 
     /// Scores `entries` (a whole timeline, closed) against `truth`; `radius` is the stay radius.
@@ -64,16 +79,26 @@ package struct TimelineScore: Hashable, Sendable {
                     && centre.distance(to: place.place) <= radius
             }
             let best = candidates.max { overlap(stays[$0], place) < overlap(stays[$1], place) }
-            guard let best else { continue }
+            guard let best else {
+                findings.append(.missedStay(place))
+                continue
+            }
             taken.insert(best)
             matches[index] = stays[best]
             let gapBefore = isGap(positions[best] - 1)
             let gapAfter = isGap(positions[best] + 1)
             edgesAtGaps += (!place.cutAtStart && gapBefore ? 1 : 0) + (!place.cutAtEnd && gapAfter ? 1 : 0)
-            if !place.cutAtStart, !gapBefore { startErrors.append(abs((stays[best].start - place.arrival).seconds)) }
-            if !place.cutAtEnd, !gapAfter { endErrors.append(abs((stays[best].end - place.departure).seconds)) }
+            if !place.cutAtStart, !gapBefore {
+                startErrors.append(abs((stays[best].start - place.arrival).seconds))
+                findings.append(.edge(isStart: true, truth: place.arrival, detected: stays[best].start))
+            }
+            if !place.cutAtEnd, !gapAfter {
+                endErrors.append(abs((stays[best].end - place.departure).seconds))
+                findings.append(.edge(isStart: false, truth: place.departure, detected: stays[best].end))
+            }
         }
         staysMatched = matches.count
+        findings += stays.indices.filter { !taken.contains($0) }.map { .falseStay(stays[$0]) }
         for (index, journey) in truth.trips.enumerated() {
             guard let left = matches[index], let right = matches[index + 1], journey.distance > 0 else { continue }
             let between = entries.filter { $0.start >= left.end && $0.end <= right.start }
@@ -85,6 +110,7 @@ package struct TimelineScore: Hashable, Sendable {
                 if case .trip(let trip) = entry { total + trip.distance } else { total }
             }
             tripDistanceErrors.append(abs(detected - journey.distance) / journey.distance)
+            findings.append(.trip(journey, detected: detected))
         }
     }
 

@@ -98,8 +98,14 @@ struct OpenTrip: Hashable, Sendable, Codable {
     /// out-and-back walk that turns between two samples ends near where it began. When they
     /// disagree, one of them may be a bad reading, which must not invent a detour: at most twice
     /// the straight line plus 50 m.
+    ///
+    /// When neither end measured a moving speed and one lies within the other's accuracy circle,
+    /// the two fixes cannot tell a move from their own error: the leg is nothing. A stop too
+    /// short for a stay inside a trip (a shop, 8 minutes) is otherwise counted as the zigzag
+    /// between its Wi-Fi fixes, 30-90 m each.
     static func leg(from: TimelinePoint, to: TimelinePoint) -> Double {
         let straight = from.distance(to: to)
+        if !from.measuredMoving, !to.measuredMoving, straight <= max(from.acc ?? 0, to.acc ?? 0) { return 0 }
         guard let before = from.spd, let after = to.spd, before >= movingSpeed, after >= movingSpeed else {
             return straight
         }
@@ -123,4 +129,9 @@ struct OpenTrip: Hashable, Sendable, Codable {
             startLongitude: first.lon, endLatitude: last.lat, endLongitude: last.lon,
             mode: (dominant?.1 ?? 0) > 0 ? dominant?.0 : nil)
     }
+}
+
+extension TimelinePoint {
+    /// Whether the receiver measured the person moving (a speed of ``OpenTrip/movingSpeed`` or more).
+    var measuredMoving: Bool { (spd ?? 0) >= OpenTrip.movingSpeed }
 }

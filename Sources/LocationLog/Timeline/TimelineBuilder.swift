@@ -90,6 +90,18 @@ public struct TimelineBuilder: Sendable {
         return place.distance(to: point) <= settings.stayRadius + accuracy
     }
 
+    /// An accurate fix at rest arriving at a candidate made only of coarse fixes (a significant
+    /// change on arrival, 100-200 m accurate) whose accuracy circles all reach it does not show the
+    /// person moved on: it joins them, as a coarse fix that may still be here does not split a
+    /// stay (``isAmbiguous(_:)``), so the stay starts at the first fix of the arrival.
+    private func mayBeWhereTheCoarseFixesWere(_ candidate: StayCluster, _ point: TimelinePoint) -> Bool {
+        guard !point.measuredMoving, (point.acc ?? 0) <= settings.stayRadius else { return false }
+        return candidate.points.allSatisfy { member in
+            guard let accuracy = member.acc, accuracy > settings.stayRadius else { return false }
+            return member.distance(to: point) <= settings.stayRadius + accuracy
+        }
+    }
+
     private mutating func move(trip: OpenTrip?, candidate: StayCluster, point: TimelinePoint, gapFrom: Int64?)
         -> [TimelineEntry]
     {
@@ -106,7 +118,7 @@ public struct TimelineBuilder: Sendable {
         }
         if gapped {
             candidate.inferred = true
-        } else {
+        } else if !mayBeWhereTheCoarseFixesWere(candidate, point) {
             // Leading points that the new one pulls out of reach leave the candidate for the trip.
             while candidate.count > 0, candidate.distance(to: point) > settings.stayRadius {
                 guard candidate.count > 1 else {
@@ -119,7 +131,9 @@ public struct TimelineBuilder: Sendable {
             }
         }
         candidate.append(point, keepingPoints: true)
-        if candidate.duration >= settings.minimumStay {
+        // A sample that measured the person moving is not at the place: it cannot be the one that
+        // makes 10 minutes there (a stop of 8 minutes, walked into and out of inside the radius).
+        if candidate.duration >= settings.minimumStay, !point.measuredMoving {
             let arrival = candidate.centre(at: candidate.first.t)
             if let reaching = trip.map({ Self.extend($0, with: arrival) }), let finished = reaching.trip {
                 closed.append(.trip(finished))

@@ -16,6 +16,8 @@ struct TimelineBench: AsyncParsableCommand {
     @Option(help: "Scenarios, comma-separated.") var scenarios = "commute,home-day,week"
     @Option(help: "Strategies, comma-separated (default: all).") var strategies: String?
     @Option(help: "Seeds 1…N.") var seeds: UInt64 = 20
+    @Flag(help: "Print each miss (false/missed stay, edge > 120 s, trip > 5 %) and its samples on stderr.")
+    var misses = false
 
     func validate() throws {
         for name in scenarios.split(separator: ",") where Scenario.named(String(name)) == nil {
@@ -33,10 +35,16 @@ struct TimelineBench: AsyncParsableCommand {
             strategies.map { $0.split(separator: ",").compactMap { StrategyName(rawValue: String($0)) } }
             ?? StrategyName.allCases
         let names = scenarios.split(separator: ",").map(String.init)
-        let rows = try await EvaluationServer.table(scenarios: names, strategies: chosen, seeds: 1...seeds) {
-            done, total in
-            FileHandle.standardError.write(Data("\r\(done)/\(total) runs".utf8))
-        }
+        let misses = self.misses
+        let rows = try await EvaluationServer.table(
+            scenarios: names, strategies: chosen, seeds: 1...seeds,
+            progress: { done, total in FileHandle.standardError.write(Data("\r\(done)/\(total) runs".utf8)) },
+            inspect: { configuration, run, connection in
+                guard misses else { return }
+                let report = try TimelineEvaluation.misses(
+                    of: run, configuration: configuration, samples: connection.samples)
+                if !report.isEmpty { FileHandle.standardError.write(Data("\n\(report)\n".utf8)) }
+            })
         FileHandle.standardError.write(Data("\n".utf8))
         print(TimelineEvaluation.markdown(rows))
     }

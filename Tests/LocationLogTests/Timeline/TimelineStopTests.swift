@@ -1,0 +1,59 @@
+import BackgroundCore
+import Foundation
+import Testing
+
+@testable import LocationLog
+
+/// A stop too short for a stay and an arrival announced by a coarse fix (issue 24 item 2): the
+/// week's false stay (Tuesday's 8-minute shop stop), its walk measured 9 % long from the stop's
+/// Wi-Fi zigzag, and Friday's arrival at the airport started 146 s late behind a
+/// significant-change fix (BENCHMARKS.md, 2026-11-27: the week sample by sample).
+@Suite struct TimelineStopTests {
+    typealias Edge = TimelineEdgeTests
+
+    @Test func aStopWalkedIntoAndOutOfInsideTheRadiusIsNoStay() {
+        // Walking north at 1.3 m/s, at rest at 1000 m until `leaving`; the samples walking in
+        // (78 m short) and out (78 m past) are inside the 100 m radius.
+        func stop(leaving: Int64) -> [TimelinePoint] {
+            var points = stride(from: Int64(0), through: 600, by: 120).map {
+                Edge.point($0, north: Double($0) * 1.3, speed: 1.3)
+            }
+            points += [Edge.point(720, north: 922, speed: 1.3)]
+            points += stride(from: Int64(840), to: leaving, by: 120).map { Edge.point($0, north: 1000, speed: 0) }
+            return points + [
+                Edge.point(leaving, north: 1078, speed: 1.3), Edge.point(leaving + 120, north: 1234, speed: 1.3),
+            ]
+        }
+        // 8 minutes at rest: the samples in and out are 10 minutes apart, but no stay.
+        #expect(Edge.timeline(stop(leaving: 1320)).map(\.kind) == ["trip"])
+        // At rest for 10 minutes: a stay from its first sample, the one walking in.
+        let staying = Edge.timeline(stop(leaving: 1440))
+        #expect(staying.map(\.kind) == ["trip", "stay", "trip"])
+        #expect(staying.first { $0.kind == "stay" }?.start == Instant(milliseconds: 720_000))
+    }
+
+    @Test func fixesAtRestThatAgreeWithinTheirAccuracyAddNoDistance() {
+        let walking = Edge.point(0, north: 0, speed: 1.3)
+        let wifi = Edge.point(120, north: 60, accuracy: 80)
+        let wifiAgain = Edge.point(240, north: -10, accuracy: 70)
+        let atRest = Edge.point(360, north: 5, speed: 0)
+        #expect(OpenTrip.leg(from: wifi, to: wifiAgain) == 0)
+        #expect(OpenTrip.leg(from: wifiAgain, to: atRest) == 0)
+        // A leg from or to a fix that measured a speed, or beyond both accuracies, is measured.
+        #expect(abs(OpenTrip.leg(from: walking, to: wifi) - 60) < 0.5)
+        #expect(abs(OpenTrip.leg(from: wifi, to: Edge.point(360, north: 160, accuracy: 80)) - 100) < 0.5)
+    }
+
+    @Test func anAccurateFixAtRestJoinsTheCoarseFixThatAnnouncedTheArrival() throws {
+        // A drive at 20 m/s leaves at 1286 s and arrives 5000 m north at 1536 s; a
+        // significant-change fix (178 m accurate, 120 m off) at 1560 s, then accurate fixes at
+        // rest, the first 120 m from it.
+        var points = Edge.staying(from: 0, minutes: 22)
+        points += [Edge.point(1320, north: 680, speed: 20), Edge.point(1440, north: 3080, speed: 20)]
+        points += [Edge.point(1560, north: 5120, accuracy: 178)]
+        points += Edge.staying(from: 1680, minutes: 30, north: 5000, speed: 0)
+        let entries = Edge.timeline(points)
+        #expect(entries.map(\.kind) == ["stay", "trip", "stay"])
+        #expect(entries.last?.stay?.start == Instant(milliseconds: 1_560_000))
+    }
+}
