@@ -1,3 +1,4 @@
+import BackgroundCore
 import Foundation
 import LocationLog
 
@@ -18,7 +19,7 @@ final class TimelineInbox: @unchecked Sendable {
     private var order: [String] = []
     private var draining = false
     private var waitingCount = 0
-    private var lastDrainEnded: ContinuousClock.Instant?
+    private var lastDrainEnded: Instant?
     private let window: Duration
 
     /// What ``add(_:device:at:)`` asks of its caller.
@@ -39,7 +40,7 @@ final class TimelineInbox: @unchecked Sendable {
     var count: Int { lock.withLock { waitingCount } }
 
     /// Adds `samples`, and says whether the caller must start a drain, now or after a delay.
-    func add(_ samples: [TrackSample], device: String, at now: ContinuousClock.Instant) -> Start {
+    func add(_ samples: [TrackSample], device: String, at now: Instant) -> Start {
         lock.withLock {
             if waiting[device] == nil { order.append(device) }
             waiting[device, default: []] += samples
@@ -47,12 +48,13 @@ final class TimelineInbox: @unchecked Sendable {
             if draining { return .running }
             draining = true
             guard let ended = lastDrainEnded, now - ended < window else { return .now }
-            return .after(window - (now - ended))
+            // A clock set back (the wall clock's, by NTP) waits the window at most.
+            return .after(min(window, window - (now - ended)))
         }
     }
 
     /// The oldest waiting device's samples, or `nil` (and the drain task ends) when none wait.
-    func next(at now: ContinuousClock.Instant) -> (device: String, samples: [TrackSample])? {
+    func next(at now: Instant) -> (device: String, samples: [TrackSample])? {
         lock.withLock {
             while !order.isEmpty {
                 let device = order.removeFirst()

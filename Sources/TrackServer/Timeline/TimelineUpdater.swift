@@ -32,7 +32,8 @@ public actor TimelineUpdater {
         /// outpace it.
         public var backlogLimit: Int
         /// A drain of the samples handed over that would start within this long of the previous
-        /// one's end waits for the rest of it (``TimelineInbox``): under load the timeline trails
+        /// one's end waits for the rest of it, on the server's clock (``TimelineInbox``,
+        /// ``ServerClock/pause(for:)``; a driven clock does not wait): under load the timeline trails
         /// ingest by up to this long, and reads catch up first, so they never see it.
         public var coalescingWindow: Duration
 
@@ -178,12 +179,12 @@ public actor TimelineUpdater {
     /// taken by a background task (started here when none runs), or by the next read.
     public nonisolated func submit(_ samples: [TrackSample], device: String) {
         guard !samples.isEmpty else { return }
-        switch inbox.add(samples, device: device, at: .now) {
+        switch inbox.add(samples, device: device, at: clock.now) {
         case .running: return
         case .now: Task { await drainInbox() }
         case .after(let delay):
             Task {
-                try? await Task.sleep(for: delay)
+                await clock.pause(for: delay)
                 await drainInbox()
             }
         }
@@ -191,7 +192,7 @@ public actor TimelineUpdater {
 
     /// Takes everything submitted, device by device, until nothing waits.
     private func drainInbox() async {
-        while let (device, samples) = inbox.next(at: .now) {
+        while let (device, samples) = inbox.next(at: clock.now) {
             await ingest(samples, device: device)
             if !isBacklogged {
                 for waiter in roomWaiters { waiter.resume() }
