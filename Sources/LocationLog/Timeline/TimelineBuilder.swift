@@ -130,10 +130,14 @@ public struct TimelineBuilder: Sendable {
                 trip = Self.extend(trip, with: candidate.dropFirst())
             }
         }
+        let longEnoughBefore = candidate.duration >= settings.minimumStay
         candidate.append(point, keepingPoints: true)
-        // A sample that measured the person moving is not at the place: it cannot be the one that
-        // makes 10 minutes there (a stop of 8 minutes, walked into and out of inside the radius).
-        if candidate.duration >= settings.minimumStay, !point.measuredMoving {
+        // A sample that measured the person moving may be leaving the place: it cannot be the one
+        // that makes 10 minutes there (a stop of 8 minutes, walked into and out of inside the
+        // radius). The next sample decides: out of reach, there was no stay; still here, the
+        // stay completes (someone pacing, or a speed reported at rest, still stays: without this
+        // the candidate would never close and keep every sample).
+        if candidate.duration >= settings.minimumStay, !point.measuredMoving || longEnoughBefore {
             let arrival = candidate.centre(at: candidate.first.t)
             if let reaching = trip.map({ Self.extend($0, with: arrival) }), let finished = reaching.trip {
                 closed.append(.trip(finished))

@@ -32,6 +32,22 @@ import Testing
         #expect(staying.first { $0.kind == "stay" }?.start == Instant(milliseconds: 720_000))
     }
 
+    /// Every sample reports a walking speed at one place (pacing, or a phone reporting speed at
+    /// rest): a moving sample defers the stay by one sample, not for ever, so the candidate does
+    /// not keep every sample (single-point load at one spot with `vel` set made it grow without
+    /// bound, and the server's timeline cost a core).
+    @Test func samplesThatAllReportASpeedAtOnePlaceStillMakeAStay() {
+        let pacing = stride(from: Int64(0), through: 3600, by: 120).map {
+            Edge.point($0, north: $0 % 240 == 0 ? 0 : 30, speed: 1.4)
+        }
+        let entries = Edge.timeline(pacing)
+        #expect(entries.map(\.kind) == ["stay"])
+        #expect(entries.first?.start == Instant(milliseconds: 0))
+        var builder = TimelineBuilder(settings: .sampling(every: .seconds(120)))
+        for point in pacing { _ = builder.add(point) }
+        #expect(builder.provisional.map(\.kind) == ["stay"], "an open stay, not a candidate after an hour")
+    }
+
     @Test func fixesAtRestThatAgreeWithinTheirAccuracyAddNoDistance() {
         let walking = Edge.point(0, north: 0, speed: 1.3)
         let wifi = Edge.point(120, north: 60, accuracy: 80)
