@@ -83,4 +83,69 @@ import Testing
             #expect(!effects.contains(.startMotionUpdates), "\(name)")
         }
     }
+
+    /// The requests a list of actions makes.
+    func fixRequests(_ actions: [KeepAliveMachine.Action]) -> [LocationAccuracy] {
+        actions.compactMap { if case .requestFix(let accuracy) = $0 { accuracy } else { nil } }
+    }
+
+    func recorded(_ actions: [KeepAliveMachine.Action]) -> [AcceptedFix] {
+        actions.compactMap { if case .recordSample(let accepted) = $0 { accepted } else { nil } }
+    }
+
+    /// The user sets off inside a slot that already took its still (Wi-Fi) fix: the coprocessor's
+    /// first moving activity asks for a GPS fix at once, and that fix is a sample beyond the slot
+    /// (trigger `motion`), so the trip starts where the person left. Once per setting off.
+    @Test func settingOffTakesADepartureFixBeyondTheSlot() throws {
+        var machine = stationaryMachine()
+        let slot = machine.handle(.timerFired(KeepAliveMachine.sampleTimer), at: start + .seconds(240))
+        #expect(fixRequests(slot) == [.hundredMeters])
+        #expect(
+            recorded(machine.handle(.locationFix(fix(at: 242), source: .oneShot), at: start + .seconds(242))).count == 1
+        )
+        let setOff = machine.handle(
+            .motionActivity(MotionActivity(.cycling, confidence: .high)), at: start + .seconds(300))
+        #expect(fixRequests(setOff) == [.best])
+        let departure = recorded(
+            machine.handle(.locationFix(fix(at: 303), source: .oneShot), at: start + .seconds(303)))
+        #expect(departure.map(\.trigger) == [.motion])
+        #expect(departure.first?.slot == machine.context.sampling.slot(containing: start + .seconds(242)))
+        // Still moving: another moving activity asks for nothing more, and the slot takes no
+        // third sample.
+        let still = machine.handle(
+            .motionActivity(MotionActivity(.cycling, confidence: .medium)), at: start + .seconds(320))
+        #expect(fixRequests(still).isEmpty)
+        #expect(
+            recorded(machine.handle(.locationFix(fix(at: 330), source: .oneShot), at: start + .seconds(330))).isEmpty)
+        // Stopped, then off again in the next slot (which took its fix): a departure fix again.
+        _ = machine.handle(.motionActivity(MotionActivity(.stationary, confidence: .high)), at: start + .seconds(340))
+        _ = machine.handle(.timerFired(KeepAliveMachine.sampleTimer), at: start + .seconds(360))
+        _ = machine.handle(.locationFix(fix(at: 362), source: .oneShot), at: start + .seconds(362))
+        let again = machine.handle(
+            .motionActivity(MotionActivity(.walking, confidence: .high)), at: start + .seconds(400))
+        #expect(fixRequests(again) == [.best])
+    }
+
+    /// A departure fix that never comes does not label a later slot's fix `motion`: a one-shot fix
+    /// taken more than a minute after the request is the slot's own (trigger `timer`).
+    @Test func aLateOneShotFixIsTheSlotsOwnNotADeparture() {
+        var machine = stationaryMachine()
+        let setOff = machine.handle(
+            .motionActivity(MotionActivity(.walking, confidence: .high)), at: start + .seconds(200))
+        #expect(fixRequests(setOff) == [.best])
+        _ = machine.handle(.timerFired(KeepAliveMachine.sampleTimer), at: start + .seconds(300))
+        let late = recorded(machine.handle(.locationFix(fix(at: 302), source: .oneShot), at: start + .seconds(302)))
+        #expect(late.map(\.trigger) == [.timer])
+    }
+
+    /// Only `adaptive` takes departure fixes; the other strategies' samples are unchanged.
+    @Test func otherStrategiesTakeNoDepartureFix() {
+        for name in StrategyName.allCases where name != .adaptive {
+            var other = KeepAliveMachine(strategy: name, environment: .init(iosMajor: 17))
+            _ = other.handle(.launched(.user), at: start)
+            let effects = other.handle(
+                .motionActivity(MotionActivity(.walking, confidence: .high)), at: start + .seconds(61))
+            #expect(fixRequests(effects).isEmpty, "\(name)")
+        }
+    }
 }

@@ -28,6 +28,37 @@ import Testing
         #expect(machine.nextSlot(after: start + .seconds(121)) == start + .seconds(240))
     }
 
+    /// A departure fix is a sample beyond its slot's own, once per slot; in a slot without a
+    /// sample it is that slot's sample. Either way its trigger is `motion`.
+    @Test func aDepartureFixIsOneSampleBeyondTheSlot() {
+        var machine = SamplingMachine()
+        _ = machine.handle(.start, at: start)
+        let at = { (seconds: Int64) in self.start + .seconds(seconds) }
+        let still = machine.handle(.fix(fix(at: at(2)), trigger: .timer, state: .background), at: at(2))
+        #expect(machine.acceptsDeparture(at: at(60)))
+        let departure = machine.handle(.departure(fix(at: at(60)), state: .background), at: at(61))
+        let again = machine.handle(.departure(fix(at: at(90)), state: .background), at: at(91))
+        let slotFix = machine.handle(.fix(fix(at: at(100)), trigger: .timer, state: .background), at: at(100))
+        #expect(still.count == 1)
+        #expect(
+            departure == [
+                .accept(
+                    AcceptedFix(
+                        fix(at: at(60)), trigger: .motion, state: .background, slot: machine.slot(containing: at(60))))
+            ])
+        #expect(!machine.acceptsDeparture(at: at(90)))
+        #expect(again.isEmpty && slotFix.isEmpty)
+        #expect(machine.surplusFixes == 2)
+        // The next slot: the departure comes first and is the slot's sample.
+        let first = machine.handle(.departure(fix(at: at(130)), state: .foreground), at: at(130))
+        let timer = machine.handle(.fix(fix(at: at(135)), trigger: .timer, state: .background), at: at(135))
+        #expect(first.count == 1 && timer.isEmpty)
+        #expect(!machine.needsFix(at: at(140)))
+        // A bad departure fix is rejected like any other.
+        let bad = machine.handle(.departure(fix(at: at(250), acc: 900), state: .background), at: at(250))
+        #expect(bad.count == 1 && bad.allSatisfy { if case .reject = $0 { true } else { false } })
+    }
+
     @Test(arguments: [
         (0.0, 0.0, 10.0, "0,0"),
         (91.2, 10.0, 10.0, "latitude 91.2 is outside -90…90"),

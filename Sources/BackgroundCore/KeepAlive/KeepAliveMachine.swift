@@ -2,7 +2,8 @@
 ///
 /// The machine does what every strategy shares, so no strategy can get it wrong:
 /// - a sampling slot timer: when a slot opens and the app is running, one fix is requested;
-/// - every delivered fix goes through the `SamplingMachine` (one accepted sample per slot);
+/// - every delivered fix goes through the `SamplingMachine` (one accepted sample per slot, and
+///   one more where a strategy asked for a departure fix: `StrategyContext.requestDepartureFix`);
 /// - expiring tasks are ended in the same step the system reports the expiry;
 /// - notices when location services are off, denied or When-In-Use only;
 /// - the dead-man notice: every accepted sample moves one pending local notification to
@@ -166,8 +167,10 @@ public struct KeepAliveMachine: Sendable {
 
     private mutating func sample(_ fix: LocationFix, source: FixSource) -> [KeepAliveMachine.Action] {
         let state: SampleAppState = context.isForeground ? .foreground : .background
+        let departure = source == .oneShot && context.takeDepartureRequest(for: fix)
         let decisions = context.sampling.handle(
-            .fix(fix, trigger: trigger(for: source), state: state), at: context.now)
+            departure ? .departure(fix, state: state) : .fix(fix, trigger: trigger(for: source), state: state),
+            at: context.now)
         var effects: [KeepAliveMachine.Action] = decisions.map {
             switch $0 {
             case .accept(let accepted):

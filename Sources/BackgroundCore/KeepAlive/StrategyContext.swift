@@ -9,12 +9,37 @@ public struct StrategyContext: Sendable {
     public internal(set) var sampling: SamplingMachine
     public internal(set) var lastAcceptedFix: LocationFix?
     public internal(set) var ledger = BackgroundTaskLedger()
+    /// When a departure fix was last asked for and not yet delivered (see `requestDepartureFix`).
+    public internal(set) var departureRequested: Instant?
 
     init(now: Instant, environment: KeepAliveEnvironment, sampling: SamplingMachine) {
         self.now = now
         self.environment = environment
         self.isForeground = false
         self.sampling = sampling
+    }
+
+    /// Asks for a fix now because the user set off (the motion coprocessor said so). The next
+    /// one-shot fix taken from now on becomes a sample even when its slot has one
+    /// (`SamplingMachine.Event.departure`, trigger `motion`), once per slot. Empty when sampling
+    /// has not started, the slot already took one, or one asked for under a minute ago is still
+    /// awaited.
+    public mutating func requestDepartureFix(_ accuracy: LocationAccuracy) -> [KeepAliveMachine.Action] {
+        guard sampling.acceptsDeparture(at: now) else { return [] }
+        if let asked = departureRequested, now - asked < Self.departureWait { return [] }
+        departureRequested = now
+        return [.requestFix(accuracy)]
+    }
+
+    /// How long a departure fix is awaited; a one-shot fix that comes later is an ordinary one.
+    static let departureWait: Duration = .seconds(60)
+
+    /// Whether `fix`, delivered by a one-shot request, answers the awaited departure request
+    /// (taken after it was asked for, within `departureWait`); answered or not, the request ends.
+    mutating func takeDepartureRequest(for fix: LocationFix) -> Bool {
+        guard let asked = departureRequested else { return false }
+        departureRequested = nil
+        return fix.timestamp >= asked && fix.timestamp - asked <= Self.departureWait
     }
 
     /// Begins a named background task.

@@ -45,8 +45,12 @@ public struct LocationFix: Hashable, Sendable {
 }
 
 /// What caused a sample to be taken. The raw values are the wire format's `trigger` field.
+///
+/// `motion`: a fix asked for when the motion coprocessor reported that the user set off, so a
+/// trip's first leg starts where the person left rather than at the next slot's fix (a server
+/// older than the trigger refuses such a sample one by one and keeps the rest of the batch).
 public enum SampleTrigger: String, CaseIterable, Codable, Hashable, Sendable {
-    case timer, significant, visit, region, foreground, refresh, push, manual
+    case timer, significant, visit, region, foreground, refresh, push, manual, motion
 }
 
 /// Whether the app was on screen when a sample was taken. Raw values are the wire's `state`.

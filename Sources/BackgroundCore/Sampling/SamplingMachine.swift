@@ -1,9 +1,13 @@
-/// Decides which location fixes become samples: one accepted fix per sampling slot.
+/// Decides which location fixes become samples: one accepted fix per sampling slot, and at most
+/// one more where the user set off.
 ///
 /// Time is cut into slots of `interval`, aligned to the epoch. A fix is checked (position
 /// ranges, 0,0, accuracy, staleness) and, when it is good and its slot has no sample yet, it is
-/// accepted. Keep-alive strategies ask `nextSlot(after:)` when to wake for the next fix; the
-/// shell stores what `.accept` carries and logs what `.reject` says.
+/// accepted. A departure fix (`.departure`, asked for when the motion coprocessor reports that
+/// the user set off) is accepted even in a slot that has its sample, once per slot: without it
+/// a trip's first leg runs from the last still sample, up to a slot before the person left, as
+/// a straight line to the next slot's fix. Keep-alive strategies ask `nextSlot(after:)` when to
+/// wake for the next fix; the shell stores what `.accept` carries and logs what `.reject` says.
 ///
 /// ```swift
 /// var sampling = SamplingMachine(configuration: .init(interval: .seconds(120)))
@@ -45,6 +49,9 @@ public struct SamplingMachine: Sendable {
         case start
         /// A provider delivered a fix.
         case fix(LocationFix, trigger: SampleTrigger, state: SampleAppState)
+        /// The fix asked for when the user set off: the slot's sample if the slot has none, else
+        /// one extra sample in the slot (trigger `motion` either way).
+        case departure(LocationFix, state: SampleAppState)
     }
 
     public enum Action: Hashable, Sendable {
@@ -73,6 +80,8 @@ public struct SamplingMachine: Sendable {
     public let configuration: Configuration
     private var state = State.notStarted(filled: [])
     private static let filledSlotMemory = 8
+    /// The slots that took a departure fix beyond their own sample, newest last (short memory).
+    private var departureSlots: [Int64] = []
     /// Fixes that were fine but arrived in a slot that already had a sample.
     public private(set) var surplusFixes = 0
 
@@ -97,6 +106,12 @@ public struct SamplingMachine: Sendable {
     public func needsFix(at now: Instant) -> Bool {
         guard case .sampling(let filled) = state else { return false }
         return !filled.contains(slot(containing: now))
+    }
+
+    /// Whether sampling has started and the slot containing `now` may still take a departure fix.
+    public func acceptsDeparture(at now: Instant) -> Bool {
+        guard case .sampling = state else { return false }
+        return !departureSlots.contains(slot(containing: now))
     }
 
     /// Tells a freshly launched machine which slot the store's newest sample filled, so a relaunch
@@ -132,6 +147,22 @@ public struct SamplingMachine: Sendable {
             }
             fill(slot)
             return [.accept(AcceptedFix(fix, trigger: trigger, state: state, slot: slot))]
+        case .departure(let fix, let state):
+            if let rejection = check(fix, at: now) {
+                return [.reject(fix, rejection)]
+            }
+            let slot = slot(containing: fix.timestamp)
+            if self.state.filled.contains(slot) {
+                guard !departureSlots.contains(slot) else {
+                    surplusFixes += 1
+                    return []
+                }
+                departureSlots.append(slot)
+                if departureSlots.count > Self.filledSlotMemory { departureSlots.removeFirst() }
+            } else {
+                fill(slot)
+            }
+            return [.accept(AcceptedFix(fix, trigger: .motion, state: state, slot: slot))]
         }
     }
 

@@ -175,7 +175,7 @@ package struct ClientProtocolTransport: BatchTransport {
 
     static func ownTracksTrigger(_ trigger: SampleTrigger) -> String {
         switch trigger {
-        case .timer, .refresh, .push: "t"
+        case .timer, .refresh, .push, .motion: "t"
         case .significant: "p"
         case .visit: "v"
         case .region: "c"

@@ -270,6 +270,7 @@ enum GapRows {
         case .refresh: "a background refresh"
         case .push: "a push"
         case .manual: "a manual sample"
+        case .motion: "the motion coprocessor"
         }
     }
 }

@@ -12,11 +12,22 @@ struct StayCluster: Hashable, Sendable, Codable {
     var count: Int
     var radius: Double
     var inferred: Bool
+    /// An open stay's newest points that measured the person moving, oldest first (at most
+    /// ``departingMemory``). Inside the radius they may be the person pacing, or already leaving:
+    /// if the next point is out of reach, they were leaving, and they begin the trip.
+    var departing: [TimelinePoint] = []
+    /// The newest point before `departing`: where the stay ends if the person left.
+    var settled: TimelinePoint
+
+    /// The most trailing moving points a stay gives up to the trip that leaves it: the first
+    /// minutes of a walk (2-3 minute sampling and a departure fix put one or two inside 100 m).
+    static let departingMemory = 2
 
     init(_ point: TimelinePoint) {
         points = [point]
         first = point
         last = point
+        settled = point
         sumLatitude = point.lat
         sumLongitude = point.lon
         count = 1
@@ -33,10 +44,36 @@ struct StayCluster: Hashable, Sendable, Codable {
     mutating func append(_ point: TimelinePoint, keepingPoints: Bool) {
         if keepingPoints { points.append(point) }
         last = point
+        settled = point
+        departing = []
         sumLatitude += point.lat
         sumLongitude += point.lon
         count += 1
         radius = max(radius, distance(to: point))
+    }
+
+    /// Appends a point to an open stay, remembering it among the departing points if it
+    /// measured the person moving.
+    mutating func appendToStay(_ point: TimelinePoint) {
+        let (wasSettled, wasDeparting) = (settled, departing)
+        append(point, keepingPoints: false)
+        guard point.measuredMoving else { return }
+        settled = wasSettled
+        departing = wasDeparting + [point]
+        if departing.count > Self.departingMemory { settled = departing.removeFirst() }
+    }
+
+    /// The stay as it was before its departing points, and those points (the trip's first).
+    func leaving() -> (stay: StayCluster, departing: [TimelinePoint]) {
+        var stay = self
+        for point in departing {
+            stay.sumLatitude -= point.lat
+            stay.sumLongitude -= point.lon
+            stay.count -= 1
+        }
+        stay.last = settled
+        stay.departing = []
+        return (stay, departing)
     }
 
     /// Removes and returns the oldest point (the cluster must keep its points and hold two or more).
@@ -60,6 +97,24 @@ struct StayCluster: Hashable, Sendable, Codable {
         Stay(
             start: first.time, end: last.time, latitude: latitude, longitude: longitude, radius: radius,
             sampleCount: count, inferred: inferred)
+    }
+}
+
+extension StayCluster {
+    /// Reads states persisted before `departing` and `settled` existed (none departing, settled
+    /// at the last point).
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        points = try container.decode([TimelinePoint].self, forKey: .points)
+        first = try container.decode(TimelinePoint.self, forKey: .first)
+        last = try container.decode(TimelinePoint.self, forKey: .last)
+        sumLatitude = try container.decode(Double.self, forKey: .sumLatitude)
+        sumLongitude = try container.decode(Double.self, forKey: .sumLongitude)
+        count = try container.decode(Int.self, forKey: .count)
+        radius = try container.decode(Double.self, forKey: .radius)
+        inferred = try container.decode(Bool.self, forKey: .inferred)
+        departing = try container.decodeIfPresent([TimelinePoint].self, forKey: .departing) ?? []
+        settled = try container.decodeIfPresent(TimelinePoint.self, forKey: .settled) ?? last
     }
 }
 

@@ -9,7 +9,8 @@ public import BackgroundCore
 ///
 /// Rules, for 2-3 minute sampling with gaps:
 /// - a stay is `minimumStay` or longer within `stayRadius` of the running centre;
-/// - a trip is the movement between two stays, measured along its samples;
+/// - a trip is the movement between two stays, measured along its samples; a stay's last samples
+///   that measured the person moving, inside the radius, begin the trip that leaves it;
 /// - two samples more than `gapThreshold` apart are a gap. With the same position at both ends
 ///   (within the stay radius) the stay continues across it, marked inferred (unless
 ///   `infersStaysAcrossGaps` is off); otherwise the gap is its own entry, never a trip.
@@ -58,16 +59,20 @@ public struct TimelineBuilder: Sendable {
         case .staying(var stay):
             if stay.distance(to: point) <= settings.stayRadius, !gapped || settings.infersStaysAcrossGaps {
                 stay.inferred = stay.inferred || gapped
-                stay.append(point, keepingPoints: false)
+                stay.appendToStay(point)
                 state = .staying(stay)
-            } else {
+            } else if gapped, let previous {
                 closed.append(.stay(stay.stay))
-                if gapped, let previous {
-                    closed.append(.gap(TimelineGap(start: Instant(milliseconds: previous), end: point.time)))
-                    state = .moving(trip: nil, candidate: StayCluster(point))
-                } else {
-                    state = .moving(trip: OpenTrip(stay.centre(at: stay.last.t)), candidate: StayCluster(point))
-                }
+                closed.append(.gap(TimelineGap(start: Instant(milliseconds: previous), end: point.time)))
+                state = .moving(trip: nil, candidate: StayCluster(point))
+            } else {
+                // The stay's last samples that measured the person moving were the way out: the
+                // trip starts at the centre when the person was last settled and runs through them.
+                let (settled, departing) = stay.leaving()
+                closed.append(.stay(settled.stay))
+                var trip = OpenTrip(settled.centre(at: settled.last.t))
+                for point in departing { trip.append(point) }
+                state = .moving(trip: trip, candidate: StayCluster(point))
             }
         case .moving(let trip, let candidate):
             closed += move(trip: trip, candidate: candidate, point: point, gapFrom: gapped ? previous : nil)

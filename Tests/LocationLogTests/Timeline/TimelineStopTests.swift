@@ -72,4 +72,62 @@ import Testing
         #expect(entries.map(\.kind) == ["stay", "trip", "stay"])
         #expect(entries.last?.stay?.start == Instant(milliseconds: 1_560_000))
     }
+
+    /// Home for 30 minutes (fixes without speed), then a walk that leaves round a corner: 80 m
+    /// east, then north at 1.3 m/s, 500 m in all. The departure fix 65 s in (84 m walked) is
+    /// inside the stay's 100 m radius and measured the person moving: it begins the trip, which
+    /// is no longer the straight line from the centre to the first sample out of reach (seed 19's
+    /// Monday walk was 6.3 % short that way: BENCHMARKS.md, 2026-11-28).
+    static func walkRoundACorner() -> [TimelinePoint] {
+        func point(_ seconds: Int64, east: Double, north: Double, speed: Double?) -> TimelinePoint {
+            let metresPerDegreeEast = 111_320 * cos(Edge.origin.latitude * .pi / 180)
+            return TimelinePoint(
+                time: Instant(milliseconds: seconds * 1000), latitude: Edge.origin.latitude + north / 111_320,
+                longitude: Edge.origin.longitude + east / metresPerDegreeEast, accuracy: 10, speed: speed)
+        }
+        var points = stride(from: Int64(0), through: 1800, by: 120).map { point($0, east: 0, north: 0, speed: nil) }
+        points.append(point(1865, east: 80, north: 4.5, speed: 1.3))
+        points += stride(from: Int64(1920), through: 2160, by: 120).map {
+            point($0, east: 80, north: Double($0 - 1800) * 1.3 - 80, speed: 1.3)
+        }
+        points += stride(from: Int64(2280), through: 4080, by: 120).map { point($0, east: 80, north: 420, speed: 0) }
+        return points
+    }
+
+    @Test func theStaysLastMovingSamplesBeginTheTripThatLeavesIt() throws {
+        let entries = Edge.timeline(Self.walkRoundACorner())
+        #expect(entries.map(\.kind) == ["stay", "trip", "stay"])
+        let home = try #require(entries.first?.stay)
+        let walk = try #require(entries.dropFirst().first?.trip)
+        #expect(home.end == Instant(milliseconds: 1_800_000), "the stay ends at its last sample at rest")
+        #expect(walk.start == home.end)
+        // 491 m: the arrival's centre takes in the last sample walking in (-9 m). Without the
+        // departing samples the trip was the 107 m line from the centre to 1920 s's sample: 446 m.
+        #expect(abs(walk.distance - 500) < 500 * 0.03, "distance \(walk.distance)")
+        #expect(home.sampleCount == 16, "the departure fix left the stay")
+    }
+
+    /// A builder persisted before stays remembered their departing samples resumes: the missing
+    /// fields read as "none departing, settled at the last sample".
+    @Test func aStatePersistedBeforeDepartingSamplesResumes() throws {
+        let points = Self.walkRoundACorner()
+        var builder = TimelineBuilder(settings: .sampling(every: .seconds(120)))
+        var entries: [TimelineEntry] = []
+        for point in points.prefix(10) { entries += builder.add(point) }
+        func strip(_ value: Any) -> Any {
+            if let object = value as? [String: Any] {
+                return object.filter { $0.key != "departing" && $0.key != "settled" }.mapValues(strip)
+            }
+            if let array = value as? [Any] { return array.map(strip) }
+            return value
+        }
+        let saved = try JSONSerialization.jsonObject(with: JSONEncoder().encode(builder))
+        let old = try JSONSerialization.data(withJSONObject: strip(saved))
+        #expect(!String(decoding: old, as: UTF8.self).contains("settled"))
+        var resumed = try JSONDecoder().decode(TimelineBuilder.self, from: old)
+        resumed.settings = .sampling(every: .seconds(120))
+        for point in points.dropFirst(10) { entries += resumed.add(point) }
+        entries += resumed.finish()
+        #expect(entries == Edge.timeline(points))
+    }
 }
