@@ -59,6 +59,18 @@ extension TimelineEvaluation {
                     "trip \(clock(journey.departure))-\(clock(journey.arrival)) \(fixed(detected, 0)) m "
                         + "for \(fixed(journey.distance, 0)) m (\(fixed((detected / journey.distance - 1) * 100, 1)) %)",
                     from: journey.departure, to: journey.arrival)
+                // Where the detected trips there begin and end: a trip is measured from a stay's
+                // centre to the next one's, so a centre off the true place is part of the error.
+                for case .trip(let trip) in run.entries
+                where trip.end > journey.departure - margin && trip.start < journey.arrival + margin {
+                    let from = Coordinate(latitude: trip.startLatitude, longitude: trip.startLongitude)
+                    let to = Coordinate(latitude: trip.endLatitude, longitude: trip.endLongitude)
+                    lines.append(
+                        "  detected \(clock(trip.start))-\(clock(trip.end)) \(fixed(trip.distance, 0)) m, "
+                            + "\(trip.sampleCount) points, starts \(fixed(scenario.track.position(at: journey.departure).distance(to: from), 0)) m "
+                            + "from where the person set off, ends \(fixed(scenario.track.position(at: journey.arrival).distance(to: to), 0)) m "
+                            + "from where they arrived")
+                }
             case .edge, .trip:
                 continue
             }

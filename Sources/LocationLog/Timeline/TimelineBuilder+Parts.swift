@@ -1,14 +1,17 @@
 import BackgroundCore
 
-/// Points that may be (or already are) a stay: their running mean is the centre.
+/// Points that may be (or already are) a stay: their running mean, weighted by accuracy, is the
+/// centre.
 struct StayCluster: Hashable, Sendable, Codable {
     /// Kept only while the cluster is a candidate (shorter than a stay), so leading points can
     /// leave it; an open stay keeps just its sums.
     var points: [TimelinePoint]
     var first: TimelinePoint
     var last: TimelinePoint
+    /// The points' coordinates times their weights (``weight(of:)``), and the weights' sum.
     var sumLatitude: Double
     var sumLongitude: Double
+    var sumWeight: Double
     var count: Int
     var radius: Double
     var inferred: Bool
@@ -28,15 +31,35 @@ struct StayCluster: Hashable, Sendable, Codable {
         first = point
         last = point
         settled = point
-        sumLatitude = point.lat
-        sumLongitude = point.lon
+        let weight = Self.weight(of: point)
+        sumLatitude = point.lat * weight
+        sumLongitude = point.lon * weight
+        sumWeight = weight
         count = 1
         radius = 0
         inferred = false
     }
 
-    var latitude: Double { sumLatitude / Double(count) }
-    var longitude: Double { sumLongitude / Double(count) }
+    var latitude: Double { sumLatitude / sumWeight }
+    var longitude: Double { sumLongitude / sumWeight }
+
+    /// How much a point counts in the centre: inversely as its accuracy's square (a GPS fix at
+    /// 8 m counts as about fifty Wi-Fi fixes at 60 m, each of which may be 30-60 m off), relative
+    /// to a 10 m fix, at most four times that (a reported 1 m is not believed). A point without an
+    /// accuracy counts as a 10 m one, so points alike count alike and the centre is their mean.
+    static func weight(of point: TimelinePoint) -> Double {
+        let accuracy = point.acc.map { max($0, 5) } ?? 10
+        return 100 / (accuracy * accuracy)
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) a point's share of the centre.
+    private mutating func tally(_ point: TimelinePoint, sign: Double) {
+        let weight = Self.weight(of: point) * sign
+        sumLatitude += point.lat * weight
+        sumLongitude += point.lon * weight
+        sumWeight += weight
+        count += sign > 0 ? 1 : -1
+    }
     var duration: Duration { last.time - first.time }
 
     func distance(to point: TimelinePoint) -> Double { point.distance(latitude: latitude, longitude: longitude) }
@@ -46,9 +69,7 @@ struct StayCluster: Hashable, Sendable, Codable {
         last = point
         settled = point
         departing = []
-        sumLatitude += point.lat
-        sumLongitude += point.lon
-        count += 1
+        tally(point, sign: 1)
         radius = max(radius, distance(to: point))
     }
 
@@ -63,14 +84,18 @@ struct StayCluster: Hashable, Sendable, Codable {
         if departing.count > Self.departingMemory { settled = departing.removeFirst() }
     }
 
+    /// Takes the first `count` points (of a cluster that keeps its points and holds more) out of
+    /// the centre and the radius; the cluster still starts at the first.
+    mutating func leaveOutOfCentre(_ count: Int) {
+        guard count > 0, count < points.count else { return }
+        for point in points.prefix(count) { tally(point, sign: -1) }
+        radius = points.dropFirst(count).reduce(0) { max($0, $1.distance(latitude: latitude, longitude: longitude)) }
+    }
+
     /// The stay as it was before its departing points, and those points (the trip's first).
     func leaving() -> (stay: StayCluster, departing: [TimelinePoint]) {
         var stay = self
-        for point in departing {
-            stay.sumLatitude -= point.lat
-            stay.sumLongitude -= point.lon
-            stay.count -= 1
-        }
+        for point in departing { stay.tally(point, sign: -1) }
         stay.last = settled
         stay.departing = []
         return (stay, departing)
@@ -79,9 +104,7 @@ struct StayCluster: Hashable, Sendable, Codable {
     /// Removes and returns the oldest point (the cluster must keep its points and hold two or more).
     mutating func dropFirst() -> TimelinePoint {
         let head = points.removeFirst()
-        sumLatitude -= head.lat
-        sumLongitude -= head.lon
-        count -= 1
+        tally(head, sign: -1)
         first = points[0]
         radius = points.reduce(0) { max($0, $1.distance(latitude: latitude, longitude: longitude)) }
         return head
@@ -101,8 +124,8 @@ struct StayCluster: Hashable, Sendable, Codable {
 }
 
 extension StayCluster {
-    /// Reads states persisted before `departing` and `settled` existed (none departing, settled
-    /// at the last point).
+    /// Reads states persisted before `departing`, `settled` and `sumWeight` existed (none
+    /// departing, settled at the last point, every point counted alike).
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         points = try container.decode([TimelinePoint].self, forKey: .points)
@@ -111,6 +134,8 @@ extension StayCluster {
         sumLatitude = try container.decode(Double.self, forKey: .sumLatitude)
         sumLongitude = try container.decode(Double.self, forKey: .sumLongitude)
         count = try container.decode(Int.self, forKey: .count)
+        // Before the weights, every point counted 1: as a 10 m fix does now.
+        sumWeight = try container.decodeIfPresent(Double.self, forKey: .sumWeight) ?? Double(count)
         radius = try container.decode(Double.self, forKey: .radius)
         inferred = try container.decode(Bool.self, forKey: .inferred)
         departing = try container.decodeIfPresent([TimelinePoint].self, forKey: .departing) ?? []

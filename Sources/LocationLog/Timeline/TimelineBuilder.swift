@@ -143,9 +143,17 @@ public struct TimelineBuilder: Sendable {
         // stay completes (someone pacing, or a speed reported at rest, still stays: without this
         // the candidate would never close and keep every sample).
         if candidate.duration >= settings.minimumStay, !point.measuredMoving || longEnoughBefore {
+            // The first samples that measured the person moving (at most two) were still on the
+            // way in: the trip runs through them to the centre, reached when the stay starts (its
+            // first sample), instead of a straight line from the last sample out of reach; the
+            // centre is where the person came to rest, without them.
+            let walkingIn = candidate.points.prefix(while: \.measuredMoving).prefix(StayCluster.departingMemory)
+            if trip != nil { candidate.leaveOutOfCentre(walkingIn.count) }
             let arrival = candidate.centre(at: candidate.first.t)
-            if let reaching = trip.map({ Self.extend($0, with: arrival) }), let finished = reaching.trip {
-                closed.append(.trip(finished))
+            if var reaching = trip {
+                for point in walkingIn { reaching.append(point) }
+                reaching.append(arrival)
+                if let finished = reaching.trip { closed.append(.trip(finished)) }
             }
             candidate.points = []
             state = .staying(candidate)

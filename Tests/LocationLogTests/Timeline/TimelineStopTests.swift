@@ -130,4 +130,51 @@ import Testing
         entries += resumed.finish()
         #expect(entries == Edge.timeline(points))
     }
+
+    /// A walk that arrives round a corner, its last sample walking in (1.3 m/s) 97 m short of the
+    /// place and inside the radius: the trip runs through it to the centre, and the centre is
+    /// where the person came to rest, without it; the stay still starts at that sample (seed 19's
+    /// Monday walk ended 23 m off the place and 5.5 % short: BENCHMARKS.md, 2026-11-28).
+    @Test func theSamplesWalkingInLeadTheTripToTheCentre() throws {
+        var points = Edge.staying(from: 0, minutes: 30, speed: 0)
+        points += stride(from: Int64(1800), through: 2040, by: 120).map {
+            Edge.point($0, north: Double($0 - 1780) * 1.3, speed: 1.3)
+        }
+        // 2160 s: 95 m east of the line, 97 m from the place and 132 m from the sample before
+        // (a corner between them); then at rest.
+        let metresPerDegreeEast = 111_320 * cos(Edge.origin.latitude * .pi / 180)
+        let corner = Edge.point(2160, north: 450, speed: 1.3)
+        points.append(
+            TimelinePoint(
+                time: corner.time, latitude: corner.lat - 20 / 111_320,
+                longitude: corner.lon + 95 / metresPerDegreeEast, accuracy: 10, speed: 1.3))
+        points += Edge.staying(from: 2280, minutes: 30, north: 450, speed: 0)
+        let entries = Edge.timeline(points)
+        #expect(entries.map(\.kind) == ["stay", "trip", "stay"])
+        let walk = try #require(entries.dropFirst().first?.trip)
+        let shop = try #require(entries.last?.stay)
+        #expect(shop.start == Instant(milliseconds: 2_160_000), "the stay starts at the sample walking in")
+        #expect(walk.end == shop.start && walk.sampleCount == 6)
+        let place = Edge.point(0, north: 450)
+        #expect(place.distance(latitude: shop.latitude, longitude: shop.longitude) < 1, "the centre is the place")
+        // Truth: 1780 s to 2160 s at 1.3 m/s (494 m), then 97 m in: 591 m. Straight from the
+        // last sample out of reach (2040 s, 338 m north) to the place would be 112 m, not 156 + 97.
+        #expect(abs(walk.distance - 591) < 591 * 0.02, "distance \(walk.distance)")
+    }
+
+    /// The centre weighs each sample by its accuracy: Wi-Fi fixes 60 m accurate, all 30 m to one
+    /// side of the place, and GPS fixes 8 m accurate at it make a centre a few metres from it, not
+    /// the 20 m of the plain mean; samples alike still make their plain mean.
+    @Test func theCentreWeighsSamplesByTheirAccuracy() throws {
+        var points: [TimelinePoint] = []
+        for minute in stride(from: Int64(0), to: 30, by: 2) {
+            let gps = minute % 6 == 0
+            points.append(Edge.point(minute * 60, north: gps ? 0 : 30, speed: 0, accuracy: gps ? 8 : 60))
+        }
+        let stay = try #require(Edge.timeline(points).first?.stay)
+        let place = Edge.point(0, north: 0)
+        #expect(place.distance(latitude: stay.latitude, longitude: stay.longitude) < 3)
+        let alike = try #require(Edge.timeline(Edge.staying(from: 0, minutes: 30, north: 12)).first?.stay)
+        #expect(abs(Edge.point(0, north: 12).distance(latitude: alike.latitude, longitude: alike.longitude)) < 0.01)
+    }
 }
