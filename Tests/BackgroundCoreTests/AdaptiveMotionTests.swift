@@ -148,4 +148,20 @@ import Testing
             #expect(fixRequests(effects).isEmpty, "\(name)")
         }
     }
+
+    /// A refresh wake's reason labels the wake's own fix only: the slot fixes after it, taken
+    /// while the coarse updates keep the app running, are `timer` ones (seed 20's drive home was
+    /// labelled `refresh` for as long as the app ran after a refresh wake).
+    @Test func aWakesReasonLabelsItsOwnFixOnly() {
+        var machine = KeepAliveMachine(strategy: .adaptive, environment: .init(iosMajor: 17))
+        _ = machine.handle(.launched(.backgroundRefresh), at: start)
+        let woken = recorded(machine.handle(.locationFix(fix(at: 3), source: .oneShot), at: start + .seconds(3)))
+        _ = machine.handle(.timerFired(KeepAliveMachine.sampleTimer), at: start + .seconds(120))
+        let next = recorded(machine.handle(.locationFix(fix(at: 123), source: .oneShot), at: start + .seconds(123)))
+        _ = machine.handle(.woke(.silentPush), at: start + .seconds(240))
+        let pushed = recorded(machine.handle(.locationFix(fix(at: 242), source: .oneShot), at: start + .seconds(242)))
+        #expect(woken.map(\.trigger) == [.refresh])
+        #expect(next.map(\.trigger) == [.timer])
+        #expect(pushed.map(\.trigger) == [.push])
+    }
 }

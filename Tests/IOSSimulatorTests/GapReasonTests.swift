@@ -75,7 +75,7 @@ struct GapReasonTests {
         let scenario = Self.commute([(10 * 3600, .storageFull(true)), (11 * 3600, .storageFull(false))])
         let (report, gaps) = Self.run(scenario)
         #expect(report.invariantViolations == 0, "\(report.violationExamples)")
-        #expect(report.samplesOnServer + report.samplesPending == report.samplesCaptured)
+        #expect(report.samplesOnServer + report.samplesPending == report.samplesRecorded)
         #expect(report.maxGapS >= 3600 - 120, "no sample while the storage was full")
         let full = gaps.filter { $0.reason == .storageFull }
         #expect(full.count == 1, "\(gaps)")

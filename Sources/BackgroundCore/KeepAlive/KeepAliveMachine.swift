@@ -175,6 +175,9 @@ public struct KeepAliveMachine: Sendable {
             switch $0 {
             case .accept(let accepted):
                 context.lastAcceptedFix = accepted.fix
+                // The wake's reason labels the wake's own fix; later ones, taken while something
+                // else keeps the app running, are the slot timer's.
+                if accepted.trigger == .refresh || accepted.trigger == .push { context.wakeReason = nil }
                 return .recordSample(accepted)
             case .reject(let fix, let reason):
                 return .rejectFix(fix, reason)

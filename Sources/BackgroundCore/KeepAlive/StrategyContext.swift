@@ -4,7 +4,8 @@ public struct StrategyContext: Sendable {
     public internal(set) var now: Instant
     public internal(set) var environment: KeepAliveEnvironment
     public internal(set) var isForeground: Bool
-    /// Why the app is running in the background right now, if it was launched or woken for a reason.
+    /// Why the app is running in the background right now, if it was launched or woken for a
+    /// reason; a refresh or push wake's reason lasts until that wake's fix is recorded.
     public internal(set) var wakeReason: LaunchReason?
     public internal(set) var sampling: SamplingMachine
     public internal(set) var lastAcceptedFix: LocationFix?

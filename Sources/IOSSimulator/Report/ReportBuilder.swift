@@ -147,7 +147,7 @@ struct ReportBuilder: Sendable {
             strategy: configuration.strategy.rawValue, ios: configuration.ios,
             auth: configuration.authorization.rawValue,
             scenario: configuration.scenario.name, seed: configuration.seed, hours: configuration.hours,
-            samplesExpected: expected, samplesCaptured: slots.count,
+            samplesExpected: expected, samplesCaptured: slots.count, samplesRecorded: sampleTimes.count,
             coverage: expected > 0 ? (Double(precise.count) / Double(expected)).rounded(toPlaces: 4) : 0,
             maxGapS: maxGap.rounded(toPlaces: 1), backgroundAliveS: backgroundAlive.rounded(toPlaces: 1),
             aliveAfterBackgroundS: median.rounded(toPlaces: 1),

@@ -12,6 +12,9 @@ package struct SimulationReport: Codable, Hashable, Sendable {
     package var samplesExpected: Int
     /// Slots that got an accepted sample.
     package var samplesCaptured: Int
+    /// Samples the phone accepted in the run: one per captured slot, plus the departure fixes
+    /// `adaptive` takes beyond a slot's own when the user sets off (trigger `motion`).
+    package var samplesRecorded: Int = 0
     /// `samplesCaptured / samplesExpected`, 0…1.
     package var coverage: Double
     /// The longest time without a sample, including from the start and to the end, in seconds.
@@ -91,6 +94,7 @@ package struct SimulationReport: Codable, Hashable, Sendable {
         case strategy, ios, auth, scenario, seed, hours
         case samplesExpected = "samples_expected"
         case samplesCaptured = "samples_captured"
+        case samplesRecorded = "samples_recorded"
         case coverage
         case maxGapS = "max_gap_s"
         case backgroundAliveS = "background_alive_s"
