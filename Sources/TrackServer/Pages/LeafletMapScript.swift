@@ -36,8 +36,7 @@ enum LeafletMapScript {
           }
           const local = ms => new Date(ms + MAP.utcOffsetMinutes * 60000);
           const fmt = ms => local(ms).toISOString().replace('T', ' ').slice(0, 19) + ' ' + MAP.zone;
-          const dur = s => s >= 3600 ? Math.floor(s / 3600) + ' h ' + Math.round(s % 3600 / 60) + ' min'
-            : Math.round(s / 60) + ' min';
+          \(PageScripts.duration)
           // Time of day as a hue: night blue, morning green, afternoon orange, evening purple.
           const colour = ms => {
             const h = local(ms).getUTCHours() + local(ms).getUTCMinutes() / 60;

@@ -73,8 +73,7 @@ enum MapScript {
           }
           const fmt = ms => new Date(ms + MAP.utcOffsetMinutes * 60000).toISOString().replace('T', ' ').slice(0, 19)
             + ' ' + MAP.zone;
-          const dur = s => s >= 3600 ? Math.floor(s / 3600) + ' h ' + Math.round(s % 3600 / 60) + ' min'
-            : Math.round(s / 60) + ' min';
+          \(PageScripts.duration)
           MAP.segments.forEach((seg, i) => {
             el('polyline', {class: 'seg', points: seg.map(p => px(p).join(',')).join(' ')});
             if (i > 0) {

@@ -13,6 +13,13 @@ enum PageScripts {
 
         """
 
+    /// `dur(seconds)`, which the map and timeline scripts share: "7 h 59 min", "45 min". Rounded
+    /// to whole minutes first, so 7 h 59.9 min reads "8 h 0 min", never "7 h 60 min".
+    static let duration = """
+        const dur = s => { const m = Math.round(s / 60); \
+        return m >= 60 ? Math.floor(m / 60) + ' h ' + m % 60 + ' min' : m + ' min'; };
+        """
+
     /// The script of `name`, or `nil` for an unknown one.
     static func script(_ name: String) -> String? {
         switch name {

@@ -35,8 +35,7 @@ enum TimelineScript {
           const modeColour = {still: '#77767b', walking: '#26a269', cycling: '#e5a50a', vehicle: '#1c71d8'};
           const local = ms => new Date(ms + TIMELINE.utcOffsetMinutes * 60000);
           const hm = ms => local(ms).toISOString().slice(11, 16);
-          const dur = s => s >= 3600 ? Math.floor(s / 3600) + ' h ' + Math.round(s % 3600 / 60) + ' min'
-            : Math.round(s / 60) + ' min';
+          \(PageScripts.duration)
           const km = m => m >= 1000 ? (m / 1000).toFixed(1) + ' km' : Math.round(m) + ' m';
           const title = document.createElement('h2');
           title.textContent = 'Timeline (' + TIMELINE.zone + ')';

@@ -169,6 +169,19 @@ struct TimelineRouteTests {
         #expect(script.status == .ok && script.text.contains("TIMELINE.entries"))
     }
 
+    /// Every page script that shows durations rounds to whole minutes before it splits hours off:
+    /// a stay of 7 h 59.9 min read "7 h 60 min" on the demo's map (the stay's end is estimated to
+    /// the millisecond since 2026-11-28).
+    @Test func durationsRoundToMinutesBeforeHours() async throws {
+        let server = try await TestServer()
+        for name in ["map.js", "leaflet-map.js", "timeline.js"] {
+            let script = try await get(server, "/static/bgtrack/\(name)")
+            #expect(script.status == .ok)
+            #expect(script.text.contains("const m = Math.round(s / 60);"), "\(name)")
+            #expect(!script.text.contains("Math.round(s % 3600 / 60)"), "\(name)")
+        }
+    }
+
     @Test func anOverlandGapWithTheSamePositionAtBothEndsIsUnexplained() async throws {
         let server = try await TestServer()
         @Sendable func overland(_ minutes: [Int64]) -> String {
