@@ -137,33 +137,32 @@ public struct SamplingMachine: Sendable {
             state = .sampling(filled: state.filled)
             return []
         case .fix(let fix, let trigger, let state):
-            if let rejection = check(fix, at: now) {
-                return [.reject(fix, rejection)]
-            }
-            let slot = slot(containing: fix.timestamp)
-            if self.state.filled.contains(slot) {
+            return take(fix, trigger: trigger, state: state, at: now)
+        case .departure(let fix, let state):
+            return take(fix, trigger: .motion, state: state, at: now)
+        }
+    }
+
+    /// Checks `fix` and accepts it into its slot if the slot has no sample yet, or, for a
+    /// departure (trigger `motion`), once more beyond the slot's own.
+    private mutating func take(_ fix: LocationFix, trigger: SampleTrigger, state: SampleAppState, at now: Instant)
+        -> [Action]
+    {
+        if let rejection = check(fix, at: now) {
+            return [.reject(fix, rejection)]
+        }
+        let slot = slot(containing: fix.timestamp)
+        if self.state.filled.contains(slot) {
+            guard trigger == .motion, !departureSlots.contains(slot) else {
                 surplusFixes += 1
                 return []
             }
+            departureSlots.append(slot)
+            if departureSlots.count > Self.filledSlotMemory { departureSlots.removeFirst() }
+        } else {
             fill(slot)
-            return [.accept(AcceptedFix(fix, trigger: trigger, state: state, slot: slot))]
-        case .departure(let fix, let state):
-            if let rejection = check(fix, at: now) {
-                return [.reject(fix, rejection)]
-            }
-            let slot = slot(containing: fix.timestamp)
-            if self.state.filled.contains(slot) {
-                guard !departureSlots.contains(slot) else {
-                    surplusFixes += 1
-                    return []
-                }
-                departureSlots.append(slot)
-                if departureSlots.count > Self.filledSlotMemory { departureSlots.removeFirst() }
-            } else {
-                fill(slot)
-            }
-            return [.accept(AcceptedFix(fix, trigger: .motion, state: state, slot: slot))]
         }
+        return [.accept(AcceptedFix(fix, trigger: trigger, state: state, slot: slot))]
     }
 
     /// The first rule the fix breaks, or `nil` when it may become a sample.

@@ -147,12 +147,11 @@ public struct TimelineBuilder: Sendable {
             // way in: the trip runs through them to the centre, reached when the stay starts (its
             // first sample), instead of a straight line from the last sample out of reach; the
             // centre is where the person came to rest, without them.
-            let walkingIn = candidate.points.prefix(while: \.measuredMoving).prefix(StayCluster.departingMemory)
-            if trip != nil { candidate.leaveOutOfCentre(walkingIn.count) }
-            let arrival = candidate.centre(at: candidate.first.t)
             if var reaching = trip {
+                let walkingIn = candidate.points.prefix(while: \.measuredMoving).prefix(StayCluster.departingMemory)
+                candidate.leaveOutOfCentre(walkingIn.count)
                 for point in walkingIn { reaching.append(point) }
-                reaching.append(arrival)
+                reaching.append(candidate.centre(at: candidate.first.t))
                 if let finished = reaching.trip { closed.append(.trip(finished)) }
             }
             candidate.points = []

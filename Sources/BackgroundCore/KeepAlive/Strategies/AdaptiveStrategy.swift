@@ -88,8 +88,8 @@ struct AdaptiveStrategy: KeepAliveStrategy {
             let setOff = activity.saysMoving && motionSaysMoving != true
             noteMotion(activity)
             guard setOff else { return [] }
-            let saving = context.environment.lowPowerMode || context.environment.batteryIsLow
-            return context.requestDepartureFix(saving ? .hundredMeters : .best)
+            // No longer "stationary": the slot's accuracy, GPS unless the battery is to be saved.
+            return context.requestDepartureFix(slotFixAccuracy(in: context) ?? .best)
         default:
             return []
         }
