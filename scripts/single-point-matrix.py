@@ -20,6 +20,7 @@ cell failed (wrk errors, fewer rows than requests), 2 on bad arguments.
 import argparse
 import os
 import re
+import shutil
 import socket
 import sqlite3
 import statistics
@@ -56,6 +57,8 @@ def parse_args():
         parser.error("--seconds: 1 to 3600")
     if any(not 1 <= c <= 1024 for c in args.connections):
         parser.error("--connections: each 1 to 1024")
+    if shutil.which("wrk") is None:
+        parser.error("wrk is not installed (Debian: apt-get install wrk)")
     if not os.access(args.bin, os.X_OK):
         parser.error(f"--bin {args.bin}: not an executable; build it with "
                      "swift build -c release --product bgtrack")
@@ -91,11 +94,12 @@ def ours_round(args, number, results):
         tokens = {}
         for protocol, connections in cells:
             device = f"{protocol}{connections}"
-            out = subprocess.run([args.bin, "device", "add", device, "--db", database],
-                                 capture_output=True, text=True, check=True).stdout
-            token = re.search(r"bgd_[A-Za-z0-9_-]+", out)
-            if not token:
-                sys.exit(f"bgtrack device add printed no token: {out.strip()}")
+            added = subprocess.run([args.bin, "device", "add", device, "--db", database],
+                                   capture_output=True, text=True, check=False)
+            token = re.search(r"bgd_[A-Za-z0-9_-]+", added.stdout)
+            if added.returncode != 0 or not token:
+                sys.exit(f"bgtrack device add {device} failed (exit {added.returncode}): "
+                         f"{(added.stderr or added.stdout).strip()}")
             tokens[device] = token.group(0)
         port = free_port()
         server = subprocess.Popen([args.bin, "serve", "--db", database, "--port", str(port),
@@ -107,7 +111,11 @@ def ours_round(args, number, results):
                     urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
                     break
                 except OSError:
+                    if server.poll() is not None:
+                        sys.exit(f"bgtrack serve exited with {server.returncode} before answering /healthz")
                     time.sleep(0.1)
+            else:
+                sys.exit(f"bgtrack serve did not answer /healthz on port {port} within 30 s")
             counted = 0
             for protocol, connections in cells:
                 device = f"{protocol}{connections}"
