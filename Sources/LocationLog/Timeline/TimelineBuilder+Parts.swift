@@ -64,6 +64,12 @@ struct StayCluster: Hashable, Sendable, Codable {
 
     func distance(to point: TimelinePoint) -> Double { point.distance(latitude: latitude, longitude: longitude) }
 
+    /// The distance from the centre to the farthest of `points` (0 for none): the radius after the
+    /// centre moved.
+    private func farthest(of points: some Sequence<TimelinePoint>) -> Double {
+        points.reduce(0) { max($0, distance(to: $1)) }
+    }
+
     mutating func append(_ point: TimelinePoint, keepingPoints: Bool) {
         if keepingPoints { points.append(point) }
         last = point
@@ -89,7 +95,7 @@ struct StayCluster: Hashable, Sendable, Codable {
     mutating func leaveOutOfCentre(_ count: Int) {
         guard count > 0, count < points.count else { return }
         for point in points.prefix(count) { tally(point, sign: -1) }
-        radius = points.dropFirst(count).reduce(0) { max($0, $1.distance(latitude: latitude, longitude: longitude)) }
+        radius = farthest(of: points.dropFirst(count))
     }
 
     /// The stay as it was before its departing points, and those points (the trip's first).
@@ -114,7 +120,7 @@ struct StayCluster: Hashable, Sendable, Codable {
         let head = points.removeFirst()
         tally(head, sign: -1)
         first = points[0]
-        radius = points.reduce(0) { max($0, $1.distance(latitude: latitude, longitude: longitude)) }
+        radius = farthest(of: points)
         return head
     }
 
