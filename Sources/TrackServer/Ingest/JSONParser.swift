@@ -66,17 +66,20 @@ struct JSONParser {
 
     private mutating func object() throws(Failure) -> JSONValue {
         index += 1
-        var members: [String: JSONValue] = [:]
+        // Gathered in order, then hashed once each into a dictionary of the right size: inserting
+        // as they came (a lookup for the repeated-name rule, then the insert, and the dictionary
+        // regrown three times for an OwnTracks location) was most of parsing one.
+        var members: [(String, JSONValue)] = []
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return .object([:])
         }
         while true {
             skipWhitespace()
             if index < bytes.count && bytes[index] == UInt8(ascii: "}") && !members.isEmpty {
                 index += 1
-                return .object(members)
+                return Self.object(members)
             }
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw failure("expected a member name")
@@ -86,20 +89,26 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
             index += 1
             skipWhitespace()
-            let member = try value()
-            // A repeated name keeps its first value, as Foundation's decoder did.
-            if members[key] == nil { members[key] = member }
+            members.append((key, try value()))
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end of the JSON") }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return .object(members)
+                return Self.object(members)
             } else {
                 throw failure("expected ',' or '}'")
             }
         }
+    }
+
+    /// An object of `members` in document order. A repeated name keeps its first value, as
+    /// Foundation's decoder did: written last to first, the first occurrence is written last.
+    private static func object(_ members: [(String, JSONValue)]) -> JSONValue {
+        var object = [String: JSONValue](minimumCapacity: members.count)
+        for (name, value) in members.reversed() { object[name] = value }
+        return .object(object)
     }
 
     private mutating func array() throws(Failure) -> JSONValue {

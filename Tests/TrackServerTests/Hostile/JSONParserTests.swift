@@ -28,6 +28,17 @@ struct JSONParserTests {
         #expect(parsed == expected)
     }
 
+    /// Not among the mutated documents: Foundation does not check the UTF-8 of names inside a
+    /// repeated member's value, which it drops, where the parser refuses invalid UTF-8 anywhere.
+    @Test func aRepeatedNameKeepsItsFirstValueAsInFoundation() throws {
+        let bytes = Array(#"{"a":1,"b":{"c":2},"a":3,"b":4,"a":{"x":5,"x":6},"c":{"d":7,"d":8}}"#.utf8)
+        let parsed = try JSONParser.parse(bytes)
+        #expect(parsed == Self.foundation(bytes))
+        #expect(
+            parsed
+                == .object(["a": .number(1), "b": .object(["c": .number(2)]), "c": .object(["d": .number(7)])]))
+    }
+
     @Test(arguments: [
         "", "{", "01", "+1", ".5", "1.", "1e", "-", "tru", "nul", "[1 2]", "{\"a\" 1}",
         "\"\\x\"", "\"\\ud800\"", "\"\\udc00x\"", "\"a\u{01}b\"", "1e400", "{} {}", "NaN", "'a'",
