@@ -28,7 +28,12 @@ struct Authenticator: Sendable {
 
     /// User and password of `Authorization: Basic …` among `headers`.
     static func basic(_ headers: HTTPFields) -> (user: String, password: String)? {
-        guard let header = headers[.authorization], let encoded = credentials(header, scheme: "basic "),
+        basic(authorization: headers[.authorization])
+    }
+
+    /// User and password of an `Authorization: Basic …` value.
+    static func basic(authorization header: String?) -> (user: String, password: String)? {
+        guard let header, let encoded = credentials(header, scheme: "basic "),
             let data = Data(base64Encoded: String(encoded)),
             let text = String(validating: data, as: UTF8.self), let colon = text.firstIndex(of: ":")
         else { return nil }

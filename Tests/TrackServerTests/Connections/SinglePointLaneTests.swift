@@ -78,6 +78,34 @@ struct SinglePointLaneTests {
         var get = Self.ownTracksHead()
         get.method = .get
         #expect(LaneRoute(get) == nil)
+        // A field the lane reads, sent twice: the router combines the values by its own rules.
+        var twice = Self.ownTracksHead()
+        twice.headerFields.append(HTTPField(name: .authorization, value: "Basic eDp5"))
+        #expect(LaneRoute(twice) == nil)
+        var twoTypes = post
+        twoTypes.headerFields.append(HTTPField(name: .contentType, value: "application/json"))
+        #expect(LaneRoute(twoTypes) == .osmAnd)
+        twoTypes.headerFields.append(HTTPField(name: .contentType, value: "text/plain"))
+        #expect(LaneRoute(twoTypes) == nil)
+    }
+
+    @Test func theLaneReadsItsFieldsWhateverTheirCase() throws {
+        let authorization = try #require(HTTPField.Name("AUTHORIZATION"))
+        let contentType = try #require(HTTPField.Name("Content-type"))
+        let connection = try #require(HTTPField.Name("CONNECTION"))
+        var fields = HTTPFields([
+            HTTPField(name: authorization, value: "Basic YW5hOnRva2Vu"),
+            HTTPField(name: contentType, value: "application/x-www-form-urlencoded"),
+            HTTPField(name: .userAgent, value: "Traccar"),
+        ])
+        let read = LaneFields(fields)
+        #expect(read.isPlain)
+        #expect(read.authorization == "Basic YW5hOnRva2Vu")
+        #expect(read.contentType == "application/x-www-form-urlencoded")
+        #expect(Authenticator.basic(authorization: read.authorization)?.password == "token")
+        fields.append(HTTPField(name: connection, value: "keep-alive"))
+        #expect(!LaneFields(fields).isPlain)
+        #expect(LaneFields(HTTPFields()) == LaneFields(HTTPFields([HTTPField(name: .userAgent, value: "wrk")])))
     }
 
     @Test func aTokenTheRouterHasNotCheckedGoesToTheRouter() async throws {
