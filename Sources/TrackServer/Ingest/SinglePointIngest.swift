@@ -48,8 +48,9 @@ enum LaneRoute: Sendable, Equatable {
     case osmAnd
 
     /// The route of a request head the lane may take, or `nil`: the path is exactly the route's,
-    /// the body is neither compressed nor announced with `Expect`, and the request neither asks to
-    /// close the connection nor says anything else about it (the router handles those).
+    /// the body is neither compressed nor announced with `Expect`, the request neither asks to
+    /// close the connection nor says anything else about it, and no field the lane reads comes
+    /// twice (``LaneFields``; the router handles all those).
     init?(_ head: HTTPRequest) {
         guard LaneFields(head.headerFields).isPlain, let path = head.path else { return nil }
         let route = path.utf8.split(separator: UInt8(ascii: "?"), maxSplits: 1, omittingEmptySubsequences: false).first
