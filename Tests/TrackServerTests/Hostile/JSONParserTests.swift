@@ -108,3 +108,50 @@ struct FormDecodeTests {
         }
     }
 }
+
+/// The form parser's byte split (ASCII texts) against its `Character` split (what it replaced).
+@Suite("FormParameters.parse")
+struct FormParseTests {
+    @Test func aTraccarQueryReadsAsItsPairs() {
+        let query = "id=ana&timestamp=1700000000&lat=52.5&lon=13.4&speed=2&bearing=90&altitude=30&accuracy=8&batt=80"
+        let parsed = FormParameters.parse(query)
+        #expect(parsed?["id"] == "ana")
+        #expect(parsed?["timestamp"] == "1700000000")
+        #expect(parsed?.count == 9)
+        #expect(FormParameters.parse("a=1&&a=2&b&=x&c=d=e&") == ["a": "2", "b": "", "": "x", "c": "d=e"])
+        #expect(FormParameters.parse("a=%zz") == nil)
+        #expect(FormParameters.parse("t=2024-11-22+02%3A30%3A00") == ["t": "2024-11-22 02:30:00"])
+    }
+
+    /// 20,000 seeded texts over `&`, `=`, escapes, CR LF and a few non-ASCII scalars (a combining
+    /// accent after `&` makes one `Character` of the two): the same pairs, or the same refusal.
+    @Test func theByteSplitAgreesWithTheCharacterSplit() {
+        let alphabet = Array("&=%+aZ09fF._ \r\n".unicodeScalars) + ["é", "\u{301}"]
+        var nonASCII = 0
+        for seed in UInt64(1)...20_000 {
+            var random = SeededRandom(seed: seed)
+            let text = String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: 0...16, using: &random)).map { _ in
+                        let letters = seed % 4 == 0 ? alphabet.count : alphabet.count - 2
+                        return alphabet[Int.random(in: 0..<letters, using: &random)]
+                    }))
+            let expected = FormParameters.parseCharacters(text)
+            guard let parsed = FormParameters.parseASCII(text) else {
+                // Not ASCII: `parse` splits by Character.
+                nonASCII += 1
+                #expect(FormParameters.parse(text) == expected)
+                continue
+            }
+            guard parsed == expected else {
+                Issue.record(
+                    "seed \(seed): \(text.debugDescription) parsed \(parsed.debugDescription), by Character \(expected.debugDescription)"
+                )
+                return
+            }
+        }
+        #expect(nonASCII > 1_000 && nonASCII < 5_000)
+        // Not ASCII: `&` and a combining accent are one Character, so no split there.
+        #expect(FormParameters.parse("a=1&\u{301}b=2") == ["a": "1&\u{301}b=2"])
+    }
+}
