@@ -53,6 +53,9 @@ public struct ServerConfiguration: Sendable {
     /// Whether single OwnTracks and OsmAnd points of known tokens are answered on the event loop,
     /// without the router (``SinglePointLane``); `serve --no-single-point-lane` turns it off.
     public var singlePointLane = true
+    /// libsodium for OwnTracks' encrypted messages: the system's, loaded at run time; a test
+    /// gives a failed load to see messages kept aside with the reason.
+    package var secretBox: Result<SecretBox, SecretBoxUnavailable> = SecretBox.system
 
     public init() {}
 }

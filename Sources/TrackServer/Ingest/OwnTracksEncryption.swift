@@ -1,4 +1,3 @@
-import CSodium
 import Foundation
 
 /// OwnTracks' `_type: "encrypted"` payloads: libsodium secretbox (XSalsa20-Poly1305), the `data`
@@ -6,39 +5,40 @@ import Foundation
 /// (owntracks/ios `Connection.m` `encrypt:`, owntracks/android `EncryptionProvider.kt` `encrypt`)
 /// and the Recorder opens it (owntracks/recorder `recorder.c` `decrypt()`).
 ///
-/// The crypto is libsodium's own (Debian's libsodium), not a re-implementation.
+/// The crypto is libsodium's own, loaded at run time (``SecretBox``), not a re-implementation.
 enum OwnTracksEncryption {
-    static let nonceBytes = Int(crypto_secretbox_NONCEBYTES)
-    static let macBytes = Int(crypto_secretbox_MACBYTES)
+    static let nonceBytes = SecretBox.nonceBytes
+    static let macBytes = SecretBox.macBytes
 
-    /// `sodium_init` once before any other call (idempotent and thread-safe in libsodium).
-    private static let ready: Bool = sodium_init() >= 0
-
-    /// The plaintext of an encrypted message's `data`.
+    /// The plaintext of an encrypted message's `data`, opened by `library` (the system's
+    /// libsodium unless a test gives another).
     /// - Throws: ``OwnTracksDecryptionError``.
-    static func open(_ data: String, key: OwnTracksKey) throws(OwnTracksDecryptionError) -> [UInt8] {
-        guard ready else { throw .unavailable }
+    static func open(
+        _ data: String, key: OwnTracksKey, library: Result<SecretBox, SecretBoxUnavailable> = SecretBox.system
+    ) throws(OwnTracksDecryptionError) -> [UInt8] {
         guard let wire = Data(base64Encoded: data).map(Array.init) else { throw .notBase64 }
         guard wire.count >= nonceBytes + macBytes else { throw .tooShort(wire.count) }
-        let nonce = Array(wire[..<nonceBytes])
-        let ciphertext = Array(wire[nonceBytes...])
-        // Room for the ciphertext minus its MAC, as crypto_secretbox_open_easy writes.
-        var plaintext = [UInt8](repeating: 0, count: ciphertext.count - macBytes)
-        let opened = crypto_secretbox_open_easy(&plaintext, ciphertext, UInt64(ciphertext.count), nonce, key.bytes)
-        guard opened == 0 else { throw .wrongKey }
+        let box: SecretBox
+        switch library {
+        case .success(let loaded): box = loaded
+        case .failure(let unavailable): throw .unavailable(unavailable)
+        }
+        guard let plaintext = box.open(Array(wire[nonceBytes...]), nonce: Array(wire[..<nonceBytes]), key: key.bytes)
+        else { throw .wrongKey }
         return plaintext
     }
 
     /// `plaintext` sealed as OwnTracks sends it: base64 of nonce ‖ MAC ‖ ciphertext. A fresh random
     /// nonce unless one is given (tests pin it).
-    static func seal(_ plaintext: [UInt8], key: OwnTracksKey, nonce given: [UInt8]? = nil) -> String {
-        precondition(ready, "libsodium failed to initialise")
-        var nonce = given ?? [UInt8](repeating: 0, count: nonceBytes)
-        if given == nil { randombytes_buf(&nonce, nonceBytes) }
+    /// - Throws: ``SecretBoxUnavailable`` when libsodium cannot be loaded.
+    static func seal(
+        _ plaintext: [UInt8], key: OwnTracksKey, nonce given: [UInt8]? = nil,
+        library: Result<SecretBox, SecretBoxUnavailable> = SecretBox.system
+    ) throws(SecretBoxUnavailable) -> String {
+        let box = try library.get()
+        let nonce = given ?? box.randomBytes(nonceBytes)
         precondition(nonce.count == nonceBytes, "a secretbox nonce is \(nonceBytes) bytes")
-        var ciphertext = [UInt8](repeating: 0, count: plaintext.count + macBytes)
-        _ = crypto_secretbox_easy(&ciphertext, plaintext, UInt64(plaintext.count), nonce, key.bytes)
-        return Data(nonce + ciphertext).base64EncodedString()
+        return Data(nonce + box.seal(plaintext, nonce: nonce, key: key.bytes)).base64EncodedString()
     }
 }
 
@@ -47,7 +47,7 @@ enum OwnTracksDecryptionError: Error, Hashable, CustomStringConvertible {
     case notBase64
     case tooShort(Int)
     case wrongKey
-    case unavailable
+    case unavailable(SecretBoxUnavailable)
 
     var description: String {
         switch self {
@@ -58,7 +58,7 @@ enum OwnTracksDecryptionError: Error, Hashable, CustomStringConvertible {
             "the encrypted message does not open with the OwnTracks key set for this device: the app's "
                 + "Encryption key and the one given to `bgtrack device set --owntracks-key` differ "
                 + "(or the message was altered)"
-        case .unavailable: "libsodium could not be initialised on this server"
+        case .unavailable(let why): why.description
         }
     }
 }

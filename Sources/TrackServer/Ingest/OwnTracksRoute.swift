@@ -84,7 +84,7 @@ extension TrackServerEnvironment {
         let reason: String
         if let key = try await store.ownTracksKey(device: device) {
             do throws(OwnTracksDecryptionError) {
-                return try OwnTracksEncryption.open(data, key: key)
+                return try OwnTracksEncryption.open(data, key: key, library: configuration.secretBox)
             } catch {
                 switch error {
                 case .notBase64, .tooShort:

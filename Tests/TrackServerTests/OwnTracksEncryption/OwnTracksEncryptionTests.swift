@@ -23,7 +23,7 @@ struct OwnTracksEncryptionTests {
     func sealingWithTheSameNonceGivesPyNaClsBytes(vector: OwnTracksVectors.Vector) throws {
         let data = try Self.data(of: vector)
         let nonce = Array(try #require(Data(base64Encoded: data)).prefix(24))
-        let sealed = OwnTracksEncryption.seal(
+        let sealed = try OwnTracksEncryption.seal(
             Array(vector.plaintext.utf8), key: try OwnTracksKey(secret: vector.secret), nonce: nonce)
         #expect(sealed == data)
     }
@@ -31,12 +31,12 @@ struct OwnTracksEncryptionTests {
     @Test func aRoundTripWithAFreshNonceEachTime() throws {
         let key = try OwnTracksKey(secret: "hunter2")
         let message = Array(#"{"_type":"location","lat":1,"lon":2,"tst":3}"#.utf8)
-        let first = OwnTracksEncryption.seal(message, key: key)
-        let second = OwnTracksEncryption.seal(message, key: key)
+        let first = try OwnTracksEncryption.seal(message, key: key)
+        let second = try OwnTracksEncryption.seal(message, key: key)
         #expect(first != second)
         #expect(try OwnTracksEncryption.open(first, key: key) == message)
         #expect(try OwnTracksEncryption.open(second, key: key) == message)
-        #expect(try OwnTracksEncryption.open(OwnTracksEncryption.seal([], key: key), key: key) == [])
+        #expect(try OwnTracksEncryption.open(try OwnTracksEncryption.seal([], key: key), key: key) == [])
     }
 
     @Test func aWrongKeyOrAnAlteredByteDoesNotOpen() throws {
@@ -68,6 +68,27 @@ struct OwnTracksEncryptionTests {
         #expect(throws: OwnTracksDecryptionError.tooShort(count)) {
             _ = try OwnTracksEncryption.open(data, key: try OwnTracksKey(secret: "k"))
         }
+    }
+
+    /// libsodium is loaded at run time (issue 37, item 1): the system's opens, a missing file or a
+    /// library that is not libsodium is refused with every name tried and what to install.
+    @Test func libsodiumIsLoadedAtRunTimeAndItsAbsenceSaysWhatToInstall() throws {
+        let system = try SecretBox.system.get()
+        #expect(system.randomBytes(24) != system.randomBytes(24))
+        let missing = SecretBox.load(["/nonexistent/libsodium.so.23", "libz.so.1"])
+        guard case .failure(let why) = missing else {
+            Issue.record("a missing library and zlib loaded as libsodium")
+            return
+        }
+        #expect(why.tried == ["/nonexistent/libsodium.so.23", "libz.so.1"])
+        #expect(why.errors.count == 2 && why.errors[1].contains("not libsodium"), "\(why.errors)")
+        #expect(why.description.contains("apt-get install libsodium23"))
+        let vector = OwnTracksVectors.all[0]
+        #expect(throws: OwnTracksDecryptionError.unavailable(why)) {
+            _ = try OwnTracksEncryption.open(
+                try Self.data(of: vector), key: try OwnTracksKey(secret: vector.secret), library: missing)
+        }
+        #expect(throws: why) { _ = try OwnTracksEncryption.seal([1], key: try OwnTracksKey(secret: "k"), library: missing) }
     }
 
     @Test func theKeyIsTheSecretsFirst32BytesPaddedWithZeros() throws {

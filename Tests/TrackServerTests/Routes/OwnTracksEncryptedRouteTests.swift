@@ -85,6 +85,28 @@ struct OwnTracksEncryptedRouteTests {
         #expect(try await server.sampleCount() == 0)
     }
 
+    /// A server whose machine has no libsodium (a fresh image without it, or a renamed copy): the
+    /// message is kept aside with a reason that says what to install, refused with a 503 so the
+    /// phone keeps it, and stored once the library is there (issue 37, item 1).
+    @Test func withoutLibsodiumTheMessageIsKeptAsideWithWhatToInstallAndNotLost() async throws {
+        let missing = SecretBox.load(["/nonexistent/libsodium.so.23"])
+        let server = try await TestServer { $0.secretBox = missing }
+        #expect(try await server.store.setOwnTracksKey(device: "iphone-42", OwnTracksKey(secret: Self.location.secret)))
+        let refused = try await Self.post(Self.location.body, server)
+        #expect(refused.status == .serviceUnavailable)
+        #expect(refused.headers[.retryAfter] != nil)
+        #expect(refused.text.contains("apt-get install libsodium23"), "\(refused.text)")
+        let kept = try await server.store.rejectedPoints(device: "iphone-42", limit: 10)
+        #expect(kept.count == 1 && kept.first?.raw == Self.location.body)
+        #expect(kept.first?.reason.contains("/nonexistent/libsodium.so.23") == true, "\(kept)")
+        #expect(try await server.sampleCount() == 0)
+        // The same message on a server that has the library (the phone sends it again): stored.
+        let restarted = try await TestServer()
+        _ = try await restarted.store.setOwnTracksKey(device: "iphone-42", OwnTracksKey(secret: Self.location.secret))
+        #expect(try await Self.post(Self.location.body, restarted).status == .ok)
+        #expect(try await restarted.sampleCount() == 1)
+    }
+
     @Test(arguments: [
         (#"{"_type":"encrypted","data":"!!not base64!!"}"#, "not base64"),
         (#"{"_type":"encrypted","data":"AAEC"}"#, "fewer than a secretbox nonce"),
@@ -105,8 +127,8 @@ struct OwnTracksEncryptedRouteTests {
         let key = try OwnTracksKey(secret: "k")
         _ = try await server.store.setOwnTracksKey(device: "iphone-42", key)
         let inner = #"{"_type":"location","lat":95,"lon":2,"tst":1732240000}"#
-        let sealed = OwnTracksEncryption.seal(Array(inner.utf8), key: key)
-        let nested = OwnTracksEncryption.seal(Array(#"{"_type":"encrypted","data":"AAAA"}"#.utf8), key: key)
+        let sealed = try OwnTracksEncryption.seal(Array(inner.utf8), key: key)
+        let nested = try OwnTracksEncryption.seal(Array(#"{"_type":"encrypted","data":"AAAA"}"#.utf8), key: key)
         for (data, reason) in [(sealed, "latitude 95"), (nested, "holds another encrypted message")] {
             let response = try await Self.post(#"{"_type":"encrypted","data":"\#(data)"}"#, server)
             #expect(response.status == .ok)
