@@ -13,8 +13,8 @@ if ! command -v schemathesis >/dev/null 2>&1; then
     python3 -m pip install -q 'schemathesis>=4,<5'
 fi
 
-bin="$(swift build --show-bin-path)/bgtrack"
-[ -x "$bin" ] || swift build --product bgtrack
+bin="$(swift build --package-path Tools --show-bin-path)/bgtrack"
+[ -x "$bin" ] || swift build --package-path Tools --product bgtrack
 
 work="$(mktemp -d)"
 db="$work/tracks.sqlite"

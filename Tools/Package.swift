@@ -22,33 +22,29 @@ let shadowDependencies: [Target.Dependency] = shadowModules.map {
     .target(name: $0.name, condition: .when(platforms: [.linux, .macOS]))
 }
 
-/// A dependency of the server, the command-line tools, the simulator's CLI and the benchmarks:
-/// resolved only with the `Tools` trait (on by default, so `swift run bgtrack demo` works in a
-/// checkout). An app adds the package with `traits: []` and fetches GRDB alone.
-func tool(_ product: String, _ package: String) -> Target.Dependency {
-    .product(name: product, package: package, condition: .when(traits: ["Tools"]))
-}
-
+// The repository's tools package: the server, the CLI, the simulator, the benchmarks and every
+// test, beside the library package at the repository's root (which an app adds, and which
+// fetches GRDB alone). `Sources`, `Tests` and `Examples` here are links to the root's folders:
+// this package compiles the library's targets itself, so `package` declarations reach the tools.
+//
+//     swift run --package-path Tools bgtrack demo
+//     swift test --package-path Tools --disable-xctest
+//
+// PostgreSQL is the `Postgres` trait (`--traits Postgres`): without it `bgtrack` builds on SQLite
+// alone and compiles neither PostgresNIO nor its two copies of BoringSSL.
 let package = Package(
-    name: "BackgroundTracker",
+    name: "BackgroundTrackerTools",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
-        .library(name: "BackgroundCore", targets: ["BackgroundCore"]),
-        .library(name: "LocationLog", targets: ["LocationLog"]),
-        // IOSSimulator and LinuxDevice are the CLI's tools (`bgtrack simulate|compare|demo|device`):
-        // their API is `package`, not a product.
-        .library(name: "TrackServer", targets: ["TrackServer"]),
-        .library(name: "TrackServerPostgres", targets: ["TrackServerPostgres"]),
-        // The iOS shell an app links (issue 10): the façade and the adapters over Apple's frameworks.
-        .library(name: "BackgroundTracker", targets: ["BackgroundTracker"]),
         .executable(name: "bgtrack", targets: ["bgtrack"]),
+        .executable(name: "bgtrack-bench", targets: ["bgtrack-bench"]),
     ],
     traits: [
         .trait(
-            name: "Tools",
-            description: "The server, the bgtrack and bgtrack-bench tools and their dependencies (Hummingbird, "
-                + "PostgresNIO, swift-argument-parser, swift-log, swift-service-lifecycle). Apps need none of it."),
-        .default(enabledTraits: ["Tools"]),
+            name: "Postgres",
+            description: "`bgtrack serve|device|operator --postgres URL`: the PostgreSQL store in the CLI "
+                + "(PostgresNIO, NIO-SSL and swift-crypto). Off by default so `bgtrack demo` builds on SQLite alone."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -77,9 +73,6 @@ let package = Package(
         .target(name: "IOSSimulator", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
         // zlib from the system (libz is in every Linux base image and in the Apple SDKs): gzip payloads.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
-        // libsodium from the system (Debian's libsodium-dev): OwnTracks' encrypted payloads are
-        // secretbox (XSalsa20-Poly1305), opened here by the library OwnTracks itself uses.
-        .systemLibrary(name: "CSodium", path: "Sources/CSodium", providers: [.apt(["libsodium-dev"])]),
         .target(
             name: "LocationLog",
             dependencies: ["BackgroundCore", "CZlib", .product(name: "GRDB", package: "GRDB.swift")],
@@ -89,15 +82,14 @@ let package = Package(
             name: "TrackServer",
             dependencies: [
                 "BackgroundCore",
-                "CSodium",
                 "LocationLog",
-                tool("Hummingbird", "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                tool("Logging", "swift-log"),
-                tool("HTTPTypes", "swift-http-types"),
-                tool("NIOCore", "swift-nio"),
-                tool("NIOPosix", "swift-nio"),
-                tool("NIOHTTPTypes", "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             // `GET /openapi.yaml` serves this file as it is.
             resources: [.copy("App/openapi.yaml")],
@@ -110,8 +102,8 @@ let package = Package(
                 "BackgroundCore",
                 "LocationLog",
                 "TrackServer",
-                tool("PostgresNIO", "postgres-nio"),
-                tool("Logging", "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -159,8 +151,8 @@ let package = Package(
         .target(
             name: "PostgresBaselines",
             dependencies: [
-                "BackgroundCore", "TrackServer", "TrackServerPostgres", tool("Logging", "swift-log"),
-                tool("PostgresNIO", "postgres-nio"),
+                "BackgroundCore", "TrackServer", "TrackServerPostgres", .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -172,7 +164,7 @@ let package = Package(
             name: "LoopbackServer",
             dependencies: [
                 "BackgroundCore", "IOSSimulator", "LinuxDevice", "LocationLog", "TrackServer",
-                tool("Hummingbird", "hummingbird"), tool("Logging", "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -194,12 +186,12 @@ let package = Package(
                 "LoadGenerator",
                 "LoopbackServer",
                 "TrackServer",
-                "TrackServerPostgres",
-                tool("ArgumentParser", "swift-argument-parser"),
-                tool("Logging", "swift-log"),
-                tool("Hummingbird", "hummingbird"),
-                tool("ServiceLifecycle", "swift-service-lifecycle"),
-                tool("NIOCore", "swift-nio"),
+                .target(name: "TrackServerPostgres", condition: .when(traits: ["Postgres"])),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -216,13 +208,13 @@ let package = Package(
                 "LoopbackServer",
                 "TrackServer",
                 "TrackServerPostgres",
-                tool("ArgumentParser", "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                tool("Logging", "swift-log"),
-                tool("Hummingbird", "hummingbird"),
-                tool("HummingbirdTesting", "hummingbird"),
-                tool("PostgresNIO", "postgres-nio"),
-                tool("HTTPTypes", "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
         ),

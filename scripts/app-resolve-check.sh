@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What an app fetches when it adds BackgroundTracker: a throwaway app package whose only dependency
-# is the library product, by path, declared as the README's integration says
-# (`.package(..., traits: [])`: none of the package's tool traits), resolved in a temporary folder.
+# is the library product, by path, declared as Xcode's "Add Package Dependencies" declares it
+# (default traits, no options), resolved in a temporary folder.
 # Prints every package the resolution fetched; exits 1 if any is not GRDB (the one package the
 # library links). Also builds the app for the host unless --no-build.
 #
@@ -13,9 +13,6 @@ build=1
 app=$(mktemp -d)
 trap 'rm -rf "$app"' EXIT
 mkdir -p "$app/Sources/App"
-# A package that declares no traits cannot be asked for none (SwiftPM refuses): measure it as is.
-traits=""
-grep -qE '^ *traits: *\[' "$root/Package.swift" && traits=", traits: []"
 cat >"$app/Package.swift" <<SWIFT
 // swift-tools-version:6.1
 import PackageDescription
@@ -23,7 +20,7 @@ import PackageDescription
 let package = Package(
     name: "ThrowawayApp",
     platforms: [.macOS(.v14), .iOS(.v17)],
-    dependencies: [.package(path: "$root"$traits)],
+    dependencies: [.package(path: "$root")],
     targets: [
         .executableTarget(name: "App", dependencies: [.product(name: "BackgroundTracker", package: "$(basename "$root")")])
     ]

@@ -20,8 +20,8 @@ for tool in chromium python3; do
     command -v "$tool" >/dev/null 2>&1 || { echo "browser check: $tool is missing (apt-get install -y chromium)" >&2; exit 1; }
 done
 [ -f /usr/share/javascript/leaflet/leaflet.js ] || { echo "browser check: apt-get install -y libjs-leaflet" >&2; exit 1; }
-bin="$(swift build --show-bin-path)/bgtrack"
-[ -x "$bin" ] || swift build --product bgtrack
+bin="$(swift build --package-path Tools --show-bin-path)/bgtrack"
+[ -x "$bin" ] || swift build --package-path Tools --product bgtrack
 
 work="$(mktemp -d)"
 pids=()
@@ -117,9 +117,9 @@ echo "    tile requests seen by the tile server: $requests"
 # performance clock) within 2 s, three loads in a row, with zero console messages.
 if [ "${BGTRACK_BROWSER_YEAR:-1}" != "0" ]; then
     echo "== a year on one map (1 device-year)"
-    bench="$(swift build -c release --show-bin-path)/bgtrack-bench"
-    [ -x "$bench" ] || bench="$(swift build --show-bin-path)/bgtrack-bench"
-    [ -x "$bench" ] || { swift build --product bgtrack-bench; bench="$(swift build --show-bin-path)/bgtrack-bench"; }
+    bench="$(swift build --package-path Tools -c release --show-bin-path)/bgtrack-bench"
+    [ -x "$bench" ] || bench="$(swift build --package-path Tools --show-bin-path)/bgtrack-bench"
+    [ -x "$bench" ] || { swift build --package-path Tools --product bgtrack-bench; bench="$(swift build --package-path Tools --show-bin-path)/bgtrack-bench"; }
     "$bench" yearmap --device-years 1 --repeats 2 --serve-url-file "$work/year.url" >"$work/year.log" 2>&1 &
     pids+=($!)
     for _ in $(seq 1 3000); do [ -s "$work/year.url" ] && break; sleep 0.2; done

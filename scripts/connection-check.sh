@@ -6,7 +6,7 @@
 # [extra connection-check.py flags, e.g. --only-oversized]. The default binary is the debug build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bgtrack=${1:-.build/debug/bgtrack}
+bgtrack=${1:-Tools/.build/debug/bgtrack}
 shift || true
 header=${HEADER_TIMEOUT:-5}
 idle=${IDLE_TIMEOUT:-30}

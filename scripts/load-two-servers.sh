@@ -10,8 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-swift build -c release --product bgtrack >/dev/null
-bin=$(swift build -c release --show-bin-path)/bgtrack
+swift build --package-path Tools --traits Postgres -c release --product bgtrack >/dev/null
+bin=$(swift build --package-path Tools --traits Postgres -c release --show-bin-path)/bgtrack
 
 pg_dir=$(mktemp -d)
 logs=$(mktemp -d)

@@ -4,7 +4,7 @@
 # the database bgtrack_test and prints its URL; `postgres-temp.sh stop DIR` stops it and removes DIR.
 #
 #   dir=$(mktemp -d); url=$(bash scripts/postgres-temp.sh start "$dir")
-#   BGTRACK_TEST_POSTGRES_URL=$url swift test --disable-xctest --filter TrackServerTests
+#   BGTRACK_TEST_POSTGRES_URL=$url swift test --package-path Tools --disable-xctest --filter TrackServerTests
 #   bash scripts/postgres-temp.sh stop "$dir"
 #
 # Trust authentication on loopback only: a test cluster, never a server to keep.

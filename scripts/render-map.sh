@@ -16,8 +16,8 @@ command -v chromium >/dev/null 2>&1 || {
     echo "chromium is missing: apt-get install -y chromium" >&2
     exit 1
 }
-bin="$(swift build --show-bin-path)/bgtrack"
-[ -x "$bin" ] || swift build --product bgtrack
+bin="$(swift build --package-path Tools --show-bin-path)/bgtrack"
+[ -x "$bin" ] || swift build --package-path Tools --product bgtrack
 
 work="$(mktemp -d)"
 server_pid=""

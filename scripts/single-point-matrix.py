@@ -7,8 +7,8 @@ wrk with scripts/wrk-single-point.lua; rounds alternate the servers. Each round 
 a fresh database, with a fresh device for each cell, and checks that the database stored at least
 every request wrk counted (rows = requests answered; wrk stops counting before the last answers).
 
-    python3 scripts/single-point-matrix.py --bin .build/release/bgtrack
-    python3 scripts/single-point-matrix.py --bin .build/release/bgtrack \\
+    python3 scripts/single-point-matrix.py --bin Tools/.build/release/bgtrack
+    python3 scripts/single-point-matrix.py --bin Tools/.build/release/bgtrack \\
         --peer recorder-G=18084 --peer recorder=18083 --rounds 3 --seconds 8
 
 Build and start a peer yourself (BENCHMARKS.md says how the Recorder there was built and run);
@@ -37,8 +37,8 @@ LUA = os.path.join(ROOT, "scripts", "wrk-single-point.lua")
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release", "bgtrack"),
-                        help="the bgtrack binary (default: .build/release/bgtrack; build it with "
-                             "swift build -c release --product bgtrack)")
+                        help="the bgtrack binary (default: Tools/.build/release/bgtrack; build it with "
+                             "swift build --package-path Tools -c release --product bgtrack)")
     parser.add_argument("--peer", action="append", default=[], metavar="LABEL=PORT",
                         help="an OwnTracks HTTP server on 127.0.0.1:PORT (repeatable)")
     parser.add_argument("--rounds", type=int, default=3)
@@ -61,7 +61,7 @@ def parse_args():
         parser.error("wrk is not installed (Debian: apt-get install wrk)")
     if not os.access(args.bin, os.X_OK):
         parser.error(f"--bin {args.bin}: not an executable; build it with "
-                     "swift build -c release --product bgtrack")
+                     "swift build --package-path Tools -c release --product bgtrack")
     return args, peers
 
 

@@ -69,7 +69,9 @@ struct DocCitationTests {
     }
 
     static let thisFile = URL(fileURLWithPath: #filePath).lastPathComponent
-    static let packageRoot = URL(fileURLWithPath: #filePath)
+    /// The repository's root: `Tests` is reached through `Tools/Tests`, a link, when the tools
+    /// package compiles this file, and `docs/` lies beside the real folder.
+    static let packageRoot = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func relative(_ file: URL) -> String {

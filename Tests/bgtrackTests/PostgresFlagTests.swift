@@ -3,6 +3,7 @@ import Testing
 
 @testable import bgtrack
 
+#if Postgres
 /// `--postgres URL` on `serve`, `device …` and `operator …`: a malformed URL is refused before
 /// anything starts, saying what is wrong and what a good URL looks like; an unreachable server
 /// says where it looked and what to do.
@@ -53,3 +54,16 @@ import Testing
         }
     }
 }
+#else
+    /// `bgtrack` built without the `Postgres` trait (the default: `bgtrack demo` compiles no TLS
+    /// stack): `--postgres` is refused by every command before anything starts, saying how to build
+    /// a `bgtrack` that has it (issue 37, item 7).
+    @Suite struct PostgresFlagTests {
+        @Test(arguments: [["serve"], ["device", "list"], ["operator", "add", "ops"]])
+        func withoutTheTraitPostgresIsRefusedWithHowToBuildIt(command: [String]) throws {
+            let text = try #require(refusal(command + ["--postgres", "postgres://u:hunter2@127.0.0.1/tracks"]))
+            #expect(text.contains("built without PostgreSQL support"), "\(text)")
+            #expect(text.contains("--traits Postgres") && !text.contains("hunter2"))
+        }
+    }
+#endif

@@ -3,7 +3,10 @@ import Foundation
 import LocationLog
 import Logging
 import TrackServer
-import TrackServerPostgres
+
+#if Postgres
+    import TrackServerPostgres
+#endif
 
 /// `--db` or `--postgres`, shared by `serve`, `device …` and `operator …`.
 struct DatabaseOptions: ParsableArguments {
@@ -29,34 +32,56 @@ struct DatabaseOptions: ParsableArguments {
         _ = try postgresConfiguration()
     }
 
-    /// The parsed `--postgres` URL, `nil` for SQLite.
-    func postgresConfiguration() throws -> PostgresStoreConfiguration? {
-        guard let postgresURL else { return nil }
-        do {
-            return try PostgresStoreConfiguration(url: postgresURL)
-        } catch let error as PostgresStoreError {
-            throw ValidationError("--postgres: \(error.description)")
+    #if Postgres
+        /// The parsed `--postgres` URL, `nil` for SQLite.
+        func postgresConfiguration() throws -> PostgresStoreConfiguration? {
+            guard let postgresURL else { return nil }
+            do {
+                return try PostgresStoreConfiguration(url: postgresURL)
+            } catch let error as PostgresStoreError {
+                throw ValidationError("--postgres: \(error.description)")
+            }
         }
-    }
 
-    /// What the logs and messages name: the SQLite path or the PostgreSQL URL without password.
-    var name: String {
-        (try? postgresConfiguration()).map { "postgres://\($0.redacted)" } ?? path
-    }
+        /// What the logs and messages name: the SQLite path or the PostgreSQL URL without password.
+        var name: String {
+            (try? postgresConfiguration()).map { "postgres://\($0.redacted)" } ?? path
+        }
+    #else
+        /// This `bgtrack` was built without the `Postgres` trait: `--postgres` is refused at once,
+        /// saying how to build one that has it.
+        func postgresConfiguration() throws -> Never? {
+            guard postgresURL == nil else { throw ValidationError(Self.builtWithoutPostgres) }
+            return nil
+        }
+
+        static let builtWithoutPostgres =
+            "--postgres: this bgtrack was built without PostgreSQL support (the package's Postgres trait is off "
+            + "by default so the SQLite server builds faster); build one with it: "
+            + "swift build --package-path Tools --traits Postgres --product bgtrack (or swift run --package-path "
+            + "Tools --traits Postgres bgtrack serve --postgres URL)"
+
+        /// What the logs and messages name: the SQLite path.
+        var name: String { path }
+    #endif
 
     /// Opens the chosen store, runs `body` with it, and closes it.
     ///
     /// SQLite: creates the parent directory first. PostgreSQL: connects and migrates first, so a
     /// stopped server or a wrong URL fails here, before anything else starts.
     func withStore<T: Sendable>(logger: Logger? = nil, _ body: (any TrackStore) async throws -> T) async throws -> T {
-        if let postgres = try postgresConfiguration() {
-            let logger = logger ?? Logger(label: "bgtrack.postgres") { _ in SwiftLogNoOpLogHandler() }
-            do {
-                return try await PostgresTrackStore.withStore(postgres, logger: logger) { try await body($0) }
-            } catch let error as PostgresStoreError {
-                throw ValidationError(error.description)
+        #if Postgres
+            if let postgres = try postgresConfiguration() {
+                let logger = logger ?? Logger(label: "bgtrack.postgres") { _ in SwiftLogNoOpLogHandler() }
+                do {
+                    return try await PostgresTrackStore.withStore(postgres, logger: logger) { try await body($0) }
+                } catch let error as PostgresStoreError {
+                    throw ValidationError(error.description)
+                }
             }
-        }
+        #else
+            _ = try postgresConfiguration()
+        #endif
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return try await body(SQLiteTrackStore(path: path, durability: durability))
