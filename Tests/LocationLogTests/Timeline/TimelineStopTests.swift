@@ -7,7 +7,7 @@ import Testing
 /// A stop too short for a stay and an arrival announced by a coarse fix (issue 24 item 2): the
 /// week's false stay (Tuesday's 8-minute shop stop), its walk measured 9 % long from the stop's
 /// Wi-Fi zigzag, and Friday's arrival at the airport started 146 s late behind a
-/// significant-change fix (BENCHMARKS.md, 2026-11-27: the week sample by sample).
+/// significant-change fix (BENCHMARKS.md at 28e21c7, 2026-11-27: the week sample by sample).
 @Suite struct TimelineStopTests {
     typealias Edge = TimelineEdgeTests
 
@@ -77,7 +77,7 @@ import Testing
     /// east, then north at 1.3 m/s, 500 m in all. The departure fix 65 s in (84 m walked) is
     /// inside the stay's 100 m radius and measured the person moving: it begins the trip, which
     /// is no longer the straight line from the centre to the first sample out of reach (seed 19's
-    /// Monday walk was 6.3 % short that way: BENCHMARKS.md, 2026-11-28).
+    /// Monday walk was 6.3 % short that way: BENCHMARKS.md at 28e21c7, 2026-11-28).
     static func walkRoundACorner() -> [TimelinePoint] {
         func point(_ seconds: Int64, east: Double, north: Double, speed: Double?) -> TimelinePoint {
             let metresPerDegreeEast = 111_320 * cos(Edge.origin.latitude * .pi / 180)
@@ -140,7 +140,7 @@ import Testing
     /// A walk that arrives round a corner, its last sample walking in (1.3 m/s) 97 m short of the
     /// place and inside the radius: the trip runs through it to the centre, and the centre is
     /// where the person came to rest, without it; the stay still starts at that sample (seed 19's
-    /// Monday walk ended 23 m off the place and 5.5 % short: BENCHMARKS.md, 2026-11-28).
+    /// Monday walk ended 23 m off the place and 5.5 % short: BENCHMARKS.md at 28e21c7, 2026-11-28).
     @Test func theSamplesWalkingInLeadTheTripToTheCentre() throws {
         var points = Edge.staying(from: 0, minutes: 30, speed: 0)
         points += stride(from: Int64(1800), through: 2040, by: 120).map {

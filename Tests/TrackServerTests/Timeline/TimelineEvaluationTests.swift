@@ -29,14 +29,14 @@ struct TimelineEvaluationTests {
         #expect(!errors.isEmpty, "\(table)")
         // The home day's one trip, a 538 m out-and-back walk, was short by ~10 % while its first
         // moving slot took a Wi-Fi fix without speed; the motion coprocessor now sends that slot
-        // to GPS (BENCHMARKS.md, 2026-11-27: Core Motion), so it is held to 5 % like the commute.
+        // to GPS (BENCHMARKS.md at 28e21c7, 2026-11-27: Core Motion), so it is held to 5 % like the commute.
         #expect(errors.allSatisfy { $0 <= 0.05 }, "trip distance errors: \(errors.suffix(5))")
     }
 
     /// The week (one seed: a simulated week takes a while in a debug build) meets precision and
     /// recall, every judged edge within one interval and every trip within 5 %. Tuesday's first
     /// ride was cut at its corner by 5-6.4 % in 10 of 20 seeds until the adaptive strategy took a
-    /// departure fix when the coprocessor reported the ride (BENCHMARKS.md, 2026-11-28); the shop
+    /// departure fix when the coprocessor reported the ride (BENCHMARKS.md at 28e21c7, 2026-11-28); the shop
     /// stop that made a false stay in 11 of 20 seeds must make none.
     @Test func theWeekMeetsTheTargets() async throws {
         let rows = try await EvaluationServer.table(scenarios: ["week"], strategies: [.adaptive], seeds: 1...1)
