@@ -17,14 +17,14 @@ mapfile -t headers < <(
         Sources --include='*.h' --include='*.c' "$grdb/Sources/GRDBSQLite" |
         sed -E 's/.*<([^>]+)>.*/\1/' | sort -u
 )
-# link "x" of every system module map: the linker needs libx.so, which a -dev package ships.
+# link "x" of every system module map and linkedLibrary("x") of the manifests: the linker needs
+# libx.so, which a -dev package ships.
 mapfile -t libraries < <(
-    grep -rhoE 'link[[:space:]]+"[^"]+"' Sources "$grdb/Sources/GRDBSQLite" --include='module.modulemap' |
-        sed -E 's/.*"([^"]+)".*/\1/' | sort -u
+    {
+        grep -rhoE 'link[[:space:]]+"[^"]+"' Sources "$grdb/Sources/GRDBSQLite" --include='module.modulemap'
+        grep -hoE 'linkedLibrary\("[^"]+"\)' Package.swift Tools/Package.swift
+    } | sed -E 's/.*"([^"]+)".*/\1/' | sort -u
 )
-# linkedLibrary("x") in the manifests.
-mapfile -t -O "${#libraries[@]}" libraries < <(grep -hoE 'linkedLibrary\("[^"]+"\)' Package.swift Tools/Package.swift |
-    sed -E 's/.*"([^"]+)".*/\1/' | sort -u)
 
 owner() { dpkg -S "$1" 2>/dev/null | head -n 1 | cut -d: -f1; }
 fail=0
@@ -35,8 +35,8 @@ check() { # what file
         fail=1
         return
     fi
-    package=$(owner "$(readlink -f "$file")")
-    [ -n "$package" ] || package=$(owner "$file")
+    package=$(owner "$file")
+    [ -n "$package" ] || package=$(owner "$(readlink -f "$file")")
     if [ -z "$package" ]; then
         echo "  ?        $what: $file belongs to no Debian package (the toolchain's own?)"
     elif grep -qx "$package" "$image"; then

@@ -1,5 +1,5 @@
 // Builds in Xcode only (SwiftUI, MapKit): see ../README.md. The model it drives,
-// ../Model/TrackerModel.swift, is compiled and checked on Linux by `swift build`.
+// ../Model/TrackerModel.swift, is compiled and checked on Linux by `swift build --package-path Tools`.
 import SwiftUI
 import UIKit
 import UserNotifications

@@ -24,7 +24,8 @@ struct DatabaseOptions: ParsableArguments {
         name: .customLong("postgres"),
         help: ArgumentHelp(
             "Use PostgreSQL instead of SQLite (several servers may share it): "
-                + "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME]. Tables are created on first use.",
+                + "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME]. Tables are created on first use."
+                + Self.postgresAvailability,
             valueName: "url"))
     var postgresURL: String?
 
@@ -33,6 +34,8 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     #if Postgres
+        static let postgresAvailability = ""
+
         /// The parsed `--postgres` URL, `nil` for SQLite.
         func postgresConfiguration() throws -> PostgresStoreConfiguration? {
             guard let postgresURL else { return nil }
@@ -54,6 +57,9 @@ struct DatabaseOptions: ParsableArguments {
             guard postgresURL == nil else { throw ValidationError(Self.builtWithoutPostgres) }
             return nil
         }
+
+        static let postgresAvailability =
+            " Needs a bgtrack built with PostgreSQL: swift build --package-path Tools --traits Postgres."
 
         static let builtWithoutPostgres =
             "--postgres: this bgtrack was built without PostgreSQL support (the package's Postgres trait is off "

@@ -122,6 +122,11 @@ struct ServeCommand: AsyncParsableCommand {
         try await database.withStore(logger: logger) { store in
             let environment = TrackServerEnvironment(store: store, configuration: configuration, logger: logger)
             try await environment.useDetailRules()
+            switch configuration.secretBox {
+            case .success(let box): logger.debug("libsodium loaded", metadata: ["from": "\(box.loadedFrom)"])
+            case .failure(let why):
+                logger.warning("encrypted OwnTracks messages will be kept aside until libsodium is installed: \(why)")
+            }
             logger.info("serving", metadata: ["db": "\(database.name)", "host": "\(host)", "port": "\(port)"])
             let alerts =
                 targets.isEmpty ? nil : Task { await AlertService(targets: targets, environment: environment).run() }
