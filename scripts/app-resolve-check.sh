@@ -32,7 +32,7 @@ import BackgroundTracker
 print("linked", String(describing: BackgroundTracker.Configuration.self))
 SWIFT
 cd "$app"
-swift package resolve >/dev/null
+swift package resolve >"$app/resolve.log" 2>&1 || { cat "$app/resolve.log" >&2; exit 1; }
 fetched=$(swift package show-dependencies --format flatlist 2>/dev/null | sort -u | grep -v -i "^$(basename "$root")$" || true)
 count=$(printf '%s\n' "$fetched" | grep -c . || true)
 echo "packages fetched besides BackgroundTracker: $count"
