@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The two manifests (docs/development.md §Two packages: the library and the tools): the library
+/// The two manifests (docs/development.md, "Two packages: the library and the tools"): the library
 /// package an app adds depends on GRDB alone, and every target it declares is declared the same
 /// way by the tools package, which compiles the same folders.
 @Suite("Package manifests")
