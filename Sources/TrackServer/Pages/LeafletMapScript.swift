@@ -6,7 +6,8 @@ enum LeafletMapScript {
     static let css = """
         .leaflet-container { background: #eef2ee; }
         .gap-label { background: #fff; color: #c01c28; border: 1px solid #c01c28; border-radius: 3px;
-          padding: 0 4px; font-size: 12px; white-space: nowrap; }
+          padding: 0 4px; font-size: 12px; white-space: normal; width: max-content; max-width: 220px; }
+        .live-label { font-size: 13px; font-weight: 600; }
         .legend { background: rgba(255,255,255,.9); padding: 6px 8px; border-radius: 4px; font-size: 12px; }
         .legend i { display: inline-block; width: 18px; height: 4px; margin-right: 4px; vertical-align: middle; }
         .popup-table td { padding: 0 6px 0 0; }
@@ -20,6 +21,7 @@ enum LeafletMapScript {
             L.tileLayer(MAP.tileURL, {maxZoom: 19, className: 'bgtrack-tiles',
               attribution: 'tiles: ' + new URL(MAP.tileURL.replace(/[{}]/g, ''), location.href).host}).addTo(map);
           }
+          bgtrackLayout(map, MAP.tileURL);
           const points = MAP.segments.flat();
           const details = MAP.details.flat();
           if (points.length === 0) {
@@ -54,6 +56,23 @@ enum LeafletMapScript {
             return '<table class="popup-table">' + rows.map(r => '<tr><td>' + esc(r[0]) + '</td><td><b>' +
               esc(r[1]) + '</b></td></tr>').join('') + '</table>';
           };
+          if (MAP.live) {
+            // A live share: the newest position as a marker with its time, its accuracy as a circle,
+            // the map fitted to the circle (at least 100 m across, at most zoom 17).
+            const p = points[points.length - 1];
+            const where = L.latLng(p[0], p[1]);
+            if (p[3] > 0) {
+              L.circle(where, {radius: p[3], color: '#1a5fb4', weight: 1, fillOpacity: 0.15,
+                className: 'live-accuracy'}).addTo(map);
+            }
+            L.circleMarker(where, {radius: 9, color: '#fff', weight: 3, fillColor: '#1a5fb4', fillOpacity: 1,
+              className: 'live-marker'}).bindPopup(popup(p, details[details.length - 1]))
+              .bindTooltip(fmt(p[2]) + (p[3] >= 0 ? ', ±' + Math.round(p[3]) + ' m' : ''),
+                {permanent: true, direction: 'top', offset: [0, -10], className: 'live-label'}).addTo(map);
+            L.control.scale({metric: true, imperial: false}).addTo(map);
+            bgtrackFit(map, where.toBounds(Math.max(100, 4 * p[3])), 17);
+            return;
+          }
           MAP.segments.forEach((seg, i) => {
             for (let k = 1; k < seg.length; k++) {
               L.polyline([[seg[k - 1][0], seg[k - 1][1]], [seg[k][0], seg[k][1]]],
@@ -83,17 +102,17 @@ enum LeafletMapScript {
           L.circleMarker([last[0], last[1]], {radius: 8, color: '#fff', weight: 2, fillColor: '#c01c28',
             fillOpacity: 1, className: 'end-marker'}).bindPopup('<b>end</b><br>' + popup(last, details[details.length - 1]))
             .addTo(map);
-          map.fitBounds(L.latLngBounds(points.map(p => [p[0], p[1]])), {padding: [30, 30]});
           L.control.scale({metric: true, imperial: false}).addTo(map);
           const legend = L.control({position: 'bottomright'});
           legend.onAdd = () => {
-            const d = L.DomUtil.create('div', 'legend');
+            const d = L.DomUtil.create('div', 'legend time-legend');
             d.innerHTML = [0, 6, 12, 18].map(h => '<i style="background:' +
               colour(Date.UTC(2000, 0, 1, h) - MAP.utcOffsetMinutes * 60000) + '"></i>' + h + ':00').join('<br>') +
               '<br><i style="background:#c01c28"></i>gap';
             return d;
           };
           legend.addTo(map);
+          bgtrackFit(map, L.latLngBounds(points.map(p => [p[0], p[1]])), 17);
         })();
         """
 }
