@@ -8,6 +8,11 @@ enum LeafletMapScript {
         .gap-label { background: #fff; color: #c01c28; border: 1px solid #c01c28; border-radius: 3px;
           padding: 0 4px; font-size: 12px; white-space: normal; width: max-content; max-width: 220px; }
         .live-label { font-size: 13px; font-weight: 600; }
+        .legend .item { white-space: nowrap; }
+        @media (max-width: 700px) {
+          .gap-label .gap-why { display: none; }
+          .gap-label.label-hover .gap-why { display: inline; }
+        }
         .legend { background: rgba(255,255,255,.9); padding: 6px 8px; border-radius: 4px; font-size: 12px; }
         .legend i { display: inline-block; width: 18px; height: 4px; margin-right: 4px; vertical-align: middle; }
         .popup-table td { padding: 0 6px 0 0; }
@@ -82,9 +87,17 @@ enum LeafletMapScript {
               const prev = MAP.segments[i - 1][MAP.segments[i - 1].length - 1];
               const gap = L.polyline([[prev[0], prev[1]], [seg[0][0], seg[0][1]]],
                 {color: '#c01c28', weight: 2.5, dashArray: '8 6', className: 'gap'}).addTo(map);
-              gap.bindTooltip(gapText(prev[2], seg[0][2], 'gap ' + dur((seg[0][2] - prev[2]) / 1000) + ' (' +
-                fmt(prev[2]).slice(11, 16) + '–' + fmt(seg[0][2]).slice(11, 16) + ')'),
-                {permanent: true, direction: 'center', className: 'gap-label'});
+              // The label: duration and times, then the phone's reasons (on a narrow map only while
+              // the pointer is on the gap; the list beside or below the map has them all).
+              const base = 'gap ' + dur((seg[0][2] - prev[2]) / 1000) + ' (' + fmt(prev[2]).slice(11, 16) + '–' +
+                fmt(seg[0][2]).slice(11, 16) + ')';
+              const label = document.createElement('span');
+              label.textContent = base;
+              const why = document.createElement('span');
+              why.className = 'gap-why';
+              why.textContent = gapText(prev[2], seg[0][2], base).slice(base.length);
+              label.appendChild(why);
+              gap.bindTooltip(label, {permanent: true, direction: 'center', className: 'gap-label'});
             }
           });
           points.forEach((p, i) => {
@@ -106,9 +119,9 @@ enum LeafletMapScript {
           const legend = L.control({position: 'bottomright'});
           legend.onAdd = () => {
             const d = L.DomUtil.create('div', 'legend time-legend');
-            d.innerHTML = [0, 6, 12, 18].map(h => '<i style="background:' +
-              colour(Date.UTC(2000, 0, 1, h) - MAP.utcOffsetMinutes * 60000) + '"></i>' + h + ':00').join('<br>') +
-              '<br><i style="background:#c01c28"></i>gap';
+            d.innerHTML = [0, 6, 12, 18].map(h => '<span class="item"><i style="background:' +
+              colour(Date.UTC(2000, 0, 1, h) - MAP.utcOffsetMinutes * 60000) + '"></i>' + h + ':00</span>').join('<br>') +
+              '<br><span class="item"><i style="background:#c01c28"></i>gap</span>';
             return d;
           };
           legend.addTo(map);

@@ -12,9 +12,9 @@ enum MapLayout {
         .tiles-note code { font-size: 11px; background: #eee; padding: 0 2px; border-radius: 2px; }
         @media (max-width: 700px) {
           .tiles-note { max-width: 200px; font-size: 11px; }
-          .time-legend { max-width: 130px; }
+          .time-legend { max-width: 150px; }
           .time-legend br { display: none; }
-          .time-legend i { margin-left: 4px; }
+          .time-legend .item { margin-right: 6px; }
         }
         .leaflet-tooltip.label-hidden { visibility: hidden; }
         .leaflet-tooltip.label-hidden.label-hover { visibility: visible; z-index: 1; }
