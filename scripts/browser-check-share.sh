@@ -7,7 +7,10 @@
 # other request (URL or Referer header), not in the server's log; and the page answers with
 # Referrer-Policy: no-referrer and Cache-Control: no-store.
 #
-#   scripts/browser-check-share.sh BIN DATA MAP_URL WORK [SHOTS_DIR]   # SHOTS_DIR gets shared-day.png
+# Then the shared day and a live share (`share create --live`) go through scripts/page-layout-check.py.
+#
+#   scripts/browser-check-share.sh BIN DATA MAP_URL WORK [SHOTS_DIR]   # SHOTS_DIR gets shared-day.png,
+#                                                                      # live-share.png and their -phone.png
 set -euo pipefail
 bin="$1" data="$2" map_url="$3" work="$4" shots="${5:-}"
 device="$(python3 -c 'import sys, urllib.parse as u; print(u.unquote(u.urlparse(sys.argv[1]).path.split("/")[2]))' "$map_url")"
@@ -19,6 +22,9 @@ port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
     --url "http://127.0.0.1:$port" >"$work/share.out"
 url="$(grep '/s/shr_' "$work/share.out")"
 secret="${url##*/s/}"
+"$bin" share create --db "$data/server.sqlite" --device "$device" --live --expires 1d \
+    --url "http://127.0.0.1:$port" >"$work/share-live.out"
+live_url="$(grep '/s/shr_' "$work/share-live.out")"
 "$bin" serve --db "$data/server.sqlite" --port "$port" --log-level trace >"$work/share-serve.log" 2>&1 &
 serve_pid=$!
 trap 'kill -TERM $serve_pid 2>/dev/null || true; wait $serve_pid 2>/dev/null || true' EXIT
@@ -72,9 +78,14 @@ if others or leaks:
     print("share check: the secret left the page:", others, leaks, file=sys.stderr)
     sys.exit(1)
 PY
-if [ -n "$shots" ]; then
-    timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,860 \
-        --virtual-time-budget=8000 --screenshot="$shots/shared-day.png" "$url" 2>/dev/null
-    echo "  wrote $shots/shared-day.png"
-fi
+# Both shared pages at both sizes (scripts/page-layout-check.py): the live share's position is a
+# marker with its time and its accuracy circle, inside the visible map.
+# And the demo's day on this server, whose clock is the machine's: the device is offline, so the
+# page has its offline banner.
+offline_url="http://127.0.0.1:$port/devices/${map_url#*/devices/}"
+python3 "$(dirname "$0")/page-layout-check.py" ${shots:+--screenshots "$shots"} \
+    demo-map-offline "$offline_url" '.track-seg,.start-marker,.end-marker,=#offline,no-tiles' \
+    shared-day "$url" '.track-seg,.start-marker,.end-marker,no-tiles' \
+    live-share "$live_url" '.live-marker,.live-accuracy,.live-label,no-tiles' </dev/null
+if grep -q "${live_url##*/s/}" "$work/share-serve.log"; then echo "share check: the live secret is in the server log" >&2; exit 1; fi
 echo "share check: passed"

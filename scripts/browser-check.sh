@@ -3,11 +3,15 @@
 # and with tiles from a local tile server that draws them itself, then loads the day's map and the
 # index page in headless Chromium. Fails unless each page loads with zero console messages, the
 # track, gap, start/end and point elements are in the DOM, and with tiles at least one tile was
-# requested from the local server and drawn by Leaflet.
+# requested from the local server and drawn by Leaflet. Then every page a person opens (the index,
+# the day, the day over tiles, the year map, a shared day and a live share) at 1400x1000 and at a
+# phone's 390x844 through scripts/page-layout-check.py: no text over other text, the map on the
+# first screen with what the page is about inside it, and without tiles a note on turning them on.
 #
-#   scripts/browser-check.sh [--screenshots DIR]    # DIR gets demo-map.png, demo-map-tiles.png, demo-index.png,
-#                                                   # demo-map-gaps.png and demo-gaps.json (the day's gap reasons),
-#                                                   # year-map.png and demo-timeline.json (the day's GET …/timeline)
+#   scripts/browser-check.sh [--screenshots DIR]    # DIR gets demo-map, demo-map-tiles, demo-index, demo-year,
+#                                                   # shared-day and live-share .png (1400x1000) and -phone.png
+#                                                   # (390x844), demo-gaps.json (the day's gap reasons), year-map.png
+#                                                   # (a device-year) and demo-timeline.json (the day's GET …/timeline)
 #   (BGTRACK_BROWSER_YEAR=0 skips the year-on-one-map case, which builds a 262,800-point store)
 #
 # Needs chromium and libjs-leaflet (Debian packages). Only loopback addresses are used.
@@ -138,13 +142,19 @@ if [ "${BGTRACK_BROWSER_YEAR:-1}" != "0" ]; then
     require 'class="[^"]*gap' "$work/year-1.dom" "year gap lines"
 fi
 
+# Pages that read right (issue 37 item 4): each page at 1400x1000 and at a phone's 390x844, no text
+# over other text, the map on the first screen with the day's track inside it, the note on tiles.
+echo "== pages that read right (text boxes, the map's content)"
+demo_year_url="${map_url%%\?*}/map?year=$(python3 -c 'import sys, urllib.parse as u; print(u.parse_qs(u.urlsplit(sys.argv[1]).query)["day"][0][:4])' "$map_url")&token=${map_url##*token=}"
+python3 scripts/page-layout-check.py ${shots:+--screenshots "$shots"} \
+    demo-index "$index_url" '.device-marker,no-tiles' \
+    demo-map "$map_url" '.track-seg,.start-marker,.end-marker,.timeline-stay,no-tiles' \
+    demo-map-tiles "$map_url_tiles" '.track-seg,.start-marker,.end-marker,tiles' \
+    demo-year "$demo_year_url" '.track-seg,no-tiles'
+
 if [ -n "$shots" ]; then
     shoot() { timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size="$3" \
         --virtual-time-budget=8000 --screenshot="$2" "$1" 2>/dev/null; echo "  wrote $2"; }
-    shoot "$map_url" "$shots/demo-map.png" 1280,860
-    shoot "$map_url_tiles" "$shots/demo-map-tiles.png" 1280,860
-    shoot "$index_url" "$shots/demo-index.png" 1000,700
-    shoot "$map_url" "$shots/demo-map-gaps.png" 1280,1000
     # The day's gap intervals as JSON (GET /v1/devices/{id}/gaps for the map's day).
     python3 - "$map_url" "$shots/demo-gaps.json" <<'PY'
 import json, sys, urllib.parse, urllib.request

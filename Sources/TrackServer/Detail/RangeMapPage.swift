@@ -71,7 +71,7 @@ extension TrackServerEnvironment {
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(name) — \(HTML.escape(data.title))</title>
-            <link rel="stylesheet" href="/static/leaflet/leaflet.css"><style>\(MapScript.css)\(RangeMapScript.css)</style>
+            <link rel="stylesheet" href="/static/leaflet/leaflet.css"><style>\(MapScript.css)\(RangeMapScript.css)\(MapLayout.css)</style>
             <script src="/static/leaflet/leaflet.js"></script></head>
             <body>
             <header><a href="\(HTML.escape(indexLink))">devices</a> / <strong>\(name)</strong>

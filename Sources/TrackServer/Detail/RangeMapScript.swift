@@ -18,6 +18,7 @@ enum RangeMapScript {
             L.tileLayer(MAP.tileURL, {maxZoom: 19, className: 'bgtrack-tiles',
               attribution: 'tiles: ' + new URL(MAP.tileURL.replace(/[{}]/g, ''), location.href).host}).addTo(map);
           }
+          bgtrackLayout(map, MAP.tileURL);
           const token = new URLSearchParams(location.search).get('token');
           const track = L.layerGroup().addTo(map);
           const excluded = L.layerGroup();
@@ -68,8 +69,8 @@ enum RangeMapScript {
             return bounds;
           };
           const bounds = draw();
-          if (bounds.isValid()) map.fitBounds(bounds, {padding: [30, 30]}); else map.setView([0, 0], 2);
           L.control.scale({metric: true, imperial: false}).addTo(map);
+          if (bounds.isValid()) bgtrackFit(map, bounds, 18); else map.setView([0, 0], 2);
           const box = document.getElementById('show-excluded');
           box.addEventListener('change', () => box.checked ? excluded.addTo(map) : excluded.remove());
           let asked = 0;

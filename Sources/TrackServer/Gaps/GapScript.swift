@@ -4,10 +4,8 @@
 /// ``GapBody`` values, and writes only text nodes.
 enum GapScript {
     static let css = """
-        #gaps { position: fixed; left: 8px; bottom: 8px; z-index: 1000; max-width: 560px; max-height: 45vh;
-          overflow: auto; padding: 6px 12px; font-size: 12px; background: rgba(255, 255, 255, 0.93);
-          border: 1px solid #bbb; border-radius: 4px; }
-        #gaps h2 { font-size: 14px; margin: 4px 0; }
+        #gaps { padding: 8px 12px; font-size: 12px; border-bottom: 1px solid #ddd; }
+        #gaps h2 { font-size: 14px; margin: 0 0 4px; }
         #gaps li.stop { color: #c01c28; }
         #gaps ul { margin: 0; padding-left: 18px; }
 
@@ -35,7 +33,7 @@ enum GapScript {
             list.appendChild(item);
           });
           box.appendChild(list);
-          document.body.appendChild(box);
+          (document.getElementById('panels') || document.body).appendChild(box);
         })();
 
         """

@@ -29,9 +29,14 @@ extension TrackServerEnvironment {
         let page = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>bgtrack devices</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1">
             <style>body{font:14px system-ui,sans-serif;margin:24px}td,th{padding:4px 12px;text-align:left}
             .offline td:nth-child(3){color:#c01c28;font-weight:600}.revoked{color:#888}
-            #devices-map{height:420px;margin-top:16px;background:#eef2ee}</style>
+            #devices-map{height:420px;margin-top:16px;background:#eef2ee}
+            .legend{background:rgba(255,255,255,.9);padding:6px 8px;border-radius:4px;font-size:12px}
+            @media (max-width:700px){body{margin:8px;font-size:13px}h1{font-size:20px;margin:8px 0}
+            td,th{padding:3px 6px;vertical-align:top}#devices-map{height:55vh}}
+            \(MapLayout.css)</style>
             \(leafletAvailable ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><script src=\"/static/leaflet/leaflet.js\"></script>" : "")
             </head>
             <body><h1>Devices</h1>
@@ -76,6 +81,7 @@ extension TrackServerEnvironment {
         (function () {
           const map = L.map('devices-map');
           if (TILES) L.tileLayer(TILES, {maxZoom: 19}).addTo(map);
+          bgtrackLayout(map, TILES);
           const esc = s => String(s).replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;',
             '"': '&quot;', "'": '&#39;'}[c]));
           if (DEVICES.length === 0) { map.setView([0, 0], 1); return; }
@@ -86,7 +92,7 @@ extension TrackServerEnvironment {
               .bindPopup('<a href="' + esc(d.href) + '">' + esc(d.name) + '</a><br>' + esc(d.status) +
                 '<br>last sample ' + esc(d.seen)).addTo(map);
           });
-          map.fitBounds(L.latLngBounds(DEVICES.map(d => [d.lat, d.lon])), {padding: [40, 40], maxZoom: 15});
+          bgtrackFit(map, L.latLngBounds(DEVICES.map(d => [d.lat, d.lon])), 15);
         })();
         """
 

@@ -6,7 +6,13 @@ enum LeafletMapScript {
     static let css = """
         .leaflet-container { background: #eef2ee; }
         .gap-label { background: #fff; color: #c01c28; border: 1px solid #c01c28; border-radius: 3px;
-          padding: 0 4px; font-size: 12px; white-space: nowrap; }
+          padding: 0 4px; font-size: 12px; white-space: normal; width: max-content; max-width: 220px; }
+        .live-label { font-size: 13px; font-weight: 600; }
+        .legend .item { white-space: nowrap; }
+        @media (max-width: 700px) {
+          .gap-label .gap-why { display: none; }
+          .gap-label.label-hover .gap-why { display: inline; }
+        }
         .legend { background: rgba(255,255,255,.9); padding: 6px 8px; border-radius: 4px; font-size: 12px; }
         .legend i { display: inline-block; width: 18px; height: 4px; margin-right: 4px; vertical-align: middle; }
         .popup-table td { padding: 0 6px 0 0; }
@@ -20,6 +26,7 @@ enum LeafletMapScript {
             L.tileLayer(MAP.tileURL, {maxZoom: 19, className: 'bgtrack-tiles',
               attribution: 'tiles: ' + new URL(MAP.tileURL.replace(/[{}]/g, ''), location.href).host}).addTo(map);
           }
+          bgtrackLayout(map, MAP.tileURL);
           const points = MAP.segments.flat();
           const details = MAP.details.flat();
           if (points.length === 0) {
@@ -54,6 +61,23 @@ enum LeafletMapScript {
             return '<table class="popup-table">' + rows.map(r => '<tr><td>' + esc(r[0]) + '</td><td><b>' +
               esc(r[1]) + '</b></td></tr>').join('') + '</table>';
           };
+          if (MAP.live) {
+            // A live share: the newest position as a marker with its time, its accuracy as a circle,
+            // the map fitted to the circle (at least 100 m across, at most zoom 17).
+            const p = points[points.length - 1];
+            const where = L.latLng(p[0], p[1]);
+            if (p[3] > 0) {
+              L.circle(where, {radius: p[3], color: '#1a5fb4', weight: 1, fillOpacity: 0.15,
+                className: 'live-accuracy'}).addTo(map);
+            }
+            L.circleMarker(where, {radius: 9, color: '#fff', weight: 3, fillColor: '#1a5fb4', fillOpacity: 1,
+              className: 'live-marker'}).bindPopup(popup(p, details[details.length - 1]))
+              .bindTooltip(fmt(p[2]) + (p[3] >= 0 ? ', ±' + Math.round(p[3]) + ' m' : ''),
+                {permanent: true, direction: 'top', offset: [0, -10], className: 'live-label'}).addTo(map);
+            L.control.scale({metric: true, imperial: false}).addTo(map);
+            bgtrackFit(map, where.toBounds(Math.max(100, 4 * p[3])), 17);
+            return;
+          }
           MAP.segments.forEach((seg, i) => {
             for (let k = 1; k < seg.length; k++) {
               L.polyline([[seg[k - 1][0], seg[k - 1][1]], [seg[k][0], seg[k][1]]],
@@ -63,9 +87,17 @@ enum LeafletMapScript {
               const prev = MAP.segments[i - 1][MAP.segments[i - 1].length - 1];
               const gap = L.polyline([[prev[0], prev[1]], [seg[0][0], seg[0][1]]],
                 {color: '#c01c28', weight: 2.5, dashArray: '8 6', className: 'gap'}).addTo(map);
-              gap.bindTooltip(gapText(prev[2], seg[0][2], 'gap ' + dur((seg[0][2] - prev[2]) / 1000) + ' (' +
-                fmt(prev[2]).slice(11, 16) + '–' + fmt(seg[0][2]).slice(11, 16) + ')'),
-                {permanent: true, direction: 'center', className: 'gap-label'});
+              // The label: duration and times, then the phone's reasons (on a narrow map only while
+              // the pointer is on the gap; the list beside or below the map has them all).
+              const base = 'gap ' + dur((seg[0][2] - prev[2]) / 1000) + ' (' + fmt(prev[2]).slice(11, 16) + '–' +
+                fmt(seg[0][2]).slice(11, 16) + ')';
+              const label = document.createElement('span');
+              label.textContent = base;
+              const why = document.createElement('span');
+              why.className = 'gap-why';
+              why.textContent = gapText(prev[2], seg[0][2], base).slice(base.length);
+              label.appendChild(why);
+              gap.bindTooltip(label, {permanent: true, direction: 'center', className: 'gap-label'});
             }
           });
           points.forEach((p, i) => {
@@ -83,17 +115,17 @@ enum LeafletMapScript {
           L.circleMarker([last[0], last[1]], {radius: 8, color: '#fff', weight: 2, fillColor: '#c01c28',
             fillOpacity: 1, className: 'end-marker'}).bindPopup('<b>end</b><br>' + popup(last, details[details.length - 1]))
             .addTo(map);
-          map.fitBounds(L.latLngBounds(points.map(p => [p[0], p[1]])), {padding: [30, 30]});
           L.control.scale({metric: true, imperial: false}).addTo(map);
           const legend = L.control({position: 'bottomright'});
           legend.onAdd = () => {
-            const d = L.DomUtil.create('div', 'legend');
-            d.innerHTML = [0, 6, 12, 18].map(h => '<i style="background:' +
-              colour(Date.UTC(2000, 0, 1, h) - MAP.utcOffsetMinutes * 60000) + '"></i>' + h + ':00').join('<br>') +
-              '<br><i style="background:#c01c28"></i>gap';
+            const d = L.DomUtil.create('div', 'legend time-legend');
+            d.innerHTML = [0, 6, 12, 18].map(h => '<span class="item"><i style="background:' +
+              colour(Date.UTC(2000, 0, 1, h) - MAP.utcOffsetMinutes * 60000) + '"></i>' + h + ':00</span>').join('<br>') +
+              '<br><span class="item"><i style="background:#c01c28"></i>gap</span>';
             return d;
           };
           legend.addTo(map);
+          bgtrackFit(map, L.latLngBounds(points.map(p => [p[0], p[1]])), 17);
         })();
         """
 }

@@ -25,6 +25,8 @@ struct MapData: Encodable {
     /// track, shown as excluded markers. Each is `[lat, lon, t, accuracy or -1]`, its rule in `excludedRules`.
     var excluded: [[Double]] = []
     var excludedRules: [String] = []
+    /// A live share: the one point is the newest position, drawn as a marker with its time and accuracy.
+    var live = false
 }
 
 extension TrackServerEnvironment {
@@ -112,22 +114,24 @@ struct MapPageHTML {
                 + "</div>" : ""
         let head =
             leaflet
-            ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><style>\(MapScript.css)\(LeafletMapScript.css)\(GapScript.css)</style>"
+            ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><style>\(MapScript.css)\(LeafletMapScript.css)\(MapLayout.css)\(GapScript.css)</style>"
                 + "<script src=\"/static/leaflet/leaflet.js\"></script>"
             : "<style>\(MapScript.css)\(GapScript.css)</style>"
+        // The map and, beside it (below it on a phone), the panels the timeline and gap scripts fill.
         let body =
             leaflet
-            ? "<div id=\"map\"></div>"
+            ? "<div id=\"main\"><div id=\"map\"></div><div id=\"panels\"></div></div>"
             : "<div class=\"hint\" id=\"leaflet-hint\">A plain map: install Debian's libjs-leaflet "
                 + "(<code>apt-get install libjs-leaflet</code>) and restart the server for an interactive one.</div>"
-                + "<div id=\"map\"><svg id=\"svg\" xmlns=\"http://www.w3.org/2000/svg\"></svg><div id=\"tip\"></div></div>"
+                + "<div id=\"main\"><div id=\"map\"><svg id=\"svg\" xmlns=\"http://www.w3.org/2000/svg\"></svg>"
+                + "<div id=\"tip\"></div></div><div id=\"panels\"></div></div>"
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(name) — \(data.day)</title>
             \(head)</head>
-            <body>
+            <body class="day">
             <header><a href="\(HTML.escape(indexLink))">devices</a> / <strong>\(name)</strong>
             <form method="get" action="/devices/\(HTML.escape(HTML.percentEncoded(data.device)))">
             <a href="\(HTML.escape(link(day: dayNumber - 1)))">◀</a>

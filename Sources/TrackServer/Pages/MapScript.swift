@@ -1,13 +1,28 @@
 /// The map page's stylesheet and script: plain SVG, Web-Mercator, no library, no network.
 enum MapScript {
     static let css = """
-        body { margin: 0; font: 14px system-ui, sans-serif; color: #222; }
-        header { display: flex; gap: 12px; align-items: center; padding: 8px 12px; background: #f3f3f3; }
+        body { margin: 0; font: 14px system-ui, sans-serif; color: #222; display: flex; flex-direction: column;
+          height: 100vh; height: 100dvh; }
+        header { flex: none; display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; padding: 8px 12px;
+          background: #f3f3f3; }
         header form { display: flex; gap: 6px; align-items: center; margin: 0; }
         header a { color: #1a5fb4; text-decoration: none; }
-        .banner { background: #c01c28; color: #fff; padding: 8px 12px; font-weight: 600; }
-        .hint { background: #fff3cd; padding: 6px 12px; }
-        #map { position: relative; height: calc(100vh - 44px); min-height: 400px; background: #eef2ee; }
+        #summary { color: #555; }
+        .banner { flex: none; background: #c01c28; color: #fff; padding: 8px 12px; font-weight: 600; }
+        .hint { flex: none; background: #fff3cd; padding: 6px 12px; }
+        #main { flex: 1 1 0; min-height: 0; display: flex; }
+        #map { position: relative; flex: 1 1 0; min-height: 320px; min-width: 0; background: #eef2ee; }
+        #panels { flex: none; width: 340px; overflow: auto; border-left: 1px solid #ccc; background: #fafafa; }
+        #panels:empty { display: none; }
+        @media (max-width: 700px) {
+          header { gap: 2px 8px; padding: 6px 8px; font-size: 13px; }
+          header input { font-size: 13px; }
+          #summary { flex-basis: 100%; font-size: 12px; }
+          body.day { display: block; height: auto; }
+          body.day #main { display: block; }
+          body.day #map { height: 68vh; }
+          #panels { width: auto; border-left: 0; border-top: 1px solid #ccc; overflow: visible; }
+        }
         #svg { width: 100%; height: 100%; display: block; }
         #tip { position: absolute; display: none; pointer-events: none; background: rgba(0,0,0,.8); color: #fff;
           padding: 4px 8px; border-radius: 4px; font-size: 12px; white-space: pre; }

@@ -24,12 +24,14 @@ enum PageScripts {
     static func script(_ name: String) -> String? {
         switch name {
         case "map.js": data("MAP", "map-data") + dayPicker + GapScript.javascript + MapScript.javascript
-        case "leaflet-map.js": data("MAP", "map-data") + dayPicker + GapScript.javascript + LeafletMapScript.javascript
-        case "range-map.js": data("MAP", "map-data") + RangeMapScript.javascript
+        case "leaflet-map.js":
+            data("MAP", "map-data") + dayPicker + GapScript.javascript + MapLayout.javascript
+                + LeafletMapScript.javascript
+        case "range-map.js": data("MAP", "map-data") + MapLayout.javascript + RangeMapScript.javascript
         case "timeline.js": data("TIMELINE", "timeline-data") + TimelineScript.javascript
         case "devices.js":
             data("DATA", "devices-data") + "const DEVICES = DATA.devices, TILES = DATA.tiles;\n"
-                + TrackServerEnvironment.devicesMapScript
+                + MapLayout.javascript + TrackServerEnvironment.devicesMapScript
         default: nil
         }
     }

@@ -14,10 +14,8 @@ enum TimelineScript {
     }
 
     static let css = """
-        #timeline { position: absolute; top: 54px; left: 54px; z-index: 1000; width: 270px; max-height: 60vh;
-          overflow: auto; background: rgba(255,255,255,.94); border-radius: 4px; padding: 6px 8px; font-size: 12px;
-          box-shadow: 0 1px 4px rgba(0,0,0,.3); }
-        #timeline h2 { font-size: 13px; margin: 0 0 4px; }
+        #timeline { padding: 8px 12px; font-size: 12px; border-bottom: 1px solid #ddd; }
+        #timeline h2 { font-size: 14px; margin: 0 0 4px; }
         #timeline li { list-style: none; margin: 2px 0; padding-left: 14px; position: relative; }
         #timeline li::before { content: ''; position: absolute; left: 0; top: 4px; width: 9px; height: 9px;
           border-radius: 50%; background: var(--c); }
@@ -32,6 +30,8 @@ enum TimelineScript {
         (function () {
           const box = document.getElementById('timeline');
           if (!box) return;
+          const panels = document.getElementById('panels');
+          if (panels) panels.prepend(box);  // beside the map (below it on a phone), never over it
           const modeColour = {still: '#77767b', walking: '#26a269', cycling: '#e5a50a', vehicle: '#1c71d8'};
           const local = ms => new Date(ms + TIMELINE.utcOffsetMinutes * 60000);
           const hm = ms => local(ms).toISOString().slice(11, 16);

@@ -18,13 +18,21 @@ struct SharePageHTML {
     func render() throws -> String {
         let head =
             leaflet
-            ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><style>\(MapScript.css)\(LeafletMapScript.css)</style>"
+            ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><style>\(MapScript.css)\(LeafletMapScript.css)\(MapLayout.css)</style>"
                 + "<script src=\"/static/leaflet/leaflet.js\"></script>"
             : "<style>\(MapScript.css)</style>"
         let body =
             leaflet
             ? "<div id=\"map\"></div>"
             : "<div id=\"map\"><svg id=\"svg\" xmlns=\"http://www.w3.org/2000/svg\"></svg><div id=\"tip\"></div></div>"
+        var shown = "\(pointCount) points, \(data.segments.count) segments"
+        if data.live {
+            shown =
+                data.segments.first?.last.map {
+                    "position at \(HTML.utc(Int64($0[2]), offsetMinutes: data.utcOffsetMinutes))"
+                        + ($0[3] >= 0 ? ", ±\(Int($0[3].rounded())) m" : "")
+                } ?? "no position yet"
+        }
         let note = staleness.map { "<div id=\"stale\" class=\"banner\">\(HTML.escape($0))</div>" } ?? ""
         return """
             <!doctype html>
@@ -35,8 +43,7 @@ struct SharePageHTML {
             \(head)</head>
             <body>
             <header><strong>\(HTML.escape(title))</strong>
-            <span id="summary">\(pointCount) points, \(data.segments.count) segments; shared read-only, \
-            link expires \(HTML.escape(expires))</span></header>
+            <span id="summary">\(shown); shared read-only, link expires \(HTML.escape(expires))</span></header>
             \(note)
             \(body)
             \(PageScripts.tags(data: try HTML.scriptJSON(data), id: "map-data", script: leaflet ? "leaflet-map.js" : "map.js"))

@@ -85,7 +85,7 @@ extension TrackServerEnvironment {
         }
         let staleness = Self.staleness(
             kind: link.kind, newest: newest, now: now, threshold: configuration.shareStaleAfter)
-        let data = MapData(
+        var data = MapData(
             device: link.device, day: title,
             segments: segments.map {
                 $0.map {
@@ -95,6 +95,7 @@ extension TrackServerEnvironment {
             details: segments.map { $0.map { _ in ["", ""] } },
             offline: false, lastSeen: nil, gapSeconds: configuration.gapThreshold.seconds,
             tileURL: configuration.tileURL, utcOffsetMinutes: offset, zone: HTML.zone(offset))
+        if case .live = link.kind { data.live = true }
         return SharePageHTML(
             data: data, title: title, pointCount: segments.joined().count, staleness: staleness,
             expires: HTML.utc(link.expiresAt.milliseconds, offsetMinutes: offset), leaflet: leafletAvailable)

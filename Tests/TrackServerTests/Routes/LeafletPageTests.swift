@@ -50,6 +50,30 @@ import Testing
         #expect(index.text.contains("id=\"devices-map\"") && index.text.contains("\"name\":\"iphone-42\""))
     }
 
+    /// Issue 37 item 4: the day's panels sit beside the map (below it on a phone), never over it;
+    /// every Leaflet page places its labels clear of each other and says how to turn tiles on.
+    /// (What the browser draws is checked by scripts/page-layout-check.py.)
+    @Test func panelsSitBesideTheMapAndEveryMapPlacesItsLabels() async throws {
+        let leaflet = try Self.fakeLeaflet()
+        defer { try? FileManager.default.removeItem(atPath: leaflet) }
+        let server = try await TestServer { $0.leafletDirectory = leaflet }
+        let page = try await get(server, "/devices/iphone-42?day=2024-11-22&token=\(server.operatorToken)")
+        #expect(page.text.contains(#"<div id="main"><div id="map"></div><div id="panels"></div></div>"#))
+        #expect(page.text.contains(#"<body class="day">"#) && page.text.contains("@media (max-width: 700px)"))
+        #expect(!page.text.contains("position: fixed") && !page.text.contains("position: absolute; top: 54px"))
+        for name in ["timeline.js", "leaflet-map.js"] {
+            #expect(
+                try await get(server, "/static/bgtrack/\(name)").text.contains("getElementById('panels')"), "\(name)")
+        }
+        for name in ["leaflet-map.js", "range-map.js", "devices.js"] {
+            let script = try await get(server, "/static/bgtrack/\(name)").text
+            #expect(script.contains("function bgtrackDeclutter(map)") && script.contains("--tile-url"), "\(name)")
+            #expect(script.contains("bgtrackLayout(map, "), "\(name) calls it")
+        }
+        let index = try await get(server, "/?token=\(server.operatorToken)")
+        #expect(index.text.contains(#"<meta name="viewport" content="width=device-width, initial-scale=1">"#))
+    }
+
     @Test func withoutLeafletThePlainMapSaysHowToGetTheInteractiveOne() async throws {
         let server = try await TestServer { $0.leafletDirectory = "/nonexistent/leaflet" }
         let page = try await get(server, "/devices/iphone-42?day=2024-11-22&token=\(server.operatorToken)")

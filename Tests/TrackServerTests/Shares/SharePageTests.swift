@@ -59,6 +59,7 @@ struct SharePageTests {
             let page = try await Self.get(client, link.path)
             #expect(page.status == .ok)
             #expect(page.text.contains("5 points"), "the 5 samples of the range, not the 10 of the day")
+            #expect(page.text.contains(#""live":false"#), "a range is drawn as a track")
             #expect(page.text.contains("31.204") && !page.text.contains("31.205"), "no point after the range")
             #expect(!page.text.contains(secret) && !page.text.contains(String(secret.dropFirst(4).prefix(16))))
             #expect(!page.text.contains("token"), "no token, no link carrying one")
@@ -76,7 +77,9 @@ struct SharePageTests {
         try await server.test { client in
             let link = try await Self.create(client, body: #"{"device":"iphone-42","kind":"live","expires_in":86400}"#)
             var page = try await Self.get(client, link.path)
-            #expect(page.text.contains("1 points"))
+            // Drawn as a marker with its time and accuracy (issue 37 item 4), not as a one-point track.
+            #expect(page.text.contains(#""live":true"#) && page.text.contains("position at "))
+            #expect(!page.text.contains("1 points"))
             #expect(page.text.contains("31.209"), "the newest sample")
             // The newest sample was taken 71 minutes before the clock's start.
             #expect(page.text.contains("last position 71 min ago"), "\(page.text)")
