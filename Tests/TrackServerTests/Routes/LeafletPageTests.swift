@@ -65,10 +65,14 @@ import Testing
             #expect(
                 try await get(server, "/static/bgtrack/\(name)").text.contains("getElementById('panels')"), "\(name)")
         }
-        for name in ["leaflet-map.js", "range-map.js", "devices.js"] {
+        for (name, call) in [
+            ("leaflet-map.js", "bgtrackLayout(map, MAP.tileURL);"),
+            ("range-map.js", "bgtrackLayout(map, MAP.tileURL);"),
+            ("devices.js", "bgtrackLayout(map, TILES);"),
+        ] {
             let script = try await get(server, "/static/bgtrack/\(name)").text
             #expect(script.contains("function bgtrackDeclutter(map)") && script.contains("--tile-url"), "\(name)")
-            #expect(script.contains("bgtrackLayout(map, "), "\(name) calls it")
+            #expect(script.contains(call), "\(name) calls it")
         }
         let index = try await get(server, "/?token=\(server.operatorToken)")
         #expect(index.text.contains(#"<meta name="viewport" content="width=device-width, initial-scale=1">"#))
