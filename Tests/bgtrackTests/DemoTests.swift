@@ -45,7 +45,7 @@ import TrackServer
         #expect(first.text.contains("invariant violations  0"))
         #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("map-2024-11-25.html").path))
 
-        #expect(first.text.contains("Demo day 2024-11-25 in UTC"))
+        #expect(first.text.contains("Demo day 2024-11-25 in Etc/UTC"))
         #expect(first.text.contains("first sample          2024-11-25 00:0"))
 
         let berlin = try demo(["--data", data.path, "--exit", "--day", "2024-03-31", "--time-zone", "Europe/Berlin"])

@@ -32,7 +32,7 @@ public struct ServerConfiguration: Sendable {
     /// The server's IANA time zone (`serve --time-zone`, the host's by default): the zone of a
     /// device that reported none and has no operator's zone (``LocalTime``). UTC here, so tests
     /// and embedders get the same days on every host.
-    public var timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .gmt
+    public var timeZone: TimeZone = TimeZone(identifier: "Etc/UTC") ?? .gmt
     /// Where Leaflet's `leaflet.js` and `leaflet.css` are (Debian's `libjs-leaflet`): the server
     /// serves them itself under `/static/leaflet/`, no CDN. `nil`, or a directory without them,
     /// serves the plain SVG map instead. Defaults to ``LeafletAssets/debianDirectory`` when installed.

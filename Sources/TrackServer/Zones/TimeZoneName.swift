@@ -10,6 +10,8 @@ public enum TimeZoneName {
     /// always a name every reader knows.
     /// - Throws: ``TimeZoneNameError``.
     public static func zone(_ name: String) throws(TimeZoneNameError) -> TimeZone {
+        // Foundation on Linux reads "UTC" as GMT and lists neither: the tz database's Etc/UTC.
+        if name == "UTC", let utc = TimeZone(identifier: "Etc/UTC") { return utc }
         let trimmed = String(name.prefix(64))
         guard !name.isEmpty, name.utf8.count <= 64, name.utf8.allSatisfy({ $0 > 32 && $0 < 127 }),
             let zone = TimeZone(identifier: name),

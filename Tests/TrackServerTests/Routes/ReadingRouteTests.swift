@@ -125,7 +125,7 @@ struct ReadingRouteTests {
         }
         #expect(response.status == .ok)
         #expect(response.text.contains("iphone-42") && response.text.contains("other"))
-        #expect(response.text.contains("2024-11-22 03:06:40 UTC"))
+        #expect(response.text.contains("2024-11-22 03:06:40 +00:00 Etc/UTC"))
     }
 
     @Test func healthMetricsAndOpenAPI() async throws {
