@@ -190,6 +190,8 @@ extension PostgresTrackStore {
             version: 9, name: "v9-snake-case-columns",
             statements: SnakeCaseColumns.statements(lowercased: true)
                 + ["ALTER TABLE schema_version RENAME COLUMN appliedat TO applied_at"]),
+        // Issue 37 item 2: the zones each device reported, and the operator's zone for it.
+        Migration(version: 10, name: "v10-time-zones", statements: timeZoneStatements),
     ]
 
     /// Brings the schema up to date on one connection of its own, in one transaction under an

@@ -9,7 +9,7 @@ struct BGTrack: AsyncParsableCommand {
             DemoCommand.self, SimulateCommand.self, CompareCommand.self, PolicyCommand.self, ServeCommand.self,
             DeviceCommand.self,
             OperatorCommand.self, LoadCommand.self, LintPlistCommand.self,
-            ShareCommand.self, CleanupCommand.self, ImportCommand.self,
+            ShareCommand.self, CleanupCommand.self, ImportCommand.self, TimeZonesCommand.self,
         ]
     )
 }

@@ -32,6 +32,8 @@ extension ShellSuite {
             #expect(batch.samples == pending.map(WireSample.init))
             #expect(batch.batch == BatchRequest.batchID(for: pending.map(\.id)).wireString)
             #expect(upload.description == batch.batch, "the file and the task are named by the batch id")
+            // The zone the user is in rides with the batch (version 3, docs/protocol.md §Time zone).
+            #expect(batch.tz == TimeZone.current.identifier && batch.v == BatchRequest.timeZoneVersion)
         }
 
         @Test("a refused token's typed notice reaches the user as the uploads-held notification")

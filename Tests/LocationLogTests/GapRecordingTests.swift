@@ -135,6 +135,18 @@ struct GapRecordingTests {
         #expect(decoded.gaps == [gap])
     }
 
+    /// With the phone's zone the batch is version 3 and carries `tz` (and its gaps); without, the
+    /// body is exactly what an older server reads.
+    @Test func aBatchWithAZoneIsVersionThree() throws {
+        let gap = WireGap(id: UUID(), GapInterval(start: at(0), end: at(1), reason: .forceQuit))
+        let zoned = BatchRequest(batch: "b", device: "d", samples: [], gaps: [gap], timeZone: "Asia/Kathmandu")
+        #expect(zoned.v == 3 && zoned.tz == "Asia/Kathmandu" && zoned.gaps == [gap])
+        let json = String(decoding: try JSONEncoder().encode(zoned), as: UTF8.self)
+        #expect(json.contains(#""tz":"Asia\/Kathmandu""#) || json.contains(#""tz":"Asia/Kathmandu""#))
+        let plain = BatchRequest(batch: "b", device: "d", samples: [], gaps: [], timeZone: nil)
+        #expect(!String(decoding: try JSONEncoder().encode(plain), as: UTF8.self).contains("tz"))
+    }
+
     @Test func gapsSurviveReopeningTheFileBeforeTheAcknowledgement() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gaps-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BackgroundCore
+import Foundation
 import IOSSimulator
 import LinuxDevice
 import LocationLog
@@ -85,7 +86,7 @@ import TrackServer
         let added = command.scenario.resolvedScenario.happenings.filter {
             $0.1 == .forceQuit || $0.1 == .authorization(.denied)
         }
-        #expect(added.map(\.at) == [7 * 3600, 25.5 * 3600])
+        #expect(added.map(\.at) == [7 * 3600, 25.5 * 3600] as [Double])
     }
 
     @Test func locationAccessEventsAreAddedToTheDay() throws {
@@ -179,19 +180,33 @@ import TrackServer
         #expect((parsed as? DeviceRun)?.uploadProtocol == uploadProtocol)
     }
 
+    /// A zone name the tz database does not know is refused at every `--time-zone`, naming the
+    /// bad name and how to list the good ones; a fixed offset is not a zone.
     @Test(arguments: [
-        "+8", "08:00", "+24:00", "+14:30", "+08:60", "UTC+8", "+0a:00", String(repeating: "+", count: 9_999),
+        ["serve"], ["demo"],
+        ["device", "run", "--server", "http://127.0.0.1:1", "--token", "t", "--db", "/tmp/x.sqlite"],
+        ["device", "set", "phone"],
     ])
-    func badUTCOffsetsAreRefused(value: String) throws {
-        let text = try #require(message(["serve", "--utc-offset", value]))
-        #expect(text.contains("--utc-offset"))
-        #expect(text.count < 2_000)
+    func badTimeZonesAreRefused(command: [String]) throws {
+        for value in ["Mars/Olympus_Mons", "+08:00", "UTC+8", "", String(repeating: "x", count: 9_999)] {
+            let text = try #require(message(command + ["--time-zone", value]))
+            #expect(text.contains("--time-zone"), "\(command) \(value)")
+            #expect(text.contains("bgtrack time-zones"), "\(command) \(value)")
+            #expect(text.count < 2_000)
+        }
+        let cased = try #require(message(command + ["--time-zone", "europe/berlin"]))
+        #expect(cased.contains("\"europe/berlin\"") && cased.contains("did you mean Europe/Berlin?"))
     }
 
-    @Test(arguments: [("+08:00", 480), ("-05:30", -330), ("+0545", 345), ("Z", 0), ("-14:00", -840)])
-    func utcOffsetsAreRead(value: String, minutes: Int) throws {
-        let command = try #require(try BGTrack.parseAsRoot(["serve", "--utc-offset", value]) as? ServeCommand)
-        #expect(try command.utcOffsetMinutes() == minutes)
+    @Test(arguments: ["Europe/Berlin", "America/New_York", "Asia/Kathmandu", "Australia/Lord_Howe", "UTC"])
+    func timeZonesAreRead(name: String) throws {
+        let command = try #require(try BGTrack.parseAsRoot(["serve", "--time-zone", name]) as? ServeCommand)
+        #expect(try TimeZoneArgument.zone(command.timeZone).identifier == (name == "UTC" ? "Etc/UTC" : name))
+    }
+
+    @Test func theRetiredUTCOffsetSaysWhatToUseInstead() throws {
+        let text = try #require(message(["serve", "--utc-offset", "+08:00"]))
+        #expect(text.contains("--time-zone") && text.contains("daylight saving"))
     }
 
     @Test func aServerURLWithAPasswordIsRefusedWithoutEchoingIt() throws {

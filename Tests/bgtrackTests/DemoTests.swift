@@ -21,11 +21,12 @@ import TrackServer
     }
 
     /// The whole day over real HTTP: every fault happens for real, and every sample the phone
-    /// stored is on the server, pending or quarantined, once. A second run is the next day.
-    @Test func aDayWithFaultsLosesNothingAndASecondRunIsTheNextDay() async throws {
+    /// stored is on the server, pending or quarantined, once. A second run on the same data is a
+    /// DST day in Berlin: 23 hours, from midnight CET to midnight CEST.
+    @Test func aDayWithFaultsLosesNothingAndASecondRunIsADSTDayInBerlin() async throws {
         let data = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
-        let options = try demo(["--data", data.path, "--exit"])
+        let options = try demo(["--data", data.path, "--exit", "--day", "2024-11-25", "--time-zone", "UTC"])
         let first = try await DemoRun(options: options, directory: data).run()
         await first.server.stop()
         let day = first.accounting
@@ -44,18 +45,71 @@ import TrackServer
         #expect(first.text.contains("invariant violations  0"))
         #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("map-2024-11-25.html").path))
 
-        let second = try await DemoRun(options: options, directory: data).run()
+        #expect(first.text.contains("Demo day 2024-11-25 in Etc/UTC"))
+        #expect(first.text.contains("first sample          2024-11-25 00:0"))
+
+        let berlin = try demo(["--data", data.path, "--exit", "--day", "2024-03-31", "--time-zone", "Europe/Berlin"])
+        let second = try await DemoRun(options: berlin, directory: data).run()
         await second.server.stop()
         #expect(second.accounting.lost.isEmpty && second.accounting.duplicated.isEmpty)
-        #expect(second.text.contains("Demo day 2024-11-26"))
+        #expect(second.text.contains("Demo day 2024-03-31 in Europe/Berlin"))
+        #expect(second.text.contains(", 23 h, seed 1"))
+        #expect(second.text.contains("first sample          2024-03-31 00:0"), "\(second.text)")
+        #expect(second.text.contains("+01:00 Europe/Berlin"))
+        #expect(second.text.contains("last sample           2024-03-31 23:"), "\(second.text)")
+        #expect(second.text.contains("+02:00 Europe/Berlin"))
+        #expect(second.text.contains("Faults of the day (local time, Europe/Berlin)"))
         #expect(second.text.contains("code: direct (the keep-alive machine)"), "the report says which code ran")
         let state = try #require(try DemoState.load(from: data.appendingPathComponent("demo.json")))
-        #expect(state.days == ["2024-11-25", "2024-11-26"])
+        #expect(state.days == ["2024-11-25", "2024-03-31"])
+        do {
+            _ = try await DemoRun(options: options, directory: data).run()
+            Issue.record("a day simulated before was simulated again")
+        } catch {
+            #expect("\(error)".contains("--day 2024-11-25 was simulated in"))
+        }
         // The first day is still on the server.
         let store = try SQLiteTrackStore(path: data.appendingPathComponent("server.sqlite").path)
         let dayOne = try await store.samples(
             device: "demo-iphone", from: Scenario.defaultStart, to: Scenario.defaultStart + .seconds(86_400))
         #expect(dayOne.count >= day.onServer)
+    }
+
+    /// Without --day the demo simulates today, or the day after the last one when that was today
+    /// or later; --day picks any day not simulated yet.
+    @Test func theDayIsTodayOrTheDayAfterTheLastOne() throws {
+        let today = 20_420  // 2025-11-28
+        #expect(try DemoRun.day(asked: nil, today: today, simulated: [], data: "d") == today)
+        #expect(try DemoRun.day(asked: nil, today: today, simulated: ["2024-11-25"], data: "d") == today)
+        #expect(try DemoRun.day(asked: nil, today: today, simulated: ["2025-11-28"], data: "d") == today + 1)
+        #expect(try DemoRun.day(asked: 19_000, today: today, simulated: ["2025-11-28"], data: "d") == 19_000)
+        #expect(throws: DemoError.self) {
+            try DemoRun.day(asked: today, today: today, simulated: ["2025-11-28"], data: "d")
+        }
+    }
+
+    /// The scenario's wall-clock times are local: on Berlin's spring DST day 08:00 is 7 hours after
+    /// midnight, on its autumn day 9; in Kathmandu always 8.
+    @Test(arguments: [
+        ("Europe/Berlin", "2024-03-31", 7.0, 23.0), ("Europe/Berlin", "2024-10-27", 9.0, 25.0),
+        ("America/New_York", "2024-03-10", 7.0, 23.0), ("Asia/Kathmandu", "2024-11-25", 8.0, 24.0),
+        ("Australia/Lord_Howe", "2024-04-07", 8.5, 24.5),
+    ])
+    func wallClockTimesAreLocal(zone: String, day: String, eight: Double, length: Double) throws {
+        let local = LocalTime(zone: try TimeZoneName.zone(zone))
+        let number = try #require(try demo(["--day", day]).dayNumber())
+        let range = local.range(ofDay: number)
+        #expect(Double((range.upperBound - range.lowerBound).seconds) / 3600 == length)
+        let elapsed = DemoRun.elapsed(wall: 8 * 3600, day: number, in: local, from: range.lowerBound)
+        #expect(elapsed / 3600 == eight)
+        #expect(local.text(range.lowerBound + .seconds(Int64(elapsed))).contains(" 08:00:00 "))
+        // The simulated person leaves home at 08:00 local time.
+        let scenario = Scenario.demoDay(start: range.lowerBound).inLocalTime {
+            DemoRun.elapsed(wall: $0, day: number, in: local, from: range.lowerBound)
+        }
+        let leaving = range.lowerBound + .seconds(Int64(elapsed))
+        #expect(!scenario.track.isMoving(at: leaving - .seconds(60)))
+        #expect(scenario.track.isMoving(at: leaving + .seconds(60)))
     }
 
     /// The accounting finds a lost and a duplicated sample when there are some.
@@ -94,6 +148,8 @@ import TrackServer
         (["--port", "70000"], "--port"), (["--port", "-1"], "--port"), (["--ios", "5"], "--ios"),
         (["--data", ""], "--data"), (["--tile-url", "http://tiles/x.png"], "--tile-url"),
         (["--strategy", "teleport"], "strategy"), (["--seed", "-3"], "seed"),
+        (["--day", "2024-02-30"], "--day"), (["--day", "25.11.2024"], "--day"), (["--day", "1970-01-01"], "--day"),
+        (["--time-zone", "Europe/Berln"], "--time-zone"),
     ])
     func badFlagsAreRefusedWithTheFlagNamed(arguments: [String], flag: String) {
         do {

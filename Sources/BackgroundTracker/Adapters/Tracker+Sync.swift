@@ -23,7 +23,10 @@ extension Tracker {
         let now = clock.now
         // A batch that could not be read, or held nothing readable, ends at once (told as any upload's end).
         let upload = syncStep(sent: 0) { sync, store, tally in
-            try sync.wake(pending: pending, store: store, at: now, gaps: { store.gapsForNextBatch() }, into: &tally)
+            // The zone the user is in now: the server reads the batch's local days in it.
+            try sync.wake(
+                pending: pending, store: store, at: now, gaps: { store.gapsForNextBatch() },
+                timeZone: TimeZone.current.identifier, into: &tally)
         }
         if let upload = upload ?? nil {
             startUpload(upload)

@@ -53,6 +53,11 @@ package struct MovementTrack: Sendable {
         self.segments = segments
     }
 
+    init(start: Instant, segments: [Segment]) {
+        self.start = start
+        self.segments = segments
+    }
+
     /// The user's true position at `instant` (the last position after the track ends).
     package func position(at instant: Instant) -> Coordinate {
         guard let segment = segment(at: instant) else { return segments.last?.to ?? .init(latitude: 0, longitude: 0) }

@@ -9,6 +9,9 @@ extension SyncDriver {
         /// The gap intervals that ride with them (batch version 2 when there are any).
         public let gaps: [WireGap]
         public let device: String
+        /// The IANA zone the phone is in (`TimeZone.current.identifier`), sent as the batch's `tz`
+        /// (version 3); `nil` sends a batch an older server reads unchanged.
+        public var timeZone: String? = nil
 
         /// The ids of the samples sent: the machine deletes only acknowledged ones among them.
         public var sent: Set<UUID> { Set(samples.map(\.id)) }
@@ -19,7 +22,9 @@ extension SyncDriver {
         /// The body of `POST /v1/batches` (build the HTTP request with
         /// ``BatchRequest/urlRequest(server:token:gzip:timeout:)``).
         public var request: BatchRequest {
-            BatchRequest(batch: batchID.wireString, device: device, samples: samples.map(WireSample.init), gaps: gaps)
+            BatchRequest(
+                batch: batchID.wireString, device: device, samples: samples.map(WireSample.init), gaps: gaps,
+                timeZone: timeZone)
         }
     }
 

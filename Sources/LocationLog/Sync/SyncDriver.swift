@@ -46,11 +46,13 @@ public struct SyncDriver: Sendable {
     ///   - pending: the number of pending samples (the shell may keep it alongside the store).
     ///   - backgroundTimeRemaining: `nil` in the foreground or when the upload needs no app time.
     ///   - gaps: the gap intervals to send with the batch (read only when there is a batch).
+    ///   - timeZone: the IANA zone the phone is in now (`TimeZone.current.identifier`), sent with
+    ///     the batch so the server reads its days in the user's zone (docs/protocol.md §Time zone).
     /// - Throws: `StoreError` when the store cannot carry out the actions or read the batch; the
     ///   machine has then heard that the attempt ended (else it would wait for that answer for good).
     public mutating func wake(
         pending: Int, backgroundTimeRemaining: Duration? = nil, store: LocationStore, at now: Instant,
-        gaps: () -> [WireGap] = { [] }, into tally: inout Tally
+        gaps: () -> [WireGap] = { [] }, timeZone: String? = nil, into tally: inout Tally
     ) throws(StoreError) -> Upload? {
         let actions = machine.handle(.wake(pending: pending, backgroundTimeRemaining: backgroundTimeRemaining), at: now)
         try perform(actions, store: store, at: now, into: &tally)
@@ -66,7 +68,7 @@ public struct SyncDriver: Sendable {
             try hear(.acknowledged(BatchAcknowledgement()), of: [], took: .zero, store: store, at: now, into: &tally)
             return nil
         }
-        return Upload(samples: samples, gaps: gaps(), device: device)
+        return Upload(samples: samples, gaps: gaps(), device: device, timeZone: timeZone)
     }
 
     /// How an upload of the samples `sent` ended: the machine decides, the store carries it out

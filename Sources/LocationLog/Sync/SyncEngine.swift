@@ -18,6 +18,8 @@ public actor SyncEngine {
     public var machine: SyncMachine { driver.machine }
     private var driver: SyncDriver
     private let now: @Sendable () -> Instant
+    /// The IANA zone sent with every batch (`tz`, docs/protocol.md §Time zone); `nil` sends none.
+    public let timeZone: String?
     /// What the machine asked to tell the user, oldest first (the shell shows them).
     public private(set) var notices: [SyncMachine.Notice] = []
 
@@ -31,12 +33,14 @@ public actor SyncEngine {
         public var outcomes: [UploadOutcome] = []
     }
 
+    /// - Parameter timeZone: the zone the device is in (`TimeZone.current.identifier`), sent with each batch.
     /// - Throws: `StoreError` when the saved sync state cannot be read.
     public init(
         store: LocationStore, transport: any BatchTransport, device: String,
-        configuration: SyncMachine.Configuration = .init(), seed: UInt64,
+        configuration: SyncMachine.Configuration = .init(), seed: UInt64, timeZone: String? = nil,
         now: @escaping @Sendable () -> Instant
     ) throws(StoreError) {
+        self.timeZone = timeZone
         self.store = store
         self.transport = transport
         self.driver = try SyncDriver(store: store, device: device, configuration: configuration, seed: seed)
@@ -63,7 +67,7 @@ public actor SyncEngine {
             guard
                 let upload = try driver.wake(
                     pending: try store.pendingCount(), backgroundTimeRemaining: remaining, store: store, at: now(),
-                    gaps: { store.gapsForNextBatch() }, into: &tally)
+                    gaps: { store.gapsForNextBatch() }, timeZone: timeZone, into: &tally)
             else { break }
             let started = now()
             let outcome = await transport.send(upload.request)

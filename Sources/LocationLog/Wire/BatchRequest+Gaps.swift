@@ -3,17 +3,23 @@ import Foundation
 extension BatchRequest {
     /// The batch format that carries gap intervals.
     public static let gapsVersion = 2
+    /// The batch format that carries the phone's time zone, `tz` (and may carry gaps).
+    public static let timeZoneVersion = 3
     /// At most this many gap intervals ride with one batch (the server refuses more); the rest
     /// wait for the next one.
     public static let maximumGaps = 100
 
-    /// A batch with the phone's pending gap intervals: version 2 when there are any, else exactly
-    /// the version-1 body an older server reads.
-    public init(batch: String, device: String, samples: [WireSample], gaps: [WireGap]) {
+    /// A batch with the phone's pending gap intervals and its time zone: version 3 with a zone,
+    /// version 2 with gaps alone, else exactly the version-1 body an older server reads.
+    public init(batch: String, device: String, samples: [WireSample], gaps: [WireGap], timeZone: String? = nil) {
         self.init(batch: batch, device: device, samples: samples)
         if !gaps.isEmpty {
             v = Self.gapsVersion
             self.gaps = gaps
+        }
+        if let timeZone {
+            v = Self.timeZoneVersion
+            tz = timeZone
         }
     }
 }

@@ -19,6 +19,8 @@ public struct BatchRequest: Codable, Hashable, Sendable {
     public var v: Int? = nil
     /// Why the phone took no samples, since the last acknowledged upload (version 2); absent when none.
     public var gaps: [WireGap]? = nil
+    /// The IANA time zone the phone is in, e.g. `Europe/Berlin` (version 3); absent when unknown.
+    public var tz: String? = nil
 
     public init(batch: String, device: String, samples: [WireSample]) {
         self.batch = batch

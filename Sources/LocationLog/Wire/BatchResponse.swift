@@ -17,6 +17,9 @@ public struct BatchResponse: Codable, Hashable, Sendable {
     public var gapsStored: [String]? = nil
     /// Gaps the server will never accept, with the reason; absent when the batch had none.
     public var gapsRejected: [Rejection]? = nil
+    /// Why the batch's `tz` (version 3) was not taken, e.g. a name the server's tz database does
+    /// not know; absent when it was taken or the batch had none. The samples are stored either way.
+    public var tzRejected: String? = nil
 
     public struct Rejection: Codable, Hashable, Sendable {
         public var id: String
@@ -45,6 +48,7 @@ public struct BatchResponse: Codable, Hashable, Sendable {
         rejected = try container.decodeIfPresent([Rejection].self, forKey: .rejected) ?? []
         gapsStored = try container.decodeIfPresent([String].self, forKey: .gapsStored)
         gapsRejected = try container.decodeIfPresent([Rejection].self, forKey: .gapsRejected)
+        tzRejected = try container.decodeIfPresent(String.self, forKey: .tzRejected)
     }
 }
 

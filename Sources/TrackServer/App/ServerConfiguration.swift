@@ -1,3 +1,5 @@
+public import Foundation
+
 /// What an operator can tune on `bgtrack serve`. Defaults suit one phone uploading 500-sample batches.
 public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
@@ -27,9 +29,10 @@ public struct ServerConfiguration: Sendable {
     public var allowTokenlessOsmAnd: Bool = false
     /// An `{z}/{x}/{y}` tile URL for the map background; `nil` draws no tiles (works offline).
     public var tileURL: String?
-    /// The operator's time zone as an offset from UTC, in minutes (−840…840): where the map's days
-    /// begin and how pages show times. 0 (UTC) by default.
-    public var utcOffsetMinutes: Int = 0
+    /// The server's IANA time zone (`serve --time-zone`, the host's by default): the zone of a
+    /// device that reported none and has no operator's zone (``LocalTime``). UTC here, so tests
+    /// and embedders get the same days on every host.
+    public var timeZone: TimeZone = TimeZone(identifier: "Etc/UTC") ?? .gmt
     /// Where Leaflet's `leaflet.js` and `leaflet.css` are (Debian's `libjs-leaflet`): the server
     /// serves them itself under `/static/leaflet/`, no CDN. `nil`, or a directory without them,
     /// serves the plain SVG map instead. Defaults to ``LeafletAssets/debianDirectory`` when installed.

@@ -24,6 +24,8 @@ public struct TrackServerEnvironment: Sendable {
     /// The tokens ``Authenticator/writer(token:)`` accepted in the last second, for the
     /// single-point lane; shared by every copy of the environment.
     public let writerCache = WriterCache()
+    /// The zone each device last reported (``ZoneCache``); shared by every copy of the environment.
+    public let zoneCache = ZoneCache()
 
     public init(
         store: any TrackStore, clock: ServerClock = .system, configuration: ServerConfiguration = .init(),

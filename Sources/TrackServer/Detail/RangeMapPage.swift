@@ -11,7 +11,8 @@ struct RangeMapData: Encodable {
     var device: String
     var title: String
     var tileURL: String?
-    var utcOffsetMinutes: Int
+    /// `[start ms, offset minutes]` (``LocalTime/offsetTable(from:to:)``) and the zones' names.
+    var offsets: [[Int64]]
     var zone: String
     var body: MapBody
 }
@@ -35,13 +36,14 @@ extension TrackServerEnvironment {
         let parameters = request.uri.queryParameters
         let end = (record.lastSeenAt ?? clock.now) + .milliseconds(1)
         var range: (from: String, to: String)?
+        let localTime = try await self.localTime(device: device)
         if let text = parameters.get("year"), !text.isEmpty {
-            guard text.utf8.count == 4, let year = Int(text), (1970...9999).contains(year),
-                let from = TimestampParser.iso8601("\(text)-01-01T00:00:00Z"),
-                let to = TimestampParser.iso8601("\(year + 1)-01-01T00:00:00Z")
-            else { throw APIError(.badRequest, "year must be four digits from 1970 to 9999, e.g. year=2026") }
-            let offset = Int64(configuration.utcOffsetMinutes) * 60_000
-            range = ("\(from.milliseconds - offset)", "\(to.milliseconds - offset)")
+            guard text.utf8.count == 4, let year = Int(text), (1970...9999).contains(year) else {
+                throw APIError(.badRequest, "year must be four digits from 1970 to 9999, e.g. year=2026")
+            }
+            // The device's local year: from its first local midnight to its last, DST included.
+            let local = localTime.range(ofYear: year)
+            range = ("\(local.lowerBound.milliseconds)", "\(local.upperBound.milliseconds)")
         }
         let query = try MapQuery(
             { name in
@@ -55,13 +57,12 @@ extension TrackServerEnvironment {
         let permit = try readLimiter.acquire()
         defer { permit.release() }
         let body = try await mapBody(device: device, query: query)
-        let zone = HTML.zone(configuration.utcOffsetMinutes)
+        let zone = localTime.zoneNames(from: query.from, to: query.to)
         let title =
-            HTML.utc(query.from.milliseconds, offsetMinutes: configuration.utcOffsetMinutes).prefix(10) + " … "
-            + HTML.utc(query.to.milliseconds - 1, offsetMinutes: configuration.utcOffsetMinutes).prefix(10)
+            localTime.text(query.from).prefix(10) + " … " + localTime.text(query.to - .milliseconds(1)).prefix(10)
         let data = RangeMapData(
             device: device, title: String(title), tileURL: configuration.tileURL,
-            utcOffsetMinutes: configuration.utcOffsetMinutes, zone: zone, body: body)
+            offsets: localTime.offsetTable(from: query.from, to: query.to), zone: zone, body: body)
         let name = HTML.escape(device)
         let indexLink = token.map { "/?token=\(HTML.percentEncoded($0))" } ?? "/"
         let dayLink =

@@ -22,8 +22,8 @@ enum RangeMapScript {
           const token = new URLSearchParams(location.search).get('token');
           const track = L.layerGroup().addTo(map);
           const excluded = L.layerGroup();
-          const local = ms => new Date(ms + MAP.utcOffsetMinutes * 60000);
-          const fmt = ms => local(ms).toISOString().replace('T', ' ').slice(0, 16) + ' ' + MAP.zone;
+          const fmt = ms => zoneLocal(MAP.offsets, ms).toISOString().replace('T', ' ').slice(0, 16) + ' '
+            + zoneLabel(MAP.offsets, ms);
           const decode = text => {
             const out = [];
             let i = 0, lat = 0, lon = 0;

@@ -31,9 +31,11 @@ extension TrackServerEnvironment {
     }
 
     /// The gaps of a range in words, for the JSON and the map page.
-    func gapBodies(device: String, from: Instant, to: Instant) async throws -> [GapBody] {
-        try await store.gapIntervals(device: device, from: from, to: to).prefix(Self.maximumGapsPerRead).map {
-            GapBody($0, offsetMinutes: configuration.utcOffsetMinutes)
-        }
+    func gapBodies(device: String, from: Instant, to: Instant, localTime: LocalTime? = nil) async throws -> [GapBody] {
+        let gaps = try await store.gapIntervals(device: device, from: from, to: to).prefix(Self.maximumGapsPerRead)
+        guard !gaps.isEmpty else { return [] }
+        let local: LocalTime
+        if let localTime { local = localTime } else { local = try await self.localTime(device: device) }
+        return gaps.map { GapBody($0, localTime: local) }
     }
 }

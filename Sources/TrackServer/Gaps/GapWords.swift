@@ -31,9 +31,9 @@ package enum GapWords {
     }
 
     /// "10:30–11:00: no samples, the app was force-quit; the user reopened it", times as `HH:MM`
-    /// at `offsetMinutes` from UTC (a gap over midnight names both days).
-    package static func label(_ gap: GapInterval, offsetMinutes: Int) -> String {
-        "\(clock(gap.start, offsetMinutes, day: false))–\(clock(gap.end, offsetMinutes, day: !sameDay(gap, offsetMinutes))): "
+    /// in the device's local time (a gap over midnight names both days).
+    package static func label(_ gap: GapInterval, localTime: LocalTime) -> String {
+        "\(clock(gap.start, localTime, day: false))–\(clock(gap.end, localTime, day: !sameDay(gap, localTime))): "
             + sentence(gap)
     }
 
@@ -42,16 +42,16 @@ package enum GapWords {
         phrase(gap.reason) + (gap.detail.map { $0.isEmpty ? "" : "; " + $0 } ?? "")
     }
 
-    private static func local(_ instant: Instant, _ offsetMinutes: Int) -> Int64 {
-        instant.milliseconds / 1000 + Int64(offsetMinutes) * 60
+    private static func local(_ instant: Instant, _ localTime: LocalTime) -> Int64 {
+        instant.milliseconds.quotientFloor(1000) + Int64(localTime.offsetSeconds(at: instant))
     }
 
-    private static func sameDay(_ gap: GapInterval, _ offsetMinutes: Int) -> Bool {
-        local(gap.start, offsetMinutes).quotientFloor(86_400) == local(gap.end, offsetMinutes).quotientFloor(86_400)
+    private static func sameDay(_ gap: GapInterval, _ localTime: LocalTime) -> Bool {
+        localTime.day(of: gap.start) == localTime.day(of: gap.end)
     }
 
-    private static func clock(_ instant: Instant, _ offsetMinutes: Int, day: Bool) -> String {
-        let seconds = local(instant, offsetMinutes)
+    private static func clock(_ instant: Instant, _ localTime: LocalTime, day: Bool) -> String {
+        let seconds = local(instant, localTime)
         let days = seconds.quotientFloor(86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let time = String(format: "%02d:%02d", secondOfDay / 3600, secondOfDay / 60 % 60)
@@ -70,15 +70,15 @@ package struct GapBody: Encodable, Hashable, Sendable {
     var detail: String?
     /// Whether the phone took no samples then (else it sampled less, or could not upload).
     var no_samples: Bool
-    /// The words the map shows, times in the server's `--utc-offset`.
+    /// The words the map shows, times in the device's local time (``LocalTime``).
     var label: String
 
-    package init(_ gap: GapInterval, offsetMinutes: Int) {
+    package init(_ gap: GapInterval, localTime: LocalTime) {
         start = gap.start.milliseconds
         end = gap.end.milliseconds
         reason = gap.reason.rawValue
         detail = gap.detail
         no_samples = GapWords.stopsSampling(gap.reason)
-        label = GapWords.label(gap, offsetMinutes: offsetMinutes)
+        label = GapWords.label(gap, localTime: localTime)
     }
 }

@@ -9,8 +9,8 @@ extension BatchResponse {
     /// batch); the ids a phone sends are UUIDs, which never need escaping. The tests compare both
     /// on seeded answers.
     func plainJSON() -> [UInt8]? {
-        // Gap fields (batch version 2) are rare: `JSONEncoder` writes them.
-        guard gapsStored == nil, gapsRejected == nil else { return nil }
+        // Gap fields (batch version 2) and a refused `tz` are rare: `JSONEncoder` writes them.
+        guard gapsStored == nil, gapsRejected == nil, tzRejected == nil else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(64 + 40 * (accepted.count + duplicates.count) + 128 * rejected.count)
         out.append(contentsOf: #"{"accepted":["#.utf8)

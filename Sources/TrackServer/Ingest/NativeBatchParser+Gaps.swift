@@ -84,7 +84,7 @@ extension NativeBatchParser {
         guard version == version.rounded(), version >= 1, version < 1_000_000 else {
             throw APIError(
                 .badRequest,
-                "field \"v\" must be the batch version, a whole number from 1 (this server reads 1 and 2), got \(version)"
+                "field \"v\" must be the batch version, a whole number from 1 (this server reads 1 to 3), got \(version)"
             )
         }
     }

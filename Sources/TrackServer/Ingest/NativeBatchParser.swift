@@ -22,6 +22,10 @@ package struct NativeBatchParser: Sendable {
         package var gapsRejected: [(id: String, reason: String)] = []
         /// The batch had a `gaps` array (the answer then says what became of each).
         package var hasGaps = false
+        /// The IANA zone the phone was in (`tz`, version 3), checked; `nil` when absent or refused.
+        package var timeZone: String?
+        /// Why the batch's `tz` was refused (the samples are stored all the same).
+        package var timeZoneRejected: String?
     }
 
     init(rules: SampleRules, maxSamples: Int) {
@@ -48,6 +52,7 @@ package struct NativeBatchParser: Sendable {
         var samples: [WireSample]
         var v: Int?
         var gaps: [WireGap]?
+        var tz: String?
     }
 
     /// Three readers, cheapest first, each taking only what the next would read the same way: the
@@ -58,17 +63,24 @@ package struct NativeBatchParser: Sendable {
     func parse(bytes: [UInt8], device: String, now: Instant, scanning: Bool = true) throws(APIError) -> Parsed {
         // The scanner reads a fixed shape three levels deep, so it needs no depth check first.
         if scanning, let plain = NativeBatchScanner.scan(bytes) {
-            return try parse(
+            let parsed = try parse(
                 batch: plain.batch, deviceField: plain.device, samples: plain.samples, device: device, now: now)
+            guard plain.version != nil || plain.timeZone != nil else { return parsed }
+            return Self.adding(
+                timeZone: plain.timeZone,
+                to: try adding(gaps: nil, version: plain.version.map(Double.init), to: parsed, now: now))
         }
         try JSONBody.checkDepth(bytes)
         if let typed = try? JSONDecoder().decode(TypedBatch.self, from: Data(bytes)) {
             let parsed = try parse(
                 batch: typed.batch, deviceField: typed.device, samples: typed.samples, device: device, now: now)
-            return try adding(gaps: typed.gaps, version: typed.v.map(Double.init), to: parsed, now: now)
+            return Self.adding(
+                timeZone: typed.tz,
+                to: try adding(gaps: typed.gaps, version: typed.v.map(Double.init), to: parsed, now: now))
         }
         let body = try JSONBody.parse(bytes)
-        return try adding(gaps: body, to: parse(body, device: device, now: now), now: now)
+        return try Self.adding(
+            timeZone: body, to: adding(gaps: body, to: parse(body, device: device, now: now), now: now))
     }
 
     private func parse(

@@ -5,7 +5,7 @@ import LocationLog
 ///
 /// Profiling 500-point batches showed Foundation's `JSONDecoder` as the largest cost of ingest
 /// after SQLite: about 7 µs a point for 150 bytes. A phone's batch has one shape, so this reads
-/// exactly that shape: the members `batch`, `device` and `samples`, each sample's thirteen known
+/// exactly that shape: the members `batch`, `device`, `samples`, `v` and `tz`, each sample's thirteen known
 /// fields, unescaped strings, numbers and booleans. Anything else (an unknown or repeated member,
 /// an escape, a wrong type, a missing field, a number outside what it reads exactly, invalid JSON)
 /// answers `nil`, and the route decodes the body as before, with the same results and messages.
@@ -16,6 +16,9 @@ struct NativeBatchScanner {
         var batch: String?
         var device: String?
         var samples: [WireSample]
+        /// `v` and `tz` (version 3, docs/protocol.md §Time zone).
+        var version: Int64?
+        var timeZone: String?
     }
 
     /// Not the plain shape: take the general path.
@@ -56,6 +59,12 @@ struct NativeBatchScanner {
             case Key.samples:
                 bit = 4
                 result.samples = try samples()
+            case Key.v:
+                bit = 8
+                result.version = try integer()
+            case Key.tz:
+                bit = 16
+                result.timeZone = try optionalString()
             default: throw Bail()
             }
             guard seen & bit == 0 else { throw Bail() }
@@ -375,6 +384,8 @@ struct NativeBatchScanner {
         static let batch: UInt64 = 0x68_6374_6162  // "batch"
         static let device: UInt64 = 0x6563_6976_6564  // "device"
         static let samples: UInt64 = 0x73_656c_706d_6173  // "samples"
+        static let v: UInt64 = 0x76  // "v"
+        static let tz: UInt64 = 0x7a74  // "tz"
         static let id: UInt64 = 0x6469  // "id"
         static let seq: UInt64 = 0x71_6573  // "seq"
         static let t: UInt64 = 0x74  // "t"

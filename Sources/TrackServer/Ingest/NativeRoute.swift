@@ -14,6 +14,7 @@ extension TrackServerEnvironment {
             let outcome = try await committer.insert(parsed.samples, device: device, at: clock.now, bytes: bytes.count)
             // After the samples' commit, before the answer: an acknowledged gap is stored.
             if !parsed.gaps.isEmpty { try await store.insertGaps(parsed.gaps, device: device, at: clock.now) }
+            try await noteTimeZone(parsed.timeZone, device: device, samples: parsed.samples)
             updateTimeline(parsed.samples, outcome: outcome, device: device)
             await waitForTimeline()
             record(.native, outcome: outcome, rejected: parsed.rejected.count)
@@ -31,6 +32,7 @@ extension TrackServerEnvironment {
                 answer.gapsStored = parsed.gaps.map(\.id)
                 answer.gapsRejected = parsed.gapsRejected.map { BatchResponse.Rejection(id: $0.id, reason: $0.reason) }
             }
+            answer.tzRejected = parsed.timeZoneRejected
             return try Response.json(batch: answer)
         }
     }

@@ -10,20 +10,21 @@ extension TrackServerEnvironment {
         let owner = try await auth.owner(token: token)
         let now = clock.now
         let devices = try await visibleDevices(to: owner)
-        let rows = devices.map { device -> String in
+        var rows: [String] = []
+        for device in devices {
+            // Times in the device's own zone, named.
+            let localTime = try await self.localTime(device: device.name)
             var status = device.status(at: now, offlineAfter: configuration.offlineThreshold)
             if let since = device.silentSince, device.revokedAt == nil {
-                status +=
-                    ", silent since \(HTML.utc(since.milliseconds, offsetMinutes: configuration.utcOffsetMinutes))"
+                status += ", silent since \(localTime.named(since))"
             }
-            let seen =
-                device.lastSeenAt.map {
-                    "\(HTML.utc($0.milliseconds, offsetMinutes: configuration.utcOffsetMinutes)) (\(Self.ago(now - $0)))"
-                } ?? "never"
+            let seen = device.lastSeenAt.map { "\(localTime.named($0)) (\(Self.ago(now - $0)))" } ?? "never"
             var href = "/devices/\(HTML.percentEncoded(device.name))"
             if let token { href += "?token=\(HTML.percentEncoded(token))" }
-            return "<tr class=\"\(status)\"><td><a href=\"\(HTML.escape(href))\">\(HTML.escape(device.name))</a></td>"
-                + "<td>\(seen)</td><td>\(status)</td><td>\(device.sampleCount)</td><td>\(device.rejectedCount)</td></tr>"
+            rows.append(
+                "<tr class=\"\(status)\"><td><a href=\"\(HTML.escape(href))\">\(HTML.escape(device.name))</a></td>"
+                    + "<td>\(seen)</td><td>\(status)</td><td>\(device.sampleCount)</td><td>\(device.rejectedCount)</td></tr>"
+            )
         }
         let map = leafletAvailable ? try await lastPositionsMap(devices, token: token, now: now) : ""
         let page = """
@@ -68,7 +69,7 @@ extension TrackServerEnvironment {
             markers.append(
                 Marker(
                     name: device.name, status: device.status(at: now, offlineAfter: configuration.offlineThreshold),
-                    seen: HTML.utc(last.time.milliseconds, offsetMinutes: configuration.utcOffsetMinutes), href: href,
+                    seen: try await localTime(device: device.name).named(last.time), href: href,
                     lat: last.latitude, lon: last.longitude))
         }
         return """

@@ -41,14 +41,12 @@ enum LeafletMapScript {
             empty.addTo(map);
             return;
           }
-          const local = ms => new Date(ms + MAP.utcOffsetMinutes * 60000);
-          const fmt = ms => local(ms).toISOString().replace('T', ' ').slice(0, 19) + ' ' + MAP.zone;
+          const local = ms => zoneLocal(MAP.offsets, ms);
+          const fmt = ms => local(ms).toISOString().replace('T', ' ').slice(0, 19) + ' ' + zoneLabel(MAP.offsets, ms);
           \(PageScripts.duration)
           // Time of day as a hue: night blue, morning green, afternoon orange, evening purple.
-          const colour = ms => {
-            const h = local(ms).getUTCHours() + local(ms).getUTCMinutes() / 60;
-            return 'hsl(' + Math.round((220 + h * 15) % 360) + ', 75%, 42%)';
-          };
+          const hue = h => 'hsl(' + Math.round((220 + h * 15) % 360) + ', 75%, 42%)';
+          const colour = ms => hue(local(ms).getUTCHours() + local(ms).getUTCMinutes() / 60);
           const esc = s => String(s).replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;',
             '"': '&quot;', "'": '&#39;'}[c]));
           const popup = (p, d) => {
@@ -120,7 +118,7 @@ enum LeafletMapScript {
           legend.onAdd = () => {
             const d = L.DomUtil.create('div', 'legend time-legend');
             d.innerHTML = [0, 6, 12, 18].map(h => '<span class="item"><i style="background:' +
-              colour(Date.UTC(2000, 0, 1, h) - MAP.utcOffsetMinutes * 60000) + '"></i>' + h + ':00</span>').join('<br>') +
+              hue(h) + '"></i>' + h + ':00</span>').join('<br>') +
               '<br><span class="item"><i style="background:#c01c28"></i>gap</span>';
             return d;
           };

@@ -16,8 +16,9 @@ struct MapData: Encodable {
     var lastSeen: Int64?
     var gapSeconds: Double
     var tileURL: String?
-    /// The operator's offset from UTC, for the times the script shows, and its label.
-    var utcOffsetMinutes: Int
+    /// `[start ms, offset minutes]` for the times the script shows (``LocalTime/offsetTable(from:to:)``),
+    /// and the name of the day's zone (two names, comma-separated, on a day the device changed zone).
+    var offsets: [[Int64]]
     var zone: String
     /// The phone's reported gap intervals that overlap the day, with their words (``GapScript``).
     var gaps: [GapBody] = []
@@ -27,11 +28,14 @@ struct MapData: Encodable {
     var excludedRules: [String] = []
     /// A live share: the one point is the newest position, drawn as a marker with its time and accuracy.
     var live = false
+    /// `lastSeen` in the device's local time, for the offline banner.
+    var lastSeenText: String?
 }
 
 extension TrackServerEnvironment {
-    /// `GET /devices/{id}?day=YYYY-MM-DD`: the day's track (in the operator's time zone, UTC by
-    /// default) drawn in the browser, offline-safe.
+    /// `GET /devices/{id}?day=YYYY-MM-DD`: the day's track drawn in the browser, offline-safe. The
+    /// day is the device's local day (``LocalTime``): 23 or 25 hours across a DST change, and each
+    /// sample on the day of the zone it was taken in.
     func mapPage(_ request: Request, context: some RequestContext) async throws -> Response {
         let device = try context.parameters.require("id")
         let token = Authenticator.bearer(request, allowQuery: true)
@@ -40,11 +44,15 @@ extension TrackServerEnvironment {
             throw APIError(.notFound, "no device is registered as \"\(device)\"")
         }
         let now = clock.now
-        let dayNumber = try day(request, fallback: record.lastSeenAt ?? now)
-        let offset = Int64(configuration.utcOffsetMinutes) * 60_000
-        let start = Instant(milliseconds: Int64(dayNumber) * 86_400_000 - offset)
+        let localTime = try await self.localTime(device: device)
+        let dayNumber = try day(request, fallback: localTime.day(of: record.lastSeenAt ?? now))
+        let range = localTime.range(ofDay: dayNumber)
+        let (start, end) = (range.lowerBound, range.upperBound)
         let (segments, excluded) = Self.excluding(
-            try await sampleSegments(device: device, from: start, to: start + .seconds(86_400)),
+            try await sampleSegments(device: device, from: start, to: end).map { segment in
+                // Where the device changed zone, the range may hold a few samples of a neighbouring day.
+                segment.filter { localTime.day(of: $0.time) == dayNumber }
+            }.filter { !$0.isEmpty },
             rules: configuration.cleanupRules, maximumGap: configuration.gapThreshold)
         var data = MapData(
             device: device, day: HTML.isoDay(dayNumber),
@@ -59,9 +67,10 @@ extension TrackServerEnvironment {
             details: segments.map { $0.map { [$0.trigger ?? "", $0.state ?? ""] } },
             offline: record.isOffline(at: now, threshold: configuration.offlineThreshold),
             lastSeen: record.lastSeenAt?.milliseconds, gapSeconds: configuration.gapThreshold.seconds,
-            tileURL: configuration.tileURL, utcOffsetMinutes: configuration.utcOffsetMinutes,
-            zone: HTML.zone(configuration.utcOffsetMinutes))
-        data.gaps = try await gapBodies(device: device, from: start, to: start + .seconds(86_400))
+            tileURL: configuration.tileURL, offsets: localTime.offsetTable(from: start, to: end),
+            zone: localTime.zoneNames(from: start, to: end))
+        data.lastSeenText = record.lastSeenAt.map { localTime.text($0) }
+        data.gaps = try await gapBodies(device: device, from: start, to: end, localTime: localTime)
         data.excluded = excluded.map {
             [$0.sample.latitude, $0.sample.longitude, $0.sample.time.seconds * 1000, $0.sample.accuracy ?? -1]
         }
@@ -69,16 +78,13 @@ extension TrackServerEnvironment {
         let page = MapPageHTML(
             data: data, dayNumber: dayNumber, token: token, pointCount: segments.joined().count,
             leaflet: leafletAvailable,
-            timelineHTML: try await mapTimelineHTML(device: device, from: start, to: start + .seconds(86_400)))
+            timelineHTML: try await mapTimelineHTML(device: device, from: start, to: end))
         return Response.text(try page.render(), contentType: "text/html; charset=utf-8")
     }
 
-    /// The asked day as a day number since the epoch (of local days); by default the day of `fallback`.
-    private func day(_ request: Request, fallback: Instant) throws(APIError) -> Int {
-        guard let text = request.uri.queryParameters.get("day"), !text.isEmpty else {
-            let local = fallback.milliseconds + Int64(configuration.utcOffsetMinutes) * 60_000
-            return Int(local.quotientFloor(86_400_000))
-        }
+    /// The asked day as a day number since the epoch (of local days); by default `fallback`.
+    private func day(_ request: Request, fallback: Int) throws(APIError) -> Int {
+        guard let text = request.uri.queryParameters.get("day"), !text.isEmpty else { return fallback }
         guard let instant = TimestampParser.iso8601(text + "T00:00:00Z") else {
             throw APIError(.badRequest, "day must be YYYY-MM-DD, got \"\(text.prefix(20))\"")
         }
@@ -110,7 +116,7 @@ struct MapPageHTML {
         let banner =
             data.offline
             ? "<div id=\"offline\" class=\"banner\">Offline: nothing heard from this device "
-                + (data.lastSeen.map { "since \(HTML.utc($0, offsetMinutes: data.utcOffsetMinutes))" } ?? "yet")
+                + (data.lastSeenText.map { "since \($0)" } ?? "yet")
                 + "</div>" : ""
         let head =
             leaflet

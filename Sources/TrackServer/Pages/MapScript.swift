@@ -86,8 +86,8 @@ enum MapScript {
               }
             }
           }
-          const fmt = ms => new Date(ms + MAP.utcOffsetMinutes * 60000).toISOString().replace('T', ' ').slice(0, 19)
-            + ' ' + MAP.zone;
+          const fmt = ms => zoneLocal(MAP.offsets, ms).toISOString().replace('T', ' ').slice(0, 19)
+            + ' ' + zoneLabel(MAP.offsets, ms);
           \(PageScripts.duration)
           MAP.segments.forEach((seg, i) => {
             el('polyline', {class: 'seg', points: seg.map(p => px(p).join(',')).join(' ')});

@@ -20,15 +20,28 @@ enum PageScripts {
         return m >= 60 ? Math.floor(m / 60) + ' h ' + m % 60 + ' min' : m + ' min'; };
         """
 
+    /// Local time from a page's table of `[start ms, offset minutes]` (``LocalTime/offsetTable(from:to:)``),
+    /// daylight saving and zone changes included: `zoneOffset` (minutes east of UTC at `ms`),
+    /// `zoneLocal` (a `Date` whose UTC fields read as the local time) and `zoneLabel` (`+01:00`).
+    /// Function declarations, so two scripts of one page may both carry them.
+    static let localTime = """
+        function zoneOffset(offsets, ms) { let o = offsets.length ? offsets[0][1] : 0; \
+        for (const s of offsets) { if (s[0] <= ms) o = s[1]; else break; } return o; }
+        function zoneLocal(offsets, ms) { return new Date(ms + zoneOffset(offsets, ms) * 60000); }
+        function zoneLabel(offsets, ms) { const m = zoneOffset(offsets, ms), a = Math.abs(m); \
+        return (m < 0 ? '-' : '+') + String(Math.floor(a / 60)).padStart(2, '0') + ':' + String(a % 60).padStart(2, '0'); }
+
+        """
+
     /// The script of `name`, or `nil` for an unknown one.
     static func script(_ name: String) -> String? {
         switch name {
-        case "map.js": data("MAP", "map-data") + dayPicker + GapScript.javascript + MapScript.javascript
+        case "map.js": data("MAP", "map-data") + localTime + dayPicker + GapScript.javascript + MapScript.javascript
         case "leaflet-map.js":
-            data("MAP", "map-data") + dayPicker + GapScript.javascript + MapLayout.javascript
+            data("MAP", "map-data") + localTime + dayPicker + GapScript.javascript + MapLayout.javascript
                 + LeafletMapScript.javascript
-        case "range-map.js": data("MAP", "map-data") + MapLayout.javascript + RangeMapScript.javascript
-        case "timeline.js": data("TIMELINE", "timeline-data") + TimelineScript.javascript
+        case "range-map.js": data("MAP", "map-data") + localTime + MapLayout.javascript + RangeMapScript.javascript
+        case "timeline.js": data("TIMELINE", "timeline-data") + localTime + TimelineScript.javascript
         case "devices.js":
             data("DATA", "devices-data") + "const DEVICES = DATA.devices, TILES = DATA.tiles;\n"
                 + MapLayout.javascript + TrackServerEnvironment.devicesMapScript

@@ -9,7 +9,8 @@ enum TimelineScript {
     /// The page's data: the entries as `GET /v1/devices/{id}/timeline` answers them.
     struct Data: Encodable {
         var entries: [TimelineItem]
-        var utcOffsetMinutes: Int
+        /// `[start ms, offset minutes]` (``LocalTime/offsetTable(from:to:)``) and the zones' names.
+        var offsets: [[Int64]]
         var zone: String
     }
 
@@ -33,8 +34,7 @@ enum TimelineScript {
           const panels = document.getElementById('panels');
           if (panels) panels.prepend(box);  // beside the map (below it on a phone), never over it
           const modeColour = {still: '#77767b', walking: '#26a269', cycling: '#e5a50a', vehicle: '#1c71d8'};
-          const local = ms => new Date(ms + TIMELINE.utcOffsetMinutes * 60000);
-          const hm = ms => local(ms).toISOString().slice(11, 16);
+          const hm = ms => zoneLocal(TIMELINE.offsets, ms).toISOString().slice(11, 16);
           \(PageScripts.duration)
           const km = m => m >= 1000 ? (m / 1000).toFixed(1) + ' km' : Math.round(m) + ' m';
           const title = document.createElement('h2');
@@ -85,11 +85,15 @@ enum TimelineScript {
         """
 
     /// The panel, its data and its script, for the map page's body.
-    static func html(entries: [TimelineEntry], open: Int, utcOffsetMinutes: Int, zone: String) throws -> String {
+    static func html(entries: [TimelineEntry], open: Int, localTime: LocalTime, from: Instant, to: Instant) throws
+        -> String
+    {
         let items =
             entries.dropLast(open).map { TimelineItem($0, open: false) }
             + entries.suffix(open).map { TimelineItem($0, open: true) }
-        let data = Data(entries: items, utcOffsetMinutes: utcOffsetMinutes, zone: zone)
+        let data = Data(
+            entries: items, offsets: localTime.offsetTable(from: from, to: to),
+            zone: localTime.zoneNames(from: from, to: to))
         return "<style>\(css)</style><aside id=\"timeline\"></aside>\n"
             + PageScripts.tags(data: try HTML.scriptJSON(data), id: "timeline-data", script: "timeline.js")
     }

@@ -29,7 +29,7 @@ struct SharePageHTML {
         if data.live {
             shown =
                 data.segments.first?.last.map {
-                    "position at \(HTML.utc(Int64($0[2]), offsetMinutes: data.utcOffsetMinutes))"
+                    "position at \(data.lastSeenText ?? "\(Int64($0[2])) ms")"
                         + ($0[3] >= 0 ? ", ±\(Int($0[3].rounded())) m" : "")
                 } ?? "no position yet"
         }

@@ -38,10 +38,9 @@ extension TrackServerEnvironment {
         case .revoked:
             return SharePageHTML.notice(.gone, "Link revoked", "Its owner revoked this share link.")
         case .expired:
+            let expired = try await localTime(device: link.device).named(link.expiresAt)
             return SharePageHTML.notice(
-                .gone, "Link expired",
-                "This share link expired on \(HTML.utc(link.expiresAt.milliseconds, offsetMinutes: configuration.utcOffsetMinutes)); ask its owner for a new one."
-            )
+                .gone, "Link expired", "This share link expired on \(expired); ask its owner for a new one.")
         case .active: break
         }
         if let wait = shareLimiter.take("link:\(link.id)", limit: limits.perLink, at: now) {
@@ -66,7 +65,7 @@ extension TrackServerEnvironment {
         let segments: [[TrackSample]]
         let title: String
         var newest: Instant?
-        let offset = configuration.utcOffsetMinutes
+        let localTime = try await self.localTime(device: link.device)
         switch link.kind {
         case .live:
             var last: TrackSample?
@@ -79,10 +78,10 @@ extension TrackServerEnvironment {
         case .range(let from, let to):
             segments = try await sampleSegments(device: link.device, from: from, to: to)
             newest = segments.last?.last?.time
-            title =
-                "\(link.device) — \(HTML.utc(from.milliseconds, offsetMinutes: offset)) to "
-                + HTML.utc(to.milliseconds, offsetMinutes: offset)
+            title = "\(link.device) — \(localTime.text(from)) to \(localTime.named(to))"
         }
+        let first = segments.first?.first?.time ?? now
+        let last = (segments.last?.last?.time ?? now) + .milliseconds(1)
         let staleness = Self.staleness(
             kind: link.kind, newest: newest, now: now, threshold: configuration.shareStaleAfter)
         var data = MapData(
@@ -94,11 +93,15 @@ extension TrackServerEnvironment {
             },
             details: segments.map { $0.map { _ in ["", ""] } },
             offline: false, lastSeen: nil, gapSeconds: configuration.gapThreshold.seconds,
-            tileURL: configuration.tileURL, utcOffsetMinutes: offset, zone: HTML.zone(offset))
-        if case .live = link.kind { data.live = true }
+            tileURL: configuration.tileURL, offsets: localTime.offsetTable(from: first, to: last),
+            zone: localTime.zoneNames(from: first, to: last))
+        if case .live = link.kind {
+            data.live = true
+            data.lastSeenText = newest.map { localTime.named($0) }
+        }
         return SharePageHTML(
             data: data, title: title, pointCount: segments.joined().count, staleness: staleness,
-            expires: HTML.utc(link.expiresAt.milliseconds, offsetMinutes: offset), leaflet: leafletAvailable)
+            expires: localTime.named(link.expiresAt), leaflet: leafletAvailable)
     }
 
     /// "last position 3 h ago" when the newest point is older than `threshold`: always for a live

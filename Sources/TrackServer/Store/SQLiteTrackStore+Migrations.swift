@@ -163,6 +163,10 @@ extension SQLiteTrackStore {
         migrator.registerMigration("v12-snake-case-columns") { db in
             for statement in SnakeCaseColumns.statements(lowercased: false) { try db.execute(sql: statement) }
         }
+        // Issue 37 item 2: the zones each device reported, and the operator's zone for it.
+        migrator.registerMigration("v13-time-zones") { db in
+            try db.execute(sql: SQLiteTrackStore.timeZoneMigration)
+        }
         return migrator
     }
 }

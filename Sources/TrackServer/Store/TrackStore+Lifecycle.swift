@@ -18,6 +18,7 @@ public enum DeviceData {
         "import_job",
         "timeline_entry",
         "timeline_state",
+        "device_time_zone",
     ]
 
     /// What a retention period deletes: the table, the time column it is judged by, the device

@@ -132,6 +132,25 @@ public protocol TrackStore: Sendable {
     /// The device's gap intervals that overlap `from..<to` (`start < to` and `end > from`, or a
     /// zero-length one at `from`), ordered by start. Unknown device: none.
     func gapIntervals(device: String, from: Instant, to: Instant) async throws -> [GapInterval]
+    // Time zones (issue 37 item 2): where each sample's local day and time are read.
+
+    /// The zones the device reported (oldest first) and the operator's override; none for an
+    /// unknown device.
+    func timeZones(device: String) async throws -> DeviceTimeZones
+    /// Notes that the device's samples from `since` on were taken in `zone` (an IANA name already
+    /// checked), unless that is the zone it reported for `since` already. Unknown device: nothing.
+    func noteTimeZone(device: String, zone: String, since: Instant) async throws
+    /// Sets (or with `nil` clears) the operator's zone for the device; `false` for an unknown device.
+    func setTimeZoneOverride(device: String, _ zone: String?) async throws -> Bool
+}
+
+extension TrackStore {
+    // A store that keeps no zones (a test's wrapper): every device is in the server's zone.
+    public func timeZones(device: String) async throws -> DeviceTimeZones { DeviceTimeZones() }
+    public func noteTimeZone(device: String, zone: String, since: Instant) async throws {}
+    public func setTimeZoneOverride(device: String, _ zone: String?) async throws -> Bool {
+        throw DataLifecycleError.unsupported("time zones")
+    }
 }
 
 /// A point the server kept aside instead of storing, with why.

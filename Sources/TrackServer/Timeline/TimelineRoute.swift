@@ -78,6 +78,6 @@ extension TrackServerEnvironment {
         let found = try await timeline.timeline(device: device, from: from, to: to)
         return try TimelineScript.html(
             entries: found.closed + found.provisional, open: found.provisional.count,
-            utcOffsetMinutes: configuration.utcOffsetMinutes, zone: HTML.zone(configuration.utcOffsetMinutes))
+            localTime: try await localTime(device: device), from: from, to: to)
     }
 }

@@ -18,17 +18,27 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Simulate a phone's day uploading to a real local server, then show the report and the map.",
         discussion: """
-            The day is the commute scenario with faults: a force-quit and relaunch (10:30), two hours \
-            without network (13:00-15:00), a revoked and renewed session (16:00, 16:45), the server \
-            stopped and restarted (17:00-17:40) and Low Power Mode in the evening (19:30-23:30). \
-            A second run on the same --data simulates the next day and keeps the earlier ones.
+            The day is today in this machine's time zone (--day and --time-zone choose another), \
+            the commute scenario with faults at local times: a force-quit and relaunch (10:30), two \
+            hours without network (13:00-15:00), a revoked and renewed session (16:00, 16:45), the \
+            server stopped and restarted (17:00-17:40) and Low Power Mode in the evening \
+            (19:30-23:30). A second run on the same --data without --day simulates the day after \
+            the last one and keeps the earlier ones.
             """)
 
     @Option(help: "Keep-alive strategy: \(StrategyName.allCases.map(\.rawValue).joined(separator: ", ")).")
     var strategy: StrategyName = .adaptive
     @Option(help: "iOS major version to simulate.") var ios: Int = 17
     @Option(help: "Location authorisation.") var auth: AuthorizationOption = .always
-    @Option(help: "Simulated hours (1…72).") var hours: Double = 24
+    @Option(help: "The local day to simulate, YYYY-MM-DD; default: today (or the day after the last one in --data).")
+    var day: String?
+    @Option(
+        help:
+            "The phone's IANA time zone, e.g. Europe/Berlin (`bgtrack time-zones` lists them); default: this machine's."
+    )
+    var timeZone: String?
+    @Option(help: "Simulated hours (1…72); default: the local day's length (24, or 23 or 25 across a DST change).")
+    var hours: Double?
     @Option(help: "Random seed; the same seed gives the same day.") var seed: UInt64 = 1
     @Option(help: "Directory for the server's and the phone's databases, tokens and reports.")
     var data: String = "./demo-data"
@@ -42,9 +52,11 @@ struct DemoCommand: AsyncParsableCommand {
                 "--ios \(ios) is not a simulated profile; use one of: "
                     + IOSProfile.supportedVersions.map(String.init).joined(separator: ", ") + ".")
         }
-        guard hours.isFinite, (1...72).contains(hours) else {
+        if let hours, !(hours.isFinite && (1...72).contains(hours)) {
             throw ValidationError("--hours \(hours) is outside 1…72; the demo runs one to three days.")
         }
+        _ = try TimeZoneArgument.zone(timeZone)
+        _ = try dayNumber()
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port (0…65535)") }
         guard !data.isEmpty else { throw ValidationError("--data needs a directory path, e.g. ./demo-data") }
         if let tileURL, !(tileURL.contains("{z}") && tileURL.contains("{x}") && tileURL.contains("{y}")) {
@@ -70,6 +82,18 @@ struct DemoCommand: AsyncParsableCommand {
         say("\nServing the map until Ctrl-C (or run with --exit).")
         await waitForInterrupt()
         await outcome.server.stop()
+    }
+
+    /// `--day` as a day number since 1970-01-01; `nil` when not given.
+    func dayNumber() throws -> Int? {
+        guard let day else { return nil }
+        guard day.utf8.count == 10, let instant = Instant(iso8601: day + "T00:00:00Z"),
+            DemoRun.isoDay(instant) == day, (2001...9998).contains(Int(day.prefix(4)) ?? 0)
+        else {
+            throw ValidationError(
+                "--day '\(day.prefix(20))' is not a date YYYY-MM-DD from 2001 to 9998, e.g. 2026-03-29")
+        }
+        return Int(instant.milliseconds / 86_400_000)
     }
 
     /// Returns when SIGINT or SIGTERM arrives.
@@ -104,7 +128,14 @@ struct DemoRun {
         var state =
             try DemoState.load(from: statePath)
             ?? DemoState(deviceToken: Tokens.mint(prefix: "bgd"), operatorToken: Tokens.mint(prefix: "bgo"))
-        let dayStart = Self.nextDay(after: state.days)
+        let zone = try TimeZoneArgument.zone(options.timeZone)
+        let localTime = LocalTime(zone: zone)
+        let dayNumber = try Self.day(
+            asked: options.dayNumber(), today: localTime.day(of: Instant(seconds: Date().timeIntervalSince1970)),
+            simulated: state.days, data: options.data)
+        let dayRange = localTime.range(ofDay: dayNumber)
+        let dayStart = dayRange.lowerBound
+        let hours = options.hours ?? Double((dayRange.upperBound - dayStart).seconds) / 3600
         if try await store.device(named: state.device) == nil {
             _ = try await store.addDevice(
                 name: state.device, tokenHash: Tokens.hash(state.deviceToken), at: dayStart)
@@ -136,22 +167,26 @@ struct DemoRun {
         let port = try await server.start()
         say("server: http://127.0.0.1:\(port)  (data: \(directory.path))")
 
-        let day = Self.isoDay(dayStart)
-        let end = dayStart + .milliseconds(Int64(options.hours * 3_600_000))
-        let restartAt = dayStart + .seconds(Scenario.DemoFaults.serverRestart)
-        let bar = ProgressBar(label: "simulating \(day)")
-        let totalMinutes = Int(options.hours * 60)
+        let day = LocalTime.isoDay(dayNumber)
+        let end = dayStart + .milliseconds(Int64(hours * 3_600_000))
+        // The scenario's times are local wall-clock times: 17:00 is 16 or 18 hours after midnight
+        // on a day the clocks change.
+        let elapsed = { (wall: Double) in Self.elapsed(wall: wall, day: dayNumber, in: localTime, from: dayStart) }
+        let restartAt = dayStart + .milliseconds(Int64(elapsed(Scenario.DemoFaults.serverRestart) * 1000))
+        let bar = ProgressBar(label: "simulating \(day) (\(zone.identifier))")
+        let totalMinutes = Int(hours * 60)
         let peer = HTTPPeer(
             plan: .init(
                 device: state.device, deviceToken: state.deviceToken,
                 serverRestart: restartAt < end
                     ? (restartAt, .seconds(Scenario.DemoFaults.serverDownSeconds)) : nil,
-                progress: { now in bar.update(Int((now - dayStart).seconds / 60), of: totalMinutes) }),
+                progress: { now in bar.update(Int((now - dayStart).seconds / 60), of: totalMinutes) },
+                timeZone: zone.identifier),
             server: server, clock: clock, store: store)
 
         var configuration = SimulationConfiguration(
             strategy: options.strategy, ios: options.ios, authorization: options.auth.authorization,
-            scenario: .demoDay(start: dayStart), hours: options.hours, seed: options.seed)
+            scenario: Scenario.demoDay(start: dayStart).inLocalTime(elapsed), hours: hours, seed: options.seed)
         configuration.peer = peer
         configuration.store = phone
         let firstSeq = try phone.nextSeq()
@@ -179,8 +214,10 @@ struct DemoRun {
             "http://127.0.0.1:\(server.port)/devices/\(state.device)?day=\(day)&token=\(state.operatorToken)"
         let mapFile = directory.appendingPathComponent("map-\(day).html")
         try await Self.saveMap(from: mapURL, to: mapFile)
+        let stored = try await store.samples(device: state.device, from: dayStart, to: end, limit: nil)
         let text = DemoReportText(
-            day: day, options: options, report: report, tally: peer.result, accounting: accounting,
+            day: day, localTime: localTime, hours: hours, first: stored.first?.time, last: stored.last?.time,
+            options: options, report: report, tally: peer.result, accounting: accounting,
             mapURL: mapURL, mapFile: mapFile.path,
             indexURL: "http://127.0.0.1:\(server.port)/?token=\(state.operatorToken)",
             gaps: try await store.gapIntervals(device: state.device, from: dayStart, to: end)
@@ -189,11 +226,30 @@ struct DemoRun {
         return Outcome(text: text, server: server, accounting: accounting)
     }
 
-    /// The day after the last simulated one, or the scenario's first day.
-    static func nextDay(after days: [String]) -> Instant {
-        let starts = days.compactMap { Instant(iso8601: $0 + "T00:00:00Z") }
-        guard let last = starts.max() else { return Scenario.defaultStart }
-        return last + .seconds(86_400)
+    /// The day to simulate: `asked` (unless --data holds it already), else today, or the day after
+    /// the last one simulated when that is today or later.
+    /// - Throws: `DemoError` when the asked day was simulated in this --data before.
+    static func day(asked: Int?, today: Int, simulated days: [String], data: String) throws -> Int {
+        let done = days.compactMap { Instant(iso8601: $0 + "T00:00:00Z") }.map { Int($0.milliseconds / 86_400_000) }
+        if let asked {
+            guard !done.contains(asked) else {
+                throw DemoError(
+                    "--day \(LocalTime.isoDay(asked)) was simulated in \(data) already; pick another day or another --data"
+                )
+            }
+            return asked
+        }
+        guard let last = done.max(), last >= today else { return today }
+        return last + 1
+    }
+
+    /// Seconds after `start` (local midnight of `day`) at which the local clock shows `wall`
+    /// seconds past midnight; a wall time the clocks skip maps to the moment after the skip.
+    static func elapsed(wall: Double, day: Int, in localTime: LocalTime, from start: Instant) -> Double {
+        let naive = Int64(day) * 86_400_000 + Int64((wall * 1000).rounded())
+        let guess = naive - Int64(localTime.offsetSeconds(at: Instant(milliseconds: naive))) * 1000
+        let instant = naive - Int64(localTime.offsetSeconds(at: Instant(milliseconds: guess))) * 1000
+        return Double(instant - start.milliseconds) / 1000
     }
 
     static func isoDay(_ instant: Instant) -> String { String(instant.iso8601.prefix(10)) }

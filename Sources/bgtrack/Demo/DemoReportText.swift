@@ -7,6 +7,13 @@ import TrackServer
 /// The report `bgtrack demo` prints at the end of a day.
 struct DemoReportText {
     let day: String
+    /// The phone's zone: the day, the faults and the gaps are in its local time.
+    let localTime: LocalTime
+    /// The day's length in hours (23 or 25 across a DST change), or `--hours`.
+    let hours: Double
+    /// The first and last sample the server stored for the day.
+    let first: Instant?
+    let last: Instant?
     let options: DemoCommand
     let report: SimulationReport
     let tally: HTTPPeer.Tally
@@ -34,9 +41,11 @@ struct DemoReportText {
         let verdict = accounting.lost.isEmpty && accounting.duplicated.isEmpty ? "nothing lost" : "SAMPLES LOST"
         var lines = [
             "",
-            "Demo day \(day): \(options.strategy.rawValue), iOS \(options.ios), \(options.auth.rawValue), "
-                + "\(Self.number(options.hours)) h, seed \(options.seed); code: \(Self.code(report))",
+            "Demo day \(day) in \(zoneName): \(options.strategy.rawValue), iOS \(options.ios), \(options.auth.rawValue), "
+                + "\(Self.number(hours)) h, seed \(options.seed); code: \(Self.code(report))",
             "",
+            "  first sample          \(first.map { localTime.named($0) } ?? "none")",
+            "  last sample           \(last.map { localTime.named($0) } ?? "none")",
             "  samples expected      \(report.samplesExpected)  (one per \(120 / 60)-minute slot)",
             "  captured              \(report.samplesCaptured)  (coverage \(String(format: "%.3f", report.coverage)))",
             "  stored on the phone   \(accounting.created)",
@@ -56,7 +65,7 @@ struct DemoReportText {
             "  energy (modelled)     \(String(format: "%.1f", report.energyMwh)) mWh",
             "  invariant violations  \(report.invariantViolations)",
             "",
-            "Faults of the day (UTC):",
+            "Faults of the day (local time, \(zoneName)):",
             "  \(clock(Faults.forceQuit))  force-quit; the user reopens the app at \(clock(Faults.reopen))",
             "  \(clock(Faults.networkOutage.lowerBound))-\(clock(Faults.networkOutage.upperBound))  no network: "
                 + "\(tally.failedUploads["no network (outage)"] ?? 0) uploads waited",
@@ -80,6 +89,9 @@ struct DemoReportText {
         return lines.joined(separator: "\n")
     }
 
+    /// The phone's zone's name.
+    var zoneName: String { localTime.zone(at: first ?? .epoch).identifier }
+
     static func number(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
@@ -102,8 +114,8 @@ extension DemoReportText {
     func gapLines() -> [String] {
         let suspended = gaps.filter { $0.reason == .suspended }
         let explained = gaps.filter { $0.reason != .suspended }
-        var lines = ["Why the phone did not sample, as it reported (on the map; UTC):"]
-        lines += explained.map { "  " + GapWords.label($0, offsetMinutes: 0) }
+        var lines = ["Why the phone did not sample, as it reported (on the map; \(zoneName)):"]
+        lines += explained.map { "  " + GapWords.label($0, localTime: localTime) }
         if !suspended.isEmpty {
             let minutes = suspended.reduce(0.0) { $0 + ($1.end - $1.start).seconds } / 60
             lines.append(

@@ -22,6 +22,8 @@ final class HTTPPeer: SimulatedNetworkPeer, @unchecked Sendable {
         var deviceToken: String
         var serverRestart: (at: Instant, downFor: Duration)?
         var progress: @Sendable (Instant) -> Void
+        /// The IANA zone the simulated phone is in, sent with every batch (`tz`).
+        var timeZone: String? = nil
     }
 
     /// What the peer counted; read after the run.
@@ -102,7 +104,8 @@ final class HTTPPeer: SimulatedNetworkPeer, @unchecked Sendable {
         let transport = URLSessionBatchTransport(
             server: base, token: plan.deviceToken, gzip: true, timeout: .seconds(10), session: session)
         let request = BatchRequest(
-            batch: UUID().wireString, device: plan.device, samples: batch.map(WireSample.init), gaps: gaps)
+            batch: UUID().wireString, device: plan.device, samples: batch.map(WireSample.init), gaps: gaps,
+            timeZone: plan.timeZone)
         let outcome = blocking { await transport.send(request) }
         lock.withLock {
             tally.uploadAttempts += 1

@@ -43,6 +43,9 @@ struct DeviceRun: AsyncParsableCommand {
     @Option(help: "The device name sent with each batch.")
     var name: String = "linux-device"
 
+    @Option(help: "The IANA time zone sent with each batch (e.g. Europe/Berlin); default: this host's.")
+    var timeZone: String?
+
     @Option(help: "Stop after this many seconds of (sped-up) device time; default: run until interrupted.")
     var duration: Int?
 
@@ -60,6 +63,7 @@ struct DeviceRun: AsyncParsableCommand {
     static let maximumDuration = 315_360_000
 
     func validate() throws {
+        _ = try TimeZoneArgument.zone(timeZone)
         // Never echo such a URL: it carries a password, and the device authenticates with --token.
         if let url = URL(string: server), url.user != nil || url.password != nil {
             throw ValidationError(
@@ -139,7 +143,9 @@ struct DeviceRun: AsyncParsableCommand {
         let sync = try SyncEngine(
             store: store, transport: transport, device: name,
             configuration: .init(uploadInterval: .seconds(Int64(uploadInterval)), batchSize: batchSize),
-            seed: UInt64.random(in: 0...UInt64.max), now: { clock.now })
+            seed: UInt64.random(in: 0...UInt64.max),
+            timeZone: uploadProtocol == .native ? try TimeZoneArgument.zone(timeZone).identifier : nil,
+            now: { clock.now })
         if let held = try store.syncSnapshot().heldReason {
             // Starting the device again with a token is this shell's "sign in again".
             print("previous run held uploads (\(held)); retrying with the given token")

@@ -54,9 +54,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Run this shell command with the JSON event on standard input (and in $BGTRACK_ALERT).")
     var alertCommand: String?
     @Option(
-        parsing: .unconditional,  // "-05:30" is a value, not a flag
-        help: "Your time zone as an offset from UTC, e.g. +08:00: where map days begin and how times show.")
-    var utcOffset = "+00:00"
+        help: """
+            The IANA time zone of a device that reports none (e.g. Europe/Berlin; `bgtrack time-zones` \
+            lists them): where its map days begin and how its times show. Default: this host's zone.
+            """)
+    var timeZone: String?
+    @Option(parsing: .unconditional, help: .hidden) var utcOffset: String?
     @Option(help: "Delete samples, events and quarantined points older than this (30d, 52w); kept forever by default.")
     var retention: String?
 
@@ -85,7 +88,12 @@ struct ServeCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error")
         }
-        _ = try utcOffsetMinutes()
+        if utcOffset != nil {
+            throw ValidationError(
+                "--utc-offset is gone: days now follow IANA time zones with daylight saving; "
+                    + "use --time-zone with a name such as Europe/Berlin (`bgtrack time-zones` lists them)")
+        }
+        _ = try TimeZoneArgument.zone(timeZone)
         _ = try alertTargets()
         _ = try retentionPeriod()
         if let tileURL, !(tileURL.contains("{z}") && tileURL.contains("{x}") && tileURL.contains("{y}")) {
@@ -111,7 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxSamplesPerBatch = maxBatch
         configuration.maxTrackPoints = maxTrackPoints
         configuration.maxConcurrentReads = maxConcurrentReads
-        configuration.utcOffsetMinutes = try utcOffsetMinutes()
+        configuration.timeZone = try TimeZoneArgument.zone(timeZone)
         configuration.connections = connections.limits(logger: logger)
         configuration.groupCommit.enabled = groupCommit == .on
         timeline.apply(to: &configuration)
@@ -165,26 +173,6 @@ struct ServeCommand: AsyncParsableCommand {
             targets.append(.command(alertCommand))
         }
         return targets
-    }
-
-    /// `--utc-offset` in minutes: `+08:00`, `-05:30`, `+0800`, `Z` or `0`; −14:00…+14:00.
-    func utcOffsetMinutes() throws -> Int {
-        if utcOffset == "Z" || utcOffset == "0" { return 0 }
-        let bytes = Array(utcOffset.utf8)
-        let digits = bytes.dropFirst().filter { $0 != UInt8(ascii: ":") }
-        guard [5, 6].contains(bytes.count), bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-"),
-            digits.count == 4, digits.allSatisfy({ (48...57).contains($0) }),
-            bytes.count == 5 || bytes[3] == UInt8(ascii: ":")
-        else {
-            throw ValidationError("--utc-offset '\(utcOffset.prefix(40))' is not ±HH:MM, e.g. +08:00 or -05:30")
-        }
-        let value = digits.map { Int($0 - 48) }
-        let hours = value[0] * 10 + value[1]
-        let minutes = value[2] * 10 + value[3]
-        guard minutes < 60, hours * 60 + minutes <= 14 * 60 else {
-            throw ValidationError("--utc-offset \(utcOffset) is outside -14:00…+14:00")
-        }
-        return (hours * 60 + minutes) * (bytes.first == UInt8(ascii: "-") ? -1 : 1)
     }
 }
 

@@ -17,6 +17,8 @@ struct NativeBatchScannerTests {
         var batch: String?
         var device: String?
         var samples: [WireSample]
+        var v: Int?
+        var tz: String?
     }
 
     static func foundation(_ bytes: [UInt8]) -> Reference? {
@@ -43,6 +45,7 @@ struct NativeBatchScannerTests {
         guard let expected = foundation(bytes) else { return false }
         return fingerprint(batch: scanned.batch, device: scanned.device, samples: scanned.samples)
             == fingerprint(batch: expected.batch, device: expected.device, samples: expected.samples)
+            && scanned.version.map(Int.init) == expected.v && scanned.timeZone == expected.tz
     }
 
     /// Bodies a phone sends: the scanner must read them (else the route loses its fast path).
@@ -55,6 +58,9 @@ struct NativeBatchScannerTests {
         #"{"samples":[{"id":"a","seq":1,"t":2,"lat":31.200001000000001,"lon":1e22,"acc":1e23,"alt":9007199254740993}]}"#,
         #"{"samples":[{"id":"a","seq":1,"t":2,"lat":-2.5E-3,"lon":0.0e5,"acc":1.7976931348623157e308,"alt":2.2250738585072014e-308}]}"#,
         #"{"samples":[{"id":"a","seq":999999999999999999,"t":-999999999999999999,"lat":0,"lon":-0.0000000000000000000001}]}"#,
+        // Version 3: the phone's zone (docs/protocol.md §Time zone).
+        #"{"batch":"b","device":"d","v":3,"tz":"America/Argentina/Buenos_Aires","samples":[{"id":"a","seq":1,"t":2,"lat":3,"lon":4}]}"#,
+        #"{"tz":null,"samples":[],"v":1}"#,
     ]
 
     @Test(arguments: plain)
@@ -91,6 +97,7 @@ struct NativeBatchScannerTests {
         #"{"samples":[{"id":"a","seq":1,"t":2,"lat":3,"lon":4,"charging":truex}]}"#,
         #"{"samples":[{"id":"a","seq":1,"t":2,"lat":3,"lon":4},]}"#,
         #"{"samples":[{"id":"a","seq":1,"t":2,"lat":NaN,"lon":4}]}"#,
+        #"{"tz":5,"samples":[]}"#, #"{"v":"3","samples":[]}"#, #"{"tz":"a","tz":"b","samples":[]}"#,
     ])
     func otherDocumentsAreLeftToTheGeneralPath(_ document: String) {
         #expect(NativeBatchScanner.scan(Array(document.utf8)) == nil)
@@ -102,7 +109,7 @@ struct NativeBatchScannerTests {
             "batch": Key.batch, "device": Key.device, "samples": Key.samples, "id": Key.id, "seq": Key.seq,
             "t": Key.t, "lat": Key.lat, "lon": Key.lon, "acc": Key.acc, "alt": Key.alt, "speed": Key.speed,
             "course": Key.course, "battery": Key.battery, "charging": Key.charging, "trigger": Key.trigger,
-            "state": Key.state,
+            "state": Key.state, "v": Key.v, "tz": Key.tz,
         ]
         for (name, value) in keys { #expect(Key.pack(name) == value, "\(name)") }
         #expect(Set(keys.map(\.value)).count == keys.count)

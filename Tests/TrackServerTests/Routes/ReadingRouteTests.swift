@@ -57,9 +57,11 @@ struct ReadingRouteTests {
         #expect(!page.contains("https://") && !page.contains("src=\"http"))
     }
 
-    /// Map days follow the operator's time zone: 01:46 UTC on the 22nd is 20:46 on the 21st in New York.
+    /// Map days follow the server's time zone for a device that reports none: 01:46 UTC on the
+    /// 22nd is 20:46 on the 21st in New York (EST, -05:00, in November).
     @Test func mapDaysBeginAtLocalMidnight() async throws {
-        let server = try await TestServer { $0.utcOffsetMinutes = -300 }
+        let newYork = try #require(TimeZone(identifier: "America/New_York"))
+        let server = try await TestServer { $0.timeZone = newYork }
         let (upload, previous, same, index) = try await server.test { client in
             (
                 try await client.executeRequest(
@@ -77,9 +79,9 @@ struct ReadingRouteTests {
         }
         #expect(upload.status == .ok)
         #expect(previous.text.contains("\"segments\":[[[31.2304,121.4737"))
-        #expect(previous.text.contains("(UTC-05:00 day)"))
+        #expect(previous.text.contains("(America/New_York day)"))
         #expect(same.text.contains("\"segments\":[]"))
-        #expect(index.text.contains("UTC-05:00"))
+        #expect(index.text.contains("-05:00 America/New_York"))
     }
 
     /// A year-long range must not load every stored sample into memory: past `maxTrackPoints`
@@ -123,7 +125,7 @@ struct ReadingRouteTests {
         }
         #expect(response.status == .ok)
         #expect(response.text.contains("iphone-42") && response.text.contains("other"))
-        #expect(response.text.contains("2024-11-22 03:06:40 UTC"))
+        #expect(response.text.contains("2024-11-22 03:06:40 +00:00 Etc/UTC"))
     }
 
     @Test func healthMetricsAndOpenAPI() async throws {

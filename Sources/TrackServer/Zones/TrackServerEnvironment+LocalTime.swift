@@ -1,0 +1,47 @@
+import BackgroundCore
+import Foundation
+
+extension TrackServerEnvironment {
+    /// The device's local time: the zones it reported, the operator's zone for it, the server's
+    /// `--time-zone` where neither says.
+    func localTime(device: String) async throws -> LocalTime {
+        LocalTime(try await store.timeZones(device: device), serverDefault: configuration.timeZone)
+    }
+
+    /// After a batch's commit: the zone the device reported with it applies from its first sample
+    /// on. A store write only when the zone changed since the last batch this server saw.
+    func noteTimeZone(_ zone: String?, device: String, samples: [TrackSample]) async throws {
+        guard let zone, let first = samples.lazy.map(\.time).min() else { return }
+        guard zoneCache.changed(device: device, zone: zone) else { return }
+        do {
+            try await store.noteTimeZone(device: device, zone: zone, since: first)
+        } catch {
+            zoneCache.forget(device: device)
+            throw error
+        }
+    }
+}
+
+/// The zone each device last reported to this server, so a batch in the same zone as the last
+/// costs no store access. Lock-guarded (never held across an `await`), hence `@unchecked Sendable`.
+public final class ZoneCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var zones: [String: String] = [:]
+
+    public init() {}
+
+    /// Whether `zone` differs from the one last noted for the device; notes it.
+    func changed(device: String, zone: String) -> Bool {
+        lock.withLock {
+            guard zones[device] != zone else { return false }
+            if zones.count >= 100_000 { zones.removeAll() }
+            zones[device] = zone
+            return true
+        }
+    }
+
+    /// Forgets the device's zone (its store write failed: the next batch tries again).
+    func forget(device: String) {
+        lock.withLock { _ = zones.removeValue(forKey: device) }
+    }
+}
