@@ -24,6 +24,8 @@ public struct TrackServerEnvironment: Sendable {
     /// The tokens ``Authenticator/writer(token:)`` accepted in the last second, for the
     /// single-point lane; shared by every copy of the environment.
     public let writerCache = WriterCache()
+    /// Free space under the database and the last write refused for space (`/healthz`, `/metrics`).
+    public let storage: StorageHealth
 
     public init(
         store: any TrackStore, clock: ServerClock = .system, configuration: ServerConfiguration = .init(),
@@ -38,6 +40,8 @@ public struct TrackServerEnvironment: Sendable {
         self.logger = logger
         committer = SampleCommitter(store: store, limits: configuration.groupCommit)
         readLimiter = ReadLimiter(limit: configuration.maxConcurrentReads)
+        storage = StorageHealth(
+            directory: configuration.dataDirectory, minimumFreeBytes: configuration.minimumFreeBytes)
         shareLimiter = ShareRateLimiter(limits: configuration.shareLimits)
         timeline =
             configuration.timelineEnabled
