@@ -55,18 +55,19 @@ port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
 "$bin" serve --db "$db" --port "$port" --min-free-mb 1 > "$work/serve.log" 2>&1 &
 serve_pid=$!
 base="http://127.0.0.1:$port"
-for _ in $(seq 1 100); do curl -s -o /dev/null "$base/healthz" && break; sleep 0.1; done
+for _ in $(seq 1 600); do curl -sf -o /dev/null "$base/healthz" && break; sleep 0.1; done
 
 # Upload until the disk refuses: batches of 500 samples, 10 min apart, from a year ago.
 python3 - "$base" "$token" "$work" << 'EOF'
 import json, sys, time, urllib.request, uuid, urllib.error
 base, token, work = sys.argv[1], sys.argv[2], sys.argv[3]
 start = int(time.time() * 1000) - 365 * 86_400_000
-acknowledged, batches, t = 0, 0, start
+acknowledged, batches, t, seq = 0, 0, start, 0
 while True:
     samples = []
     for _ in range(500):
-        samples.append({"id": str(uuid.uuid4()), "t": t, "lat": 48.85 + (t // 600_000 % 1000) / 10_000,
+        seq += 1
+        samples.append({"id": str(uuid.uuid4()), "seq": seq, "t": t, "lat": 48.85 + (t // 600_000 % 1000) / 10_000,
                         "lon": 2.35 + (t // 600_000 % 700) / 10_000, "acc": 8})
         t += 600_000
     body = json.dumps({"batch": str(uuid.uuid4()), "device": "phone", "samples": samples}).encode()
@@ -84,7 +85,7 @@ while True:
     if t > int(time.time() * 1000):
         print(f"the year fitted ({acknowledged} samples): use a smaller --size"); break
 open(work + "/acknowledged", "w").write(str(acknowledged))
-open(work + "/range", "w").write(f"{start} {t}")
+open(work + "/range", "w").write(f"{start} {t}\n")
 EOF
 acknowledged="$(cat "$work/acknowledged")"
 read -r from to < "$work/range"

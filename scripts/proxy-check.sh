@@ -103,8 +103,8 @@ serve_pid=$!
 nginx -c "$work/nginx.conf" -e "$work/error.log" 2> "$work/nginx-start.log" \
     || { cat "$work/nginx-start.log" >&2; fail "nginx did not start"; }
 
-for _ in $(seq 1 100); do
-    curl -sk -o /dev/null "https://127.0.0.1:$tls_port/healthz" && break
+for _ in $(seq 1 600); do
+    curl -skf -o /dev/null "https://127.0.0.1:$tls_port/healthz" && break
     sleep 0.1
 done
 [ "$(curl -sk -o /dev/null -w '%{http_code}' "https://127.0.0.1:$tls_port/healthz")" = 200 ] \
@@ -119,7 +119,7 @@ status() {
 bogus="https://127.0.0.1:$tls_port/s/shr_$(printf 'x%.0s' $(seq 1 43))"
 answers=""
 for _ in $(seq 1 30); do answers+="$(status 127.0.0.2 "$bogus") "; done
-echo "30 requests for an unknown link from 127.0.0.2: $(echo "$answers" | tr ' ' '\n' | sort | uniq -c | xargs)"
+echo "30 requests for an unknown link from 127.0.0.2: $(echo "$answers" | tr -s ' ' '\n' | grep . | sort | uniq -c | xargs)"
 [ "$(echo "$answers" | tr ' ' '\n' | grep -c '^404$')" = 30 ] || fail "expected 30 × 404, got: $answers"
 limited="$(status 127.0.0.2 "$bogus")"
 echo "the 31st from 127.0.0.2: $limited"

@@ -43,7 +43,7 @@ for day in range(days):
         features.append({"type": "Feature", "geometry": {"type": "Point", "coordinates": [round(lon, 6), round(lat, 6)]},
                          "properties": {"time": (day0 + day * 86_400 + minute * 60) * 1000}})
 json.dump({"type": "FeatureCollection", "features": features}, open(out, "w"))
-open(out + ".range", "w").write(f"{day0 * 1000} {(day0 + days * 86_400) * 1000} {len(features)}")
+open(out + ".range", "w").write(f"{day0 * 1000} {(day0 + days * 86_400) * 1000} {len(features)}\n")
 EOF
 read -r from to count < "$work/year.geojson.range"
 start=$(date +%s.%N)
@@ -54,7 +54,7 @@ port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
 "$bin" serve --db "$db" --port "$port" > "$work/serve.log" 2>&1 &
 serve_pid=$!
 base="http://127.0.0.1:$port"
-for _ in $(seq 1 100); do curl -s -o /dev/null "$base/healthz" && break; sleep 0.1; done
+for _ in $(seq 1 600); do curl -sf -o /dev/null "$base/healthz" && break; sleep 0.1; done
 start=$(date +%s.%N)
 while true; do
     pending="$(curl -s "$base/metrics" | awk '/^bgtrack_detail_pending_days / { print $2 }')"

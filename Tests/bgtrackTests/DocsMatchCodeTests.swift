@@ -81,6 +81,12 @@ struct DocsMatchCodeTests {
         let phone = folder.appendingPathComponent("phone.sqlite").path
         _ = try LocationStore.open(path: phone, durability: .processCrash, now: Instant(milliseconds: 0))
         all.formUnion(try DatabaseQueue(path: phone).read(names))
+        // PostgreSQL's own tables (its migrations' `schema_version`), from its store's statements.
+        let postgres = root.appendingPathComponent("Sources/TrackServerPostgres")
+        for file in try FileManager.default.contentsOfDirectory(atPath: postgres.path) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: postgres.appendingPathComponent(file), encoding: .utf8)
+            all.formUnion(try matches("CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)", in: text))
+        }
         return all
     }
 
@@ -108,10 +114,34 @@ struct DocsMatchCodeTests {
         while let command = commands.popLast() {
             commands += command.configuration.subcommands
             let help = BGTrack.helpMessage(for: command, includeHidden: true, columns: 10_000)
-            flags.formUnion(try matches("(?<![\\w-])(--[a-z][a-z0-9-]*[a-z0-9])", in: help))
+            flags.formUnion(try matches(flagPattern, in: help))
         }
         return flags
     }
+
+    /// Every flag our scripts take or pass (`scripts/browser-check.sh --screenshots DIR`), as
+    /// their files spell them: docs name those in code spans too.
+    static func scriptFlags() throws -> Set<String> {
+        let folder = root.appendingPathComponent("scripts")
+        var flags: Set<String> = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            guard let text = try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8) else {
+                continue
+            }
+            flags.formUnion(try matches(flagPattern, in: text))
+        }
+        return flags
+    }
+
+    /// Other tools' flags that docs name alone, with why they are not ours.
+    static let otherTools: [String: String] = [
+        "--interface": "curl's, in the reverse-proxy recipe's check",
+        "--expect100-timeout": "curl's, in the Expect: 100-continue figures",
+        "--warnings-as-errors": "swift-docc's, in development.md's DocC check",
+    ]
+
+    /// A long flag; not one cut short by an ellipsis (`--flag-…` names a family).
+    static let flagPattern = #"(?<![\w-])(--[a-z][a-z0-9-]*[a-z0-9])(?![\w…-])"#
 
     /// Every long flag of `bgtrack-bench`, read from its sources (an executable: not importable):
     /// each `var name` of an `@Option`/`@Flag` as `--kebab-name`, and each `.customLong("…")`.
@@ -134,7 +164,7 @@ struct DocsMatchCodeTests {
     /// flag alone (`--offline-minutes 10`), which docs write for `serve`'s options and the
     /// benchmarks' (so those may be either's).
     static func namedFlags(_ text: String) throws -> (bgtrack: [String], either: [String]) {
-        let flag = "(?<![\\w-])(--[a-z][a-z0-9-]*[a-z0-9])"
+        let flag = flagPattern
         var bgtrack: [String] = []
         var either: [String] = []
         for line in try code(text) {
@@ -153,7 +183,7 @@ struct DocsMatchCodeTests {
 
     @Test func everyFlagNamedInDocsExists() throws {
         let bgtrack = try Self.bgtrackFlags()
-        let bench = try Self.benchFlags()
+        let bench = try Self.benchFlags().union(try Self.scriptFlags()).union(Self.otherTools.keys)
         #expect(bgtrack.contains("--offline-minutes") && bgtrack.contains("--trusted-proxy"))
         #expect(bench.contains("--peers") && bench.contains("--executor"))
         var missing: [String] = []
@@ -170,7 +200,9 @@ struct DocsMatchCodeTests {
             }
         }
         #expect(checked >= 50, "found only \(checked) flags in docs/; did the patterns break?")
-        #expect(missing.isEmpty, "named in docs/ as a flag, but neither bgtrack nor bgtrack-bench has it: \(missing)")
+        #expect(
+            missing.isEmpty,
+            "named in docs/ as a flag, but neither bgtrack, bgtrack-bench nor a script has it: \(missing)")
     }
 
     // MARK: Routes

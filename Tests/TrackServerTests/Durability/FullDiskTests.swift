@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LocationLog
+import LocationLogTesting
 import Testing
 
 @testable import TrackServer
@@ -49,7 +50,7 @@ struct FullDiskTests {
     /// database's last pages.
     static func bigBatch() -> String {
         let samples = (0..<500).map { index in
-            #"{"id":"\#(UUID().uuidString)","t":\#(1_732_100_000_000 + Int64(index) * 60_000),"lat":31.2,"lon":121.4,"acc":5}"#
+            #"{"id":"\#(UUID().uuidString)","seq":\#(index + 1),"t":\#(1_732_100_000_000 + Int64(index) * 60_000),"lat":31.2,"lon":121.4,"acc":5}"#
         }
         return #"{"batch":"full","device":"iphone-42","samples":[\#(samples.joined(separator: ","))]}"#
     }
