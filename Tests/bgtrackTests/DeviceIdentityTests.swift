@@ -65,7 +65,7 @@ struct DeviceIdentityTests {
         }
         #expect(answers[0] == "iphone-42")
         #expect(answers[1].hasPrefix("refused:") && answers[1].contains("iphone-42"), "\(answers[1])")
-        #expect(answers[2].hasPrefix("refused:") && answers[2].contains("not a device token"), "\(answers[2])")
+        #expect(answers[2].hasPrefix("refused:") && answers[2].contains("operator token"), "\(answers[2])")
         #expect(answers[3].hasPrefix("refused:") && answers[3].contains("401"), "\(answers[3])")
     }
 

@@ -17,6 +17,12 @@ enum DeviceIdentity {
     ///   token, it is an operator's, it belongs to another device than `--name`, or the server
     ///   cannot be asked and no `--name` was given.
     static func resolve(server: URL, token: String, requested: String?) async throws -> String {
+        // Operator tokens are minted `bgo_…`: with one device registered the list alone cannot tell.
+        if token.hasPrefix("bgo_") {
+            throw ValidationError(
+                "--token is an operator token (bgo_…), which reads every device and uploads for none; pass the token "
+                    + "`bgtrack device add NAME` printed (bgd_…)")
+        }
         var request = URLRequest(url: server.appendingPathComponent("v1/devices"))
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.timeoutInterval = 15

@@ -131,6 +131,22 @@ struct FullDiskTests {
         #expect(try await points() == 90)
     }
 
+    /// An import marks its days for the worker too (it did not: imported history never reached the
+    /// year map), and the map draws it once the worker has run.
+    @Test func anImportIsDrawnOnceTheWorkerHasRun() async throws {
+        let server = try await TestServer()
+        let added = try await server.store.commitImport(
+            DetailContract.walk(90, minute: 8 * 60, prefix: "imp-"), device: "iphone-42",
+            checkpoint: ImportCheckpoint(fingerprint: "f", format: "gpx"), at: server.clock.now)
+        #expect(added == 90)
+        #expect(try await server.store.pendingDetailDays() == 2)
+        #expect(try await DetailWorker(environment: server.environment).workPending() == 2)
+        let drawn = try await server.store.drawnCount(
+            device: "iphone-42", from: DetailContract.day, to: DetailContract.day + .seconds(86_400), zoom: 20,
+            atMost: 1_000)
+        #expect(drawn == 90)
+    }
+
     @Test func lowFreeSpaceAloneMakesHealthDegraded() async throws {
         let (server, directory, _) = try await Self.fullServer { $0.minimumFreeBytes = .max }
         defer { try? FileManager.default.removeItem(at: directory) }
