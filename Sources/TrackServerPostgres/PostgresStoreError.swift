@@ -1,13 +1,17 @@
 import PostgresNIO
+public import TrackServer
 
 /// A PostgreSQL failure explained: what went wrong, why if the server said, and what to do.
 ///
 /// PostgresNIO's own errors print a generic text on purpose (they may carry query data); this
 /// keeps the server's message, its SQLSTATE and a hint, never a password.
-public struct PostgresStoreError: Error, Hashable, CustomStringConvertible {
+public struct PostgresStoreError: Error, Hashable, CustomStringConvertible, StorageFullReporting {
     public var description: String
     /// The server's SQLSTATE (e.g. `23505`), when the server answered.
     public var sqlState: String?
+
+    /// `disk_full` (53100): the server answers the write 503 with `Retry-After`, like SQLite's `SQLITE_FULL`.
+    public var isStorageFull: Bool { sqlState == "53100" }
 
     package init(_ description: String, sqlState: String? = nil) {
         self.description = description
@@ -27,6 +31,7 @@ public struct PostgresStoreError: Error, Hashable, CustomStringConvertible {
             case "3D000": hint = "; create the database (createdb) or fix the name in the URL"
             case "28P01", "28000": hint = "; check the user and password in the URL and the server's pg_hba.conf"
             case "57P03": hint = "; the server is starting or shutting down, try again"
+            case "53100": hint = "; the database server's disk is full: free space there"
             case "53300": hint = "; lower the servers' connection counts or raise max_connections"
             default: hint = ""
             }

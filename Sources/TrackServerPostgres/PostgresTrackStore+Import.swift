@@ -27,6 +27,9 @@ extension PostgresTrackStore: ImportStore {
                 let outcome = try await Self.insertRows(
                     connection, samples, deviceID: deviceID, now: now, logger: logger)
                 let added = outcome.accepted.count
+                // The imported days are drawn on the map once the detail worker has been through them.
+                try await Self.markPending(
+                    connection, deviceID: deviceID, samples: samples, outcome: outcome, logger: logger)
                 // Not `seen`: an import is old history, not a sign of life from the phone.
                 try await connection.query(
                     "UPDATE device SET sample_count = sample_count + \(Int64(added)) WHERE id = \(deviceID)",

@@ -103,6 +103,13 @@ public struct PostgresTrackStore: TrackStore {
                 WHERE revoked_at IS NULL AND device_id = (SELECT id FROM device WHERE name = \(name))
                 """,
                 logger: logger)
+            // Its share links end with it (issue 41 item 4): a revoked device shares nothing.
+            try await connection.query(
+                """
+                UPDATE share_link SET revoked_at = \(now.ms)
+                WHERE revoked_at IS NULL AND device_id = (SELECT id FROM device WHERE name = \(name))
+                """,
+                logger: logger)
             return !changed.isEmpty
         }
     }

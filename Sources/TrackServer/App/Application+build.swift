@@ -11,9 +11,12 @@ import NIOCore
 /// ```
 public func buildRouter(_ environment: TrackServerEnvironment) -> Router<TrackRequestContext> {
     let router = Router(context: TrackRequestContext.self)
+    router.middlewares.add(
+        ClientAddressMiddleware(trusted: environment.configuration.trustedProxies, metrics: environment.metrics))
     router.middlewares.add(SecurityHeadersMiddleware(tileURL: environment.configuration.tileURL))
     router.middlewares.add(RequestLogMiddleware(level: .info))
-    router.middlewares.add(ErrorAndMetricsMiddleware(metrics: environment.metrics))
+    router.middlewares.add(
+        ErrorAndMetricsMiddleware(metrics: environment.metrics, storage: environment.storage, clock: environment.clock))
     router.get("/healthz", use: environment.health)
     router.get("/metrics", use: environment.metricsText)
     router.get("/openapi.yaml", use: environment.openAPI)

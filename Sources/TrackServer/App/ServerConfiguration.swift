@@ -44,6 +44,14 @@ public struct ServerConfiguration: Sendable {
     /// How long samples, events and quarantined points are kept (`serve --retention`); `nil`
     /// keeps them forever (the default). A device's own period (`device set --retention`) wins.
     public var retention: Duration?
+    /// The directory of the SQLite database, whose free space `/healthz` and `/metrics` report;
+    /// `nil` (PostgreSQL, tests in memory) reports only writes refused for space.
+    public var dataDirectory: String?
+    /// Below this many free bytes there `/healthz` reports degraded (`serve --min-free-mb`, 64 MB).
+    public var minimumFreeBytes: Int64 = 64_000_000
+    /// The reverse proxies whose `Forwarded` / `X-Forwarded-For` / `X-Forwarded-Proto` are believed
+    /// (`serve --trusted-proxy`); none by default, so the client is always the socket's peer.
+    public var trustedProxies = TrustedProxies()
     /// Share pages served per link and per client address (``ShareRateLimiter``).
     public var shareLimits = ShareRateLimiter.Limits()
     /// A share page notes "last position … ago" when its newest point is older than this.

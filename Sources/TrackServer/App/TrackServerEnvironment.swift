@@ -26,6 +26,8 @@ public struct TrackServerEnvironment: Sendable {
     public let writerCache = WriterCache()
     /// The zone each device last reported (``ZoneCache``); shared by every copy of the environment.
     public let zoneCache = ZoneCache()
+    /// Free space under the database and the last write refused for space (`/healthz`, `/metrics`).
+    public let storage: StorageHealth
 
     public init(
         store: any TrackStore, clock: ServerClock = .system, configuration: ServerConfiguration = .init(),
@@ -40,6 +42,8 @@ public struct TrackServerEnvironment: Sendable {
         self.logger = logger
         committer = SampleCommitter(store: store, limits: configuration.groupCommit)
         readLimiter = ReadLimiter(limit: configuration.maxConcurrentReads)
+        storage = StorageHealth(
+            directory: configuration.dataDirectory, minimumFreeBytes: configuration.minimumFreeBytes)
         shareLimiter = ShareRateLimiter(limits: configuration.shareLimits)
         timeline =
             configuration.timelineEnabled

@@ -153,6 +153,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             requestSaysClose = request.headerFields[.connection]?.lowercased().contains("close") ?? false
             drained = 0
             arm(context, after: limits.requestTimeout, counting: \.requestTimeouts)
+            if Self.expectsContinue(request) {
+                // RFC 9110 §10.1.1: a client that asks waits for this (curl one second) before its
+                // body. Every route reads or drains the body, so it is answered at once; a request
+                // the route refuses gets its final answer next, and the guard drains the body.
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+            }
         case .body(let buffer):
             if responseEnded {
                 drained += buffer.readableBytes
@@ -205,6 +211,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             let channel = context.channel
             written.futureResult.whenComplete { _ in channel.close(promise: nil) }
         }
+    }
+
+    /// `Expect: 100-continue` (case-insensitive, the only expectation HTTP defines).
+    static func expectsContinue(_ request: HTTPRequest) -> Bool {
+        request.headerFields[.expect].map { $0.trimmingCharacters(in: .whitespaces).lowercased() == "100-continue" }
+            ?? false
     }
 
     private func activate(_ context: ChannelHandlerContext) {

@@ -39,9 +39,10 @@ struct MapBody: Encodable {
 }
 
 extension TrackServerEnvironment {
-    /// `GET /v1/devices/{id}/map?from=&to=&zoom=&points=`: any range at a bounded cost. The pending
-    /// days of the range are worked out first; then the finest level not above `zoom` whose points
-    /// fit in `points` is chosen by bounded counts of the level index, and only its points are read.
+    /// `GET /v1/devices/{id}/map?from=&to=&zoom=&points=`: any range at a bounded cost. It reads
+    /// the levels that exist and writes nothing (``DetailWorker`` works out pending days): the
+    /// finest level not above `zoom` whose points fit in `points` is chosen by bounded counts of the
+    /// level index, and only its points are read.
     func mapTrack(_ request: Request, context: some RequestContext) async throws -> Response {
         let device = try context.parameters.require("id")
         _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
@@ -60,10 +61,6 @@ extension TrackServerEnvironment {
             throw APIError(
                 .notImplemented, "this store keeps no detail levels; read the track with /v1/devices/{id}/track")
         }
-        let rules = configuration.cleanupRules
-        let gap = configuration.gapThreshold
-        _ = try await detail.refreshDetail(
-            device: device, from: query.from, to: query.to, rules: rules, maximumGap: gap, dayLimit: Int.max)
         let wanted = query.zoom ?? DetailLevels.all
         guard let zoom = try await finestZoom(detail, device: device, query: query, upTo: wanted) else {
             throw APIError(

@@ -3,15 +3,19 @@ import Hummingbird
 import Logging
 
 extension TrackServerEnvironment {
-    /// `GET /healthz`: 200 when the database answers, 503 otherwise.
+    /// `GET /healthz`: 503 when the database does not answer; otherwise 200 with `ok`, or with
+    /// `degraded` and the reasons when the disk under it is short of space or a write was refused
+    /// for space lately (reads still work then; uploads wait: their phones keep them).
     func health(_ request: Request, context: some RequestContext) async throws -> Response {
         do {
             _ = try await store.devices()
-            return try Response.json(["status": "ok"])
         } catch {
             context.logger.error("health check failed", metadata: ["error": "\(error)"])
             return try Response.json(["status": "database unavailable"], status: .serviceUnavailable)
         }
+        let problems = storage.problems(at: clock.now)
+        return try Response.json(
+            HealthBody(status: problems.isEmpty ? "ok" : "degraded", reasons: problems, freeBytes: storage.freeBytes))
     }
 
     /// `GET /metrics`: Prometheus text exposition.
@@ -19,9 +23,16 @@ extension TrackServerEnvironment {
         let now = clock.now
         let devices = try await store.devices().filter { $0.revokedAt == nil }
         let offline = devices.filter { $0.isOffline(at: now, threshold: configuration.offlineThreshold) }.count
-        let text = await metrics.render(
+        var text = await metrics.render(
             devices: devices.count, offline: offline, connections: connectionCounters.snapshot,
-            groupCommit: committer.counters)
+            groupCommit: committer.counters, storage: storage)
+        if let detail = store as? any TrackDetailStore {
+            text +=
+                "# HELP bgtrack_detail_pending_days Device-days whose map detail the background worker has yet to work out.\n"
+            text += "# TYPE bgtrack_detail_pending_days gauge\n"
+            let pending = try await detail.pendingDetailDays()
+            text += "bgtrack_detail_pending_days \(pending)\n"
+        }
         return Response.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 
@@ -32,10 +43,23 @@ extension TrackServerEnvironment {
     }
 }
 
+/// `/healthz`'s answer.
+struct HealthBody: Encodable {
+    var status: String
+    /// Why it is degraded; empty when ok.
+    var reasons: [String]
+    /// Bytes free on the database's filesystem; absent when the server cannot see it (PostgreSQL).
+    var freeBytes: Int64?
+}
+
 /// Answers every error as `{"error": "…"}` (framework errors included), counts requests by status,
-/// and turns anything unexpected into a logged 500 whose body hides internals.
+/// answers a write refused for lack of space 503 with `Retry-After` and a message saying so (and
+/// records it for `/healthz`), and turns anything else unexpected into a logged 500 whose body hides
+/// internals.
 struct ErrorAndMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     var metrics: ServerMetrics
+    var storage: StorageHealth
+    var clock: ServerClock
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -57,6 +81,20 @@ struct ErrorAndMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
                 ? "no route \(request.method) \(ShareSecret.redacting(path: request.uri.path)); see /openapi.yaml"
                 : "\(status.reasonPhrase)"
             throw APIError(status, message)
+        } catch let error where StorageHealth.isFull(error) {
+            storage.recordFull(error, at: clock.now)
+            context.logger.error(
+                "write refused: the database's disk is full",
+                metadata: [
+                    "error": "\(LogText.bounded("\(error)", limit: 300))",
+                    "path": "\(LogText.bounded(ShareSecret.redacting(path: request.uri.path)))",
+                ])
+            await count(request, .serviceUnavailable)
+            throw APIError(
+                .serviceUnavailable,
+                "the server's disk is full: nothing of this request was stored; send it again later (the operator "
+                    + "must free space on the database's filesystem; /healthz says how much is left)",
+                headers: [.retryAfter: "\(StorageHealth.retryAfterSeconds)"])
         } catch {
             context.logger.error(
                 "request failed",

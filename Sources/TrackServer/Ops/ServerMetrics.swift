@@ -77,6 +77,8 @@ public final class ServerMetrics: @unchecked Sendable {
         "bgtrack_group_commit_samples_total": "Samples in the write pipeline's commits.",
         "bgtrack_ingest_queue_full_total": "Ingest requests answered 503 because the write queue was full.",
         "bgtrack_alerts_failed_total": "Silence alert deliveries that failed and will be retried.",
+        "bgtrack_forwarded_requests_total":
+            "Requests with forwarding headers: from a --trusted-proxy (trusted=yes, believed) or not (ignored).",
     ]
 
     public init() {
@@ -110,6 +112,12 @@ public final class ServerMetrics: @unchecked Sendable {
         }
     }
 
+    /// A request that carried forwarding headers: from a trusted proxy (believed) or not (ignored).
+    func countForwarding(believed: Bool) {
+        let key = Key(name: "bgtrack_forwarded_requests_total", labels: ["trusted": believed ? "yes" : "no"])
+        lock.withLock { state.counters[key, default: 0] += 1 }
+    }
+
     func value(_ name: String, _ labels: [String: String] = [:]) async -> Int {
         let key = Key(name: name, labels: labels)
         return lock.withLock { state.merged[key] ?? 0 }
@@ -118,7 +126,7 @@ public final class ServerMetrics: @unchecked Sendable {
     /// The exposition text, with `bgtrack_devices` gauges supplied by the caller.
     func render(
         devices: Int, offline: Int, connections: ConnectionCounters.Snapshot = .init(),
-        groupCommit: SampleCommitter.Counters = .init()
+        groupCommit: SampleCommitter.Counters = .init(), storage: StorageHealth? = nil
     ) async -> String {
         let counters = lock.withLock { state.merged }
         var lines: [String] = []
@@ -173,6 +181,17 @@ public final class ServerMetrics: @unchecked Sendable {
                 groupCommit.refused
             ),
         ]
+        if let storage {
+            if let free = storage.freeBytes {
+                lines.append(
+                    "# HELP bgtrack_storage_free_bytes Bytes free for the server on the database's filesystem.")
+                lines.append("# TYPE bgtrack_storage_free_bytes gauge")
+                lines.append("bgtrack_storage_free_bytes \(free)")
+            }
+            lines.append("# HELP bgtrack_storage_full_total Writes refused (answered 503) because the disk was full.")
+            lines.append("# TYPE bgtrack_storage_full_total counter")
+            lines.append("bgtrack_storage_full_total \(storage.fullCount)")
+        }
         for (name, help, value) in gauges {
             lines.append("# HELP \(name) \(help)")
             lines.append("# TYPE \(name) gauge")

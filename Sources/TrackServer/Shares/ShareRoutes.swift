@@ -23,7 +23,8 @@ extension TrackServerEnvironment {
     func sharePage(_ request: Request, context: some RequestContext) async throws -> Response {
         let now = clock.now
         let limits = configuration.shareLimits
-        let address = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress ?? "unknown"
+        // Behind a trusted proxy, the client it forwarded for (`serve --trusted-proxy`), not the proxy.
+        let address = context.clientAddress
         if let wait = shareLimiter.take("addr:\(address)", limit: limits.perAddress, at: now) {
             return Self.tooManyShareRequests(wait)
         }
@@ -34,7 +35,9 @@ extension TrackServerEnvironment {
                 .notFound, "No such link",
                 "This share link does not exist. Check that it was copied whole, or ask its owner for a new one.")
         }
-        switch link.state(at: now) {
+        // A link made before revocations ended share links (issue 41) still ends with its device.
+        let deviceRevoked = try await store.device(named: link.device)?.revokedAt != nil
+        switch deviceRevoked ? .revoked : link.state(at: now) {
         case .revoked:
             return SharePageHTML.notice(.gone, "Link revoked", "Its owner revoked this share link.")
         case .expired:
@@ -46,7 +49,14 @@ extension TrackServerEnvironment {
         if let wait = shareLimiter.take("link:\(link.id)", limit: limits.perLink, at: now) {
             return Self.tooManyShareRequests(wait)
         }
-        try await store.countShareView(id: link.id, at: now)
+        // The view count is the only write of a share page: on a full disk the page is still served.
+        do {
+            try await store.countShareView(id: link.id, at: now)
+        } catch {
+            context.logger.warning(
+                "share view not counted",
+                metadata: ["share": "\(link.id)", "error": "\(LogText.bounded("\(error)", limit: 300))"])
+        }
         context.logger.info("share viewed", metadata: ["share": "\(link.id)", "device": "\(link.device)"])
         let page = try await sharePageHTML(link, now: now)
         return Response.text(try page.render(), contentType: "text/html; charset=utf-8")

@@ -104,6 +104,14 @@ public struct SQLiteTrackStore: TrackStore {
                     """,
                 arguments: [now.milliseconds, name]
             )
+            // Its share links end with it (issue 41 item 4): a revoked device shares nothing.
+            try db.execute(
+                sql: """
+                    UPDATE share_link SET revoked_at = ?
+                    WHERE revoked_at IS NULL AND device_id = (SELECT id FROM device WHERE name = ?)
+                    """,
+                arguments: [now.milliseconds, name]
+            )
             return changed
         }
     }

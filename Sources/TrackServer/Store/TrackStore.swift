@@ -25,7 +25,8 @@ public protocol TrackStore: Sendable {
     /// Every device, revoked ones included, sorted by name.
     func devices() async throws -> [DeviceRecord]
     func device(named name: String) async throws -> DeviceRecord?
-    /// Marks the device revoked (its token and sessions stop working). False if unknown.
+    /// Marks the device revoked: its token and sessions stop working and its share links are
+    /// revoked with it. False if unknown or already revoked.
     func revokeDevice(named name: String, at now: Instant) async throws -> Bool
     /// Who owns the token hash, ignoring revoked devices and dead sessions at `now`.
     func owner(ofTokenHash hash: String, at now: Instant) async throws -> TokenOwner?

@@ -11,10 +11,17 @@ struct DeviceRevoke: AsyncParsableCommand {
     @Argument(help: "The device name.") var name: String
 
     func run() async throws {
-        guard try await database.withStore({ try await $0.revokeDevice(named: name, at: ServerClock.system.now) })
-        else {
-            throw ValidationError("no active device named \"\(name)\"; see `bgtrack device list`")
+        let now = ServerClock.system.now
+        let ended = try await database.withStore { store in
+            let active = try await store.shares(device: name).filter { $0.state(at: now) == .active }
+            guard try await store.revokeDevice(named: name, at: now) else {
+                throw ValidationError("no active device named \"\(name)\"; see `bgtrack device list`")
+            }
+            return active.map(\.id)
         }
         print("device \(name) revoked; its samples are kept")
+        if !ended.isEmpty {
+            print("its share links ended with it: \(ended.map { "#\($0)" }.joined(separator: ", "))")
+        }
     }
 }

@@ -40,8 +40,12 @@ struct DeviceRun: AsyncParsableCommand {
     @Option(help: "How many times faster than the wall clock time runs (1…10000).")
     var speedup: Double = 1
 
-    @Option(help: "The device name sent with each batch.")
-    var name: String = "linux-device"
+    @Option(
+        help: ArgumentHelp(
+            "The device name sent with each batch. By default the one the token belongs to, asked of the "
+                + "server at start; given, it must match it (else the run is refused before uploading). "
+                + "Required for a --server with a path (another kind of server)."))
+    var name: String?
 
     @Option(help: "The IANA time zone sent with each batch (e.g. Europe/Berlin); default: this host's.")
     var timeZone: String?
@@ -61,6 +65,21 @@ struct DeviceRun: AsyncParsableCommand {
 
     /// The longest `--duration`: ten years of device time.
     static let maximumDuration = 315_360_000
+
+    /// The device to upload as: asked of our server from the token; for a --server with a path (a
+    /// client protocol to another server) it cannot be asked, and --name is required.
+    func deviceName(_ serverURL: URL) async throws -> String {
+        let path = serverURL.path
+        if uploadProtocol != .native, !path.isEmpty, path != "/" {
+            guard let name else {
+                throw ValidationError(
+                    "--server \(server.prefix(200)) has a path (another server's upload URL): pass --name, the device "
+                        + "name that server knows")
+            }
+            return name
+        }
+        return try await DeviceIdentity.resolve(server: serverURL, token: token, requested: name)
+    }
 
     func validate() throws {
         _ = try TimeZoneArgument.zone(timeZone)
@@ -136,6 +155,7 @@ struct DeviceRun: AsyncParsableCommand {
         }
         // `validate()` checked the URL.
         guard let serverURL = URL(string: server) else { throw ValidationError("--server \(server) is not a URL") }
+        let name = try await deviceName(serverURL)
         let transport: any BatchTransport =
             uploadProtocol == .native
             ? URLSessionBatchTransport(server: serverURL, token: token)

@@ -80,7 +80,9 @@ struct DatabaseOptions: ParsableArguments {
             if let postgres = try postgresConfiguration() {
                 let logger = logger ?? Logger(label: "bgtrack.postgres") { _ in SwiftLogNoOpLogHandler() }
                 do {
-                    return try await PostgresTrackStore.withStore(postgres, logger: logger) { try await body($0) }
+                    let result = try await PostgresTrackStore.withStore(postgres, logger: logger) { try await body($0) }
+                    logger.notice("store closed", metadata: ["db": "\(name)"])
+                    return result
                 } catch let error as PostgresStoreError {
                     throw ValidationError(error.description)
                 }
@@ -90,6 +92,11 @@ struct DatabaseOptions: ParsableArguments {
         #endif
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return try await body(SQLiteTrackStore(path: path, durability: durability))
+        let store = try SQLiteTrackStore(path: path, durability: durability)
+        let result = try await body(store)
+        // Checkpoints the WAL into the database and closes the file: the next start opens a clean one.
+        try store.close()
+        logger?.notice("store closed", metadata: ["db": "\(path)"])
+        return result
     }
 }

@@ -18,6 +18,14 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var timeline: TimelineOptions
     @Option(help: "Address to listen on; keep 127.0.0.1 unless a TLS proxy sits in front.") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Reverse proxies (IP or CIDR, e.g. 127.0.0.1/32) whose Forwarded / X-Forwarded-For / X-Forwarded-Proto "
+                + "are believed; the client they name then drives rate limits and logs. From any other peer "
+                + "those headers are ignored.",
+            valueName: "cidr"))
+    var trustedProxy: [String] = []
     @Option(help: "Minutes without samples or heartbeats before a device shows as offline (fractions allowed).")
     var offlineMinutes = 10.0
     @Option(help: "Minutes without a sample that break the track line on the map.") var gapMinutes = 10
@@ -39,6 +47,8 @@ struct ServeCommand: AsyncParsableCommand {
     var maxTrackPoints = 200_000
     @Option(help: "Track reads (exports, map pages) streamed at once; one more answers 503 with Retry-After.")
     var maxConcurrentReads = 4
+    @Option(help: "Free megabytes on the database's filesystem below which /healthz reports degraded.")
+    var minFreeMb = 64
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
     @Option(
         help: ArgumentHelp(
@@ -82,6 +92,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...1_024).contains(maxConcurrentReads) else {
             throw ValidationError("--max-concurrent-reads \(maxConcurrentReads) must be between 1 and 1024")
         }
+        guard (0...100_000_000).contains(minFreeMb) else {
+            throw ValidationError("--min-free-mb \(minFreeMb) must be between 0 and 100000000")
+        }
         guard (1...1_000_000).contains(maxPendingUploads) else {
             throw ValidationError("--max-pending-uploads \(maxPendingUploads) must be between 1 and 1000000")
         }
@@ -94,6 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
                     + "use --time-zone with a name such as Europe/Berlin (`bgtrack time-zones` lists them)")
         }
         _ = try TimeZoneArgument.zone(timeZone)
+        _ = try trustedProxies()
         _ = try alertTargets()
         _ = try retentionPeriod()
         if let tileURL, !(tileURL.contains("{z}") && tileURL.contains("{x}") && tileURL.contains("{y}")) {
@@ -120,6 +134,11 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxTrackPoints = maxTrackPoints
         configuration.maxConcurrentReads = maxConcurrentReads
         configuration.timeZone = try TimeZoneArgument.zone(timeZone)
+        configuration.trustedProxies = try trustedProxies()
+        configuration.minimumFreeBytes = Int64(minFreeMb) * 1_000_000
+        if database.postgresURL == nil {
+            configuration.dataDirectory = URL(fileURLWithPath: database.path).deletingLastPathComponent().path
+        }
         configuration.connections = connections.limits(logger: logger)
         configuration.groupCommit.enabled = groupCommit == .on
         timeline.apply(to: &configuration)
@@ -135,14 +154,31 @@ struct ServeCommand: AsyncParsableCommand {
             case .failure(let why):
                 logger.warning("encrypted OwnTracks messages will be kept aside until libsodium is installed: \(why)")
             }
-            logger.info("serving", metadata: ["db": "\(database.name)", "host": "\(host)", "port": "\(port)"])
+            logger.notice(
+                "serving",
+                metadata: [
+                    "db": "\(database.name)", "host": "\(host)", "port": "\(port)",
+                    "trusted_proxies": "\(configuration.trustedProxies.blocks.map(\.description))",
+                ])
             let alerts =
                 targets.isEmpty ? nil : Task { await AlertService(targets: targets, environment: environment).run() }
             defer { alerts?.cancel() }
             // Per-device periods may be set while the server runs: the sweeper always runs.
             let sweeper = Task { await RetentionSweeper(environment: environment).run() }
             defer { sweeper.cancel() }
-            try await buildApplication(environment).runService()
+            // Detail levels are worked out here, never by a map read (which must work on a full disk).
+            let detail = Task { await DetailWorker(environment: environment).run() }
+            defer { detail.cancel() }
+            try await ServeLifecycle.run(buildApplication(environment), environment: environment, logger: logger)
+        }
+    }
+
+    /// `--trusted-proxy` blocks; the error names the value that is not one.
+    func trustedProxies() throws -> TrustedProxies {
+        do {
+            return try TrustedProxies(parsing: trustedProxy)
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 

@@ -22,6 +22,8 @@ struct MapRouteTests {
         samples[10].latitude = 0
         samples[10].longitude = 0
         _ = try await server.store.insert(samples, device: "iphone-42", at: TestServer.start)
+        // What `serve` does in the background: a map read only reads the levels (issue 41 item 2).
+        try await DetailWorker(environment: server.environment).workPending()
         return server
     }
 

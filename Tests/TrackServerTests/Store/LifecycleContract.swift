@@ -41,6 +41,22 @@ enum LifecycleContract {
         }
     }
 
+    /// Revoking a device ends its share links (issue 41 item 4); another device's stay active.
+    static func revokingADeviceEndsItsShareLinks(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
+        for (device, secret) in [("a", "s1"), ("a", "s2"), ("b", "s3")] {
+            _ = try await store.createShare(
+                NewShareLink(
+                    device: device, kind: .live, secretHash: secret, expiresAt: now + .seconds(600), createdBy: "ops"),
+                at: now)
+        }
+        #expect(try await store.revokeDevice(named: "a", at: now + .seconds(5)))
+        #expect(try await store.share(secretHash: "s1")?.state(at: now + .seconds(5)) == .revoked)
+        #expect(try await store.share(secretHash: "s2")?.revokedAt == now + .seconds(5))
+        #expect(try await store.share(secretHash: "s3")?.state(at: now + .seconds(5)) == .active)
+    }
+
     static func retentionSweepsInBatchesAndKeepsTallies(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
@@ -144,6 +160,9 @@ struct SQLiteLifecycleContractTests {
     @Test func shareLinksRoundTrip() async throws {
         try await LifecycleContract.shareLinksRoundTrip(try SQLiteTrackStore.inMemory())
     }
+    @Test func revokingADeviceEndsItsShareLinks() async throws {
+        try await LifecycleContract.revokingADeviceEndsItsShareLinks(try SQLiteTrackStore.inMemory())
+    }
     @Test func retentionSweepsInBatchesAndKeepsTallies() async throws {
         try await LifecycleContract.retentionSweepsInBatchesAndKeepsTallies(try SQLiteTrackStore.inMemory())
     }
@@ -157,6 +176,9 @@ struct SQLiteLifecycleContractTests {
 struct PostgresLifecycleContractTests {
     @Test func shareLinksRoundTrip() async throws {
         try await PostgresTestDatabase.withStore { try await LifecycleContract.shareLinksRoundTrip($0) }
+    }
+    @Test func revokingADeviceEndsItsShareLinks() async throws {
+        try await PostgresTestDatabase.withStore { try await LifecycleContract.revokingADeviceEndsItsShareLinks($0) }
     }
     @Test func retentionSweepsInBatchesAndKeepsTallies() async throws {
         try await PostgresTestDatabase.withStore {

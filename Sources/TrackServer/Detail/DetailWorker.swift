@@ -1,0 +1,74 @@
+import BackgroundCore
+import Logging
+
+/// Works out the detail levels of pending device-days in the background (issue 41 item 2): the
+/// map route only reads them, so a read never writes (it works on a full disk, and the first read
+/// of a year costs what later ones do). An insert marks its days pending; this redoes them a few
+/// days per transaction (``dayLimit``), with a yield between, so ingest never waits long behind
+/// it, and looks again every ``interval``. A pending day's new points are not drawn until it has
+/// run (at most ``interval`` after the upload on an idle server).
+///
+/// `run()` loops on `clock` until cancelled (the continuous clock in `serve`); `workPending()` is
+/// one pass, which tests call instead of waiting.
+public struct DetailWorker: Sendable {
+    public var environment: TrackServerEnvironment
+    public var dayLimit: Int = 16
+    public var interval: Duration = .seconds(2)
+    /// After a failed pass (a full disk), the wait before the next one.
+    public var retryAfterFailure: Duration = .seconds(30)
+    public var clock: any Clock<Duration>
+
+    public init(environment: TrackServerEnvironment, clock: any Clock<Duration> = ContinuousClock()) {
+        self.environment = environment
+        self.clock = clock
+    }
+
+    /// Redoes every pending day. Returns how many it redid.
+    @discardableResult
+    public func workPending() async throws -> Int {
+        guard let detail = environment.store as? any TrackDetailStore else { return 0 }
+        let rules = environment.configuration.cleanupRules
+        let gap = environment.configuration.gapThreshold
+        var total = 0
+        while true {
+            try Task.checkCancellation()
+            let done = try await detail.refreshPendingDetail(rules: rules, maximumGap: gap, dayLimit: dayLimit)
+            total += done
+            guard done >= dayLimit else { break }
+            await Task.yield()
+        }
+        if total > 0 { environment.logger.debug("detail levels worked out", metadata: ["days": "\(total)"]) }
+        return total
+    }
+
+    /// Works every ``interval`` until the task is cancelled; a failed pass is logged (once per
+    /// kind of failure in a row) and retried after ``retryAfterFailure``.
+    public func run() async {
+        var lastFailure: String?
+        while !Task.isCancelled {
+            var wait = interval
+            do {
+                try await workPending()
+                if lastFailure != nil { environment.logger.notice("detail levels: working again") }
+                lastFailure = nil
+            } catch is CancellationError {
+                return
+            } catch {
+                let text = "\(error)"
+                if text != lastFailure {
+                    environment.logger.error(
+                        "detail levels: a pass failed; maps draw the days already worked out, retrying",
+                        metadata: ["error": "\(LogText.bounded(text, limit: 300))"])
+                }
+                if StorageHealth.isFull(error) { environment.storage.recordFull(error, at: environment.clock.now) }
+                lastFailure = text
+                wait = retryAfterFailure
+            }
+            do {
+                try await clock.sleep(for: wait)
+            } catch {
+                return
+            }
+        }
+    }
+}
