@@ -2,7 +2,8 @@ import BackgroundCore
 import Foundation
 package import LocationLog
 
-/// How the server puts a phone's gap reason into words, on the map, in the JSON and in alerts.
+/// How the server puts a phone's gap reason (and an upload delay's) into words, on the map, in the
+/// JSON and in alerts.
 package enum GapWords {
     /// What the reason means for the track, e.g. "no samples, the app was force-quit".
     package static func phrase(_ reason: GapReason) -> String {
@@ -14,7 +15,7 @@ package enum GapWords {
         case .authorizationLowered: "the app's location permission was lowered"
         case .preciseOff: "Precise Location was off"
         case .lowPowerMode: "Low Power Mode was on"
-        case .noNetwork: "no network: uploads waited"
+        case .noFix: "no samples, no fix to be had (no GPS signal)"
         case .storageFull: "no samples, the phone's storage was full"
         case .trackingStopped: "no samples, tracking was turned off"
         }
@@ -24,17 +25,31 @@ package enum GapWords {
     package static func stopsSampling(_ reason: GapReason) -> Bool {
         switch reason {
         case .suspended, .terminatedBySystem, .forceQuit, .locationServicesOff, .authorizationLowered,
-            .storageFull, .trackingStopped:
+            .storageFull, .trackingStopped, .noFix:
             true
-        case .preciseOff, .lowPowerMode, .noNetwork: false
+        case .preciseOff, .lowPowerMode: false
+        }
+    }
+
+    /// Why the points arrived late, e.g. "uploads waited, no network".
+    package static func phrase(_ reason: UploadDelayReason) -> String {
+        switch reason {
+        case .noNetwork: "uploads waited, no network"
+        case .serverUnreachable: "uploads waited, the server did not answer"
+        case .refused: "uploads waited, the server refused them"
         }
     }
 
     /// "10:30–11:00: no samples, the app was force-quit; the user reopened it", times as `HH:MM`
     /// at `offsetMinutes` from UTC (a gap over midnight names both days).
     package static func label(_ gap: GapInterval, offsetMinutes: Int) -> String {
-        "\(clock(gap.start, offsetMinutes, day: false))–\(clock(gap.end, offsetMinutes, day: !sameDay(gap, offsetMinutes))): "
-            + sentence(gap)
+        span(gap.start, gap.end, offsetMinutes) + sentence(gap)
+    }
+
+    /// "08:30–08:38: uploads waited, no network; first error: …": the points still on the phone
+    /// arrived after 08:38.
+    package static func label(_ delay: UploadDelay, offsetMinutes: Int) -> String {
+        span(delay.start, delay.end, offsetMinutes) + sentence(delay)
     }
 
     /// The phrase and the phone's detail.
@@ -42,12 +57,21 @@ package enum GapWords {
         phrase(gap.reason) + (gap.detail.map { $0.isEmpty ? "" : "; " + $0 } ?? "")
     }
 
+    /// The phrase and the phone's detail.
+    package static func sentence(_ delay: UploadDelay) -> String {
+        phrase(delay.reason) + (delay.detail.map { $0.isEmpty ? "" : "; " + $0 } ?? "")
+    }
+
+    private static func span(_ start: Instant, _ end: Instant, _ offsetMinutes: Int) -> String {
+        "\(clock(start, offsetMinutes, day: false))–\(clock(end, offsetMinutes, day: !sameDay(start, end, offsetMinutes))): "
+    }
+
     private static func local(_ instant: Instant, _ offsetMinutes: Int) -> Int64 {
         instant.milliseconds / 1000 + Int64(offsetMinutes) * 60
     }
 
-    private static func sameDay(_ gap: GapInterval, _ offsetMinutes: Int) -> Bool {
-        local(gap.start, offsetMinutes).quotientFloor(86_400) == local(gap.end, offsetMinutes).quotientFloor(86_400)
+    private static func sameDay(_ start: Instant, _ end: Instant, _ offsetMinutes: Int) -> Bool {
+        local(start, offsetMinutes).quotientFloor(86_400) == local(end, offsetMinutes).quotientFloor(86_400)
     }
 
     private static func clock(_ instant: Instant, _ offsetMinutes: Int, day: Bool) -> String {
@@ -80,5 +104,25 @@ package struct GapBody: Encodable, Hashable, Sendable {
         detail = gap.detail
         no_samples = GapWords.stopsSampling(gap.reason)
         label = GapWords.label(gap, offsetMinutes: offsetMinutes)
+    }
+}
+
+/// One upload delay as the JSON endpoint, the map page and the timeline give it: when the phone's
+/// uploads did not get through, and why; the points sampled until `end` arrived at `end` or later.
+package struct UploadDelayBody: Encodable, Hashable, Sendable {
+    /// Epoch milliseconds, UTC.
+    var start: Int64
+    var end: Int64
+    var reason: String
+    var detail: String?
+    /// The words the map shows, times in the server's `--utc-offset`.
+    var label: String
+
+    package init(_ delay: UploadDelay, offsetMinutes: Int) {
+        start = delay.start.milliseconds
+        end = delay.end.milliseconds
+        reason = delay.reason.rawValue
+        detail = delay.detail
+        label = GapWords.label(delay, offsetMinutes: offsetMinutes)
     }
 }

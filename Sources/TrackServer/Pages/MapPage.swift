@@ -21,6 +21,8 @@ struct MapData: Encodable {
     var zone: String
     /// The phone's reported gap intervals that overlap the day, with their words (``GapScript``).
     var gaps: [GapBody] = []
+    /// The phone's reported upload delays that overlap the day, listed apart from the gaps.
+    var delays: [UploadDelayBody] = []
     /// The day's points the clean-up rules exclude (issue 25 item 5): kept, not drawn in the
     /// track, shown as excluded markers. Each is `[lat, lon, t, accuracy or -1]`, its rule in `excludedRules`.
     var excluded: [[Double]] = []
@@ -59,7 +61,7 @@ extension TrackServerEnvironment {
             lastSeen: record.lastSeenAt?.milliseconds, gapSeconds: configuration.gapThreshold.seconds,
             tileURL: configuration.tileURL, utcOffsetMinutes: configuration.utcOffsetMinutes,
             zone: HTML.zone(configuration.utcOffsetMinutes))
-        data.gaps = try await gapBodies(device: device, from: start, to: start + .seconds(86_400))
+        (data.gaps, data.delays) = try await gapBodies(device: device, from: start, to: start + .seconds(86_400))
         data.excluded = excluded.map {
             [$0.sample.latitude, $0.sample.longitude, $0.sample.time.seconds * 1000, $0.sample.accuracy ?? -1]
         }
