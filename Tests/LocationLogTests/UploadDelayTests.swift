@@ -85,6 +85,18 @@ struct UploadDelayTests {
         #expect(gaps.map(\.end) == [at(30), at(32), at(90)])
     }
 
+    /// A coarse first fix that a retry 30 s later replaced filled its slot: no gap in sampling.
+    @Test func aCoarseFixARetryReplacedIsNoGap() throws {
+        let store = try LocationStore.inMemory()
+        try store.append(fix(0), trigger: .timer, state: .background)
+        try coarse(store, 2)
+        var retry = fix(2)
+        retry.timestamp = at(2) + .seconds(30)
+        try store.append(retry, trigger: .timer, state: .background)
+        #expect(try store.pendingGaps(limit: 10).isEmpty)
+        #expect(try store.openGaps().isEmpty)
+    }
+
     @Test func onlyACoarsePreciseFixMeansNoFix() throws {
         let store = try LocationStore.inMemory()
         // Precise Location off: approximate fixes are that condition, not the sky.

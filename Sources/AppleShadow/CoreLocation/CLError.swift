@@ -1,6 +1,4 @@
 #if !canImport(UIKit)
-    public import Foundation
-
     /// Apple: https://developer.apple.com/documentation/corelocation/clerror
     ///
     /// Only the codes the shell reads. Core Location passes it to `didFailWithError`.

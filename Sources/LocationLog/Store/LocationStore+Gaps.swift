@@ -44,6 +44,10 @@ extension LocationStore {
     /// A same-process silence longer than this is recorded as ``GapReason/suspended``.
     public static let suspendedGapThreshold: Duration = .seconds(10 * 60)
 
+    /// A ``GapReason/noFix`` shorter than this is not recorded: a retry (30 s later) or the next
+    /// fix filled the slot, as after the coarse first fix of a request above ground.
+    public static let noFixMinimum: Duration = .seconds(60)
+
     /// Opens a gap condition (Low Power Mode on, storage full…) from `now`; one already open keeps
     /// its start. It is closed, and becomes an interval to upload, by ``closeGap(_:at:)``.
     public func openGap(_ reason: GapReason, detail: String? = nil, at now: Instant) throws(StoreError) {
@@ -254,9 +258,9 @@ enum GapRows {
 
     /// Closes an open condition of either kind at `now` (or, when it was last seen more than the
     /// suspension threshold before `now`, where it was last seen) and stores its interval.
-    static func close(_ db: Database, _ reason: String, at now: Instant, makeID: () -> UUID) throws
-        -> ReportedInterval?
-    {
+    static func close(
+        _ db: Database, _ reason: String, at now: Instant, shorterThan minimum: Duration = .zero, makeID: () -> UUID
+    ) throws -> ReportedInterval? {
         guard
             let row = try Row.fetchOne(
                 db, sql: "SELECT since, detail, seen FROM gap_open WHERE reason = ?", arguments: [reason])
@@ -273,6 +277,8 @@ enum GapRows {
             let interval = ReportedInterval(
                 start: min(since, end), end: end, reason: reason, detail: row["detail"])
         else { return nil }
+        // Too short to be a gap in sampling: closed, not recorded.
+        if minimum > .zero, end.milliseconds - interval.start.milliseconds < minimum.milliseconds { return interval }
         try insert(db, id: makeID(), interval)
         return interval
     }
@@ -301,7 +307,9 @@ enum GapRows {
         // No fix to be had: the app was awake and trying until the no-fix gap's end; a silence
         // before its start or after its end (the app stopped trying) is suspension.
         var silenceStart = last
-        if let noFix = try close(db, GapReason.noFix.rawValue, at: silenceEnd, makeID: makeID) {
+        if let noFix = try close(
+            db, GapReason.noFix.rawValue, at: silenceEnd, shorterThan: LocationStore.noFixMinimum, makeID: makeID)
+        {
             if let last, noFix.start.milliseconds - last > LocationStore.suspendedGapThreshold.milliseconds {
                 try insert(
                     db, id: makeID(),
