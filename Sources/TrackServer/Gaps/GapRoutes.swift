@@ -11,7 +11,7 @@ struct GapsBody: Encodable {
     /// Sampling gaps: why the phone took no samples.
     var gaps: [GapBody]
     /// Upload delays: why the points arrived late (issue 37 item 3).
-    var delays: [UploadDelayBody]
+    var delays: [GapBody]
 }
 
 extension TrackServerEnvironment {
@@ -37,14 +37,14 @@ extension TrackServerEnvironment {
 
     /// The sampling gaps and upload delays of a range in words, for the JSON and the map page.
     func gapBodies(device: String, from: Instant, to: Instant) async throws
-        -> (gaps: [GapBody], delays: [UploadDelayBody])
+        -> (gaps: [GapBody], delays: [GapBody])
     {
         let intervals = try await store.reportedIntervals(device: device, from: from, to: to)
         let offset = configuration.utcOffsetMinutes
         return (
             intervals.compactMap(\.gap).prefix(Self.maximumGapsPerRead).map { GapBody($0, offsetMinutes: offset) },
             intervals.compactMap(\.delay).prefix(Self.maximumGapsPerRead).map {
-                UploadDelayBody($0, offsetMinutes: offset)
+                GapBody($0, offsetMinutes: offset)
             }
         )
     }

@@ -3,7 +3,7 @@
 /// sampling gap, and apart from them the upload delays (issue 37 item 3: the phone sampled, its
 /// points arrived late), which never label a dashed gap. Part of `map.js` and `leaflet-map.js`
 /// (served, never inline); it reads `MAP.gaps` (``GapBody``) and `MAP.delays`
-/// (``UploadDelayBody``), and writes only text nodes.
+/// (``GapBody``), and writes only text nodes.
 enum GapScript {
     static let css = """
         #gaps { position: fixed; left: 8px; bottom: 8px; z-index: 1000; max-width: 560px; max-height: 45vh;

@@ -85,44 +85,31 @@ package enum GapWords {
     }
 }
 
-/// One gap as the JSON endpoint and the map page give it.
+/// One sampling gap or upload delay as the JSON endpoint and the map page give it (`gaps` and
+/// `delays` apart): a delay is when the phone's uploads did not get through, and why; the points
+/// still on the phone arrived at `end` or later.
 package struct GapBody: Encodable, Hashable, Sendable {
     /// Epoch milliseconds, UTC.
     var start: Int64
     var end: Int64
     var reason: String
     var detail: String?
-    /// Whether the phone took no samples then (else it sampled less, or could not upload).
-    var no_samples: Bool
+    /// A sampling gap's: whether the phone took no samples then (else it sampled less). Absent
+    /// for an upload delay.
+    var no_samples: Bool?
     /// The words the map shows, times in the server's `--utc-offset`.
     var label: String
 
     package init(_ gap: GapInterval, offsetMinutes: Int) {
-        start = gap.start.milliseconds
-        end = gap.end.milliseconds
-        reason = gap.reason.rawValue
-        detail = gap.detail
+        (start, end, reason, detail) = (gap.start.milliseconds, gap.end.milliseconds, gap.reason.rawValue, gap.detail)
         no_samples = GapWords.stopsSampling(gap.reason)
         label = GapWords.label(gap, offsetMinutes: offsetMinutes)
     }
-}
-
-/// One upload delay as the JSON endpoint, the map page and the timeline give it: when the phone's
-/// uploads did not get through, and why; the points sampled until `end` arrived at `end` or later.
-package struct UploadDelayBody: Encodable, Hashable, Sendable {
-    /// Epoch milliseconds, UTC.
-    var start: Int64
-    var end: Int64
-    var reason: String
-    var detail: String?
-    /// The words the map shows, times in the server's `--utc-offset`.
-    var label: String
 
     package init(_ delay: UploadDelay, offsetMinutes: Int) {
-        start = delay.start.milliseconds
-        end = delay.end.milliseconds
-        reason = delay.reason.rawValue
-        detail = delay.detail
+        (start, end, reason, detail) = (
+            delay.start.milliseconds, delay.end.milliseconds, delay.reason.rawValue, delay.detail
+        )
         label = GapWords.label(delay, offsetMinutes: offsetMinutes)
     }
 }

@@ -22,7 +22,7 @@ struct MapData: Encodable {
     /// The phone's reported gap intervals that overlap the day, with their words (``GapScript``).
     var gaps: [GapBody] = []
     /// The phone's reported upload delays that overlap the day, listed apart from the gaps.
-    var delays: [UploadDelayBody] = []
+    var delays: [GapBody] = []
     /// The day's points the clean-up rules exclude (issue 25 item 5): kept, not drawn in the
     /// track, shown as excluded markers. Each is `[lat, lon, t, accuracy or -1]`, its rule in `excludedRules`.
     var excluded: [[Double]] = []
