@@ -109,7 +109,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
                 uploader.deliver(
                     .finished(
                         description: description, status: answer.status, body: answer.body,
-                        retryAfter: answer.retryAfter, error: answer.error))
+                        retryAfter: answer.retryAfter, error: answer.error, offline: answer.offline))
                 uploader.deliver(.allEventsDelivered)
             }
         }
@@ -148,7 +148,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
             uploader.deliver(
                 .finished(
                     description: failure.description, status: 400, body: Data(#"{"error":"unreadable body"}"#.utf8),
-                    retryAfter: nil, error: nil))
+                    retryAfter: nil, error: nil, offline: false))
         }
         // After a crash nothing the shell asked for happened: its process was already gone.
         let made = backend.crashedAfterEffects.map { Array(backend.effects.prefix($0)) } ?? backend.effects

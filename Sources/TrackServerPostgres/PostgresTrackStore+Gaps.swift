@@ -31,7 +31,7 @@ extension PostgresTrackStore {
                     """
                     INSERT INTO gap_interval (device_id, gap_id, start, "end", reason, detail, received_at)
                     VALUES (\(id), \(Self.text(gap.id, max: 64)), \(gap.interval.start.ms), \(gap.interval.end.ms),
-                        \(gap.interval.reason.rawValue), \(detail), \(now.ms))
+                        \(gap.interval.reason), \(detail), \(now.ms))
                     ON CONFLICT (device_id, gap_id) DO NOTHING
                     """,
                     logger: logger)
@@ -39,7 +39,7 @@ extension PostgresTrackStore {
         }
     }
 
-    public func gapIntervals(device: String, from: Instant, to: Instant) async throws -> [GapInterval] {
+    public func reportedIntervals(device: String, from: Instant, to: Instant) async throws -> [ReportedInterval] {
         try await rows(
             """
             SELECT g.start, g."end", g.reason, g.detail FROM gap_interval g JOIN device d ON d.id = g.device_id
@@ -50,9 +50,8 @@ extension PostgresTrackStore {
         ).compactMap { row in
             let (start, end, raw, detail) = try row.decode((Int64, Int64, String, String?).self)
             // Rows are written only from validated intervals; one this build does not know is skipped.
-            guard let reason = GapReason(rawValue: raw) else { return nil }
-            return GapInterval(
-                start: Instant(milliseconds: start), end: Instant(milliseconds: end), reason: reason, detail: detail)
+            return ReportedInterval(
+                start: Instant(milliseconds: start), end: Instant(milliseconds: end), reason: raw, detail: detail)
         }
     }
 }

@@ -8,10 +8,18 @@ import Testing
 @Suite("Gap intervals: reasons from the simulated iPhone")
 struct GapReasonTests {
     static func run(_ scenario: Scenario, auth: LocationAuthorization = .always) -> (SimulationReport, [GapInterval]) {
+        let (report, gaps, _) = runWithDelays(scenario, auth: auth)
+        return (report, gaps)
+    }
+
+    /// The sampling gaps and, apart, the upload delays the simulated server received.
+    static func runWithDelays(_ scenario: Scenario, auth: LocationAuthorization = .always)
+        -> (SimulationReport, [GapInterval], [UploadDelay])
+    {
         var simulation = Simulation(
             SimulationConfiguration(strategy: .adaptive, ios: 17, authorization: auth, scenario: scenario, seed: 1))
         let report = simulation.run()
-        return (report, simulation.serverGaps)
+        return (report, simulation.serverGaps, simulation.serverDelays)
     }
 
     static func seconds(_ instant: Instant, _ scenario: Scenario) -> Double { (instant - scenario.start).seconds }
@@ -25,7 +33,7 @@ struct GapReasonTests {
 
     @Test func everyFaultOfTheDemoDayHasItsReason() {
         let scenario = Scenario.demoDay()
-        let (report, gaps) = Self.run(scenario)
+        let (report, gaps, delays) = Self.runWithDelays(scenario)
         #expect(report.invariantViolations == 0)
         typealias Faults = Scenario.DemoFaults
         // The force-quit: no samples from before 10:30 until the user reopened the app at 11:00.
@@ -36,8 +44,9 @@ struct GapReasonTests {
             #expect(Self.seconds(quit.end, scenario) >= Faults.reopen)
             #expect(quit.detail?.hasSuffix("the user reopened it") == true)
         }
-        // The outage: uploads found no network inside 13:00–15:00, and it ended by 15:30.
-        let outage = gaps.filter { $0.reason == .noNetwork }
+        // The outage: uploads found no network inside 13:00–15:00, and it ended by 15:30. It is
+        // an upload delay: the phone sampled through it (issue 37 item 3).
+        let outage = delays.filter { $0.reason == .noNetwork }
         #expect(
             outage.contains {
                 Self.seconds($0.start, scenario) >= Faults.networkOutage.lowerBound
@@ -96,17 +105,39 @@ struct GapReasonTests {
 
     @Test func aQuietDayExplainsNoFaultItDidNotHave() {
         let scenario = Scenario.commute()
-        let (_, gaps) = Self.run(scenario)
+        let (_, gaps, delays) = Self.runWithDelays(scenario)
         let faults: Set<GapReason> = [
             .forceQuit, .locationServicesOff, .authorizationLowered, .preciseOff, .lowPowerMode, .storageFull,
         ]
         #expect(gaps.filter { faults.contains($0.reason) }.isEmpty, "\(gaps)")
-        // The commute has its tunnels: "no network" begins only inside one of them.
-        let offline = gaps.filter { $0.reason == .noNetwork }
+        // The commute has its tunnels: "no network" begins only inside one of them, and is an
+        // upload delay, never a sampling gap.
+        let offline = delays.filter { $0.reason == .noNetwork }
         #expect(!offline.isEmpty)
-        for gap in offline {
-            let start = Self.seconds(gap.start, scenario)
-            #expect(scenario.networkOutages.contains { $0.contains(start) }, "\(gap)")
+        for delay in offline {
+            let start = Self.seconds(delay.start, scenario)
+            #expect(scenario.networkOutages.contains { $0.contains(start) }, "\(delay)")
         }
+        #expect(delays.allSatisfy { $0.reason == .noNetwork }, "the simulated server always answers: \(delays)")
+    }
+
+    /// Issue 37 item 3: in the metro GPS has no fix (cell positioning between stations is too
+    /// coarse to record): the phone says "no fix", inside the ride, and not "no network".
+    @Test func theMetroRideIsNoFixNotNoNetwork() {
+        let scenario = Scenario.commute()
+        let (report, gaps, _) = Self.runWithDelays(scenario)
+        #expect(report.invariantViolations == 0)
+        let noFix = gaps.filter { $0.reason == .noFix }
+        #expect(!noFix.isEmpty, "\(gaps)")
+        for gap in noFix {
+            // It begins underground and ends at the next sample, within a slot or two of the ride's end.
+            #expect(scenario.track.undergroundStationDistance(at: gap.start) != nil, "\(gap)")
+            var rideEnd = gap.start
+            while scenario.track.undergroundStationDistance(at: rideEnd) != nil { rideEnd = rideEnd + .seconds(10) }
+            #expect(gap.end <= rideEnd + .seconds(300), "\(gap), ride until \(rideEnd)")
+            #expect(gap.detail?.hasPrefix("fixes too coarse:") == true, "\(gap)")
+        }
+        // Both rides, morning and evening.
+        #expect(Set(noFix.map { Int(Self.seconds($0.start, scenario) / 3600) }) == [8, 18], "\(noFix)")
     }
 }

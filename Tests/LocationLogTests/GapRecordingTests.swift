@@ -98,9 +98,9 @@ struct GapRecordingTests {
     @Test func onlyTheAcknowledgedGapsLeaveThePhone() throws {
         let store = try LocationStore.inMemory()
         let first = try store.recordGap(GapInterval(start: at(0), end: at(1), reason: .storageFull))
-        let second = try store.recordGap(GapInterval(start: at(2), end: at(3), reason: .noNetwork))
+        let second = try store.record(.delay(UploadDelay(start: at(2), end: at(3), reason: .noNetwork)))
         #expect(try store.acknowledgeGaps([first, UUID()]) == 1)
-        #expect(try store.pendingGaps(limit: 10).map(\.id) == [second])
+        #expect(try store.pendingIntervals(limit: 10).map(\.id) == [second])
         #expect(try store.acknowledgeGaps([]) == 0)
     }
 

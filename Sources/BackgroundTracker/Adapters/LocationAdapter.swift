@@ -165,12 +165,13 @@ final class LocationAdapter {
         shell?.completeWakeTasksIfDone()
     }
 
-    func failed(_ manager: ObjectIdentifier, reason: String) {
+    func failed(_ manager: ObjectIdentifier, reason: String, locationUnknown: Bool = false) {
         if manager == ObjectIdentifier(oneShot) {
             oneShotInFlight = false
             if !oneShotSources.isEmpty { oneShotSources.removeFirst() }
         }
         shell?.log(.info, "location unavailable: \(reason)")
+        if locationUnknown { shell?.noteLocationUnknownForGaps() }
         shell?.completeWakeTasksIfDone()
     }
 
@@ -220,7 +221,8 @@ final class LocationDelegate: NSObject, CLLocationManagerDelegate {
 
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
         let (adapter, id, reason) = (adapter, ObjectIdentifier(manager), "\(error)")
-        MainActor.assumeIsolated { adapter?.failed(id, reason: reason) }
+        let unknown = (error as? CLError)?.code == .locationUnknown
+        MainActor.assumeIsolated { adapter?.failed(id, reason: reason, locationUnknown: unknown) }
     }
 
     func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {

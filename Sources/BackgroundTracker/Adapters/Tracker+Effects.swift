@@ -40,6 +40,7 @@ extension Tracker {
             case .recordSample(let accepted): record(accepted.fix, trigger: accepted.trigger, state: accepted.state)
             case .rejectFix(let fix, let reason):
                 log(.info, "fix at \(fix.timestamp) rejected: \(reason)")
+                noteRejectedFixForGaps(fix, reason)
             case .notify(let notice):
                 NoticeAdapter.post(notice)
                 status.notices.append(notice)

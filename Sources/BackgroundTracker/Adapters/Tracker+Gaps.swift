@@ -2,8 +2,9 @@ import BackgroundCore
 import LocationLog
 
 /// The phone's gap reasons (issue 24 item 3) in the iOS shell: why the previous process ended (at
-/// a launch of a tracking app), the settings the app hears, uploads without an answer, the
-/// termination notice, and a full disk (kept in memory by `record`, stored with the next
+/// a launch of a tracking app), the settings the app hears, fixes too coarse to record (no fix to
+/// be had), the termination notice, and a full disk; and apart from them the upload delays
+/// (issue 37 item 3: no network, server unreachable, refused) (kept in memory by `record`, stored with the next
 /// sample). The store keeps them until the server acknowledged exactly them.
 extension Tracker {
     /// A launch of an app that was tracking when its last process ended: the silence since its
@@ -38,25 +39,30 @@ extension Tracker {
         try? withStore { try $0.noteTrackingStopped(at: now, detail: detail) }
     }
 
+    /// A refused fix: one too coarse to record opens "no fix" until the next sample (the rule is
+    /// the store's `noteRejectedFix`).
+    func noteRejectedFixForGaps(_ fix: LocationFix, _ rejection: FixRejection) {
+        let now = clock.now
+        try? withStore { try $0.noteRejectedFix(fix, rejection, at: now) }
+    }
+
+    /// Core Location could not find the phone (`CLError.locationUnknown`: no GPS, Wi-Fi or cell
+    /// fix to be had): "no fix" until the next sample.
+    func noteLocationUnknownForGaps() {
+        let now = clock.now
+        try? withStore { try $0.noteNoFix(detail: "Core Location: location unknown", at: now) }
+    }
+
     /// The gaps that ride with the next batch.
     func gapsForUpload() -> [WireGap] {
         withStore { $0.gapsForNextBatch() }
     }
 
-    /// An upload's outcome: no HTTP answer opens "no network", any answer closes it, and an
-    /// acknowledgement lets go of exactly the gaps it names.
+    /// An upload's outcome: an upload delay opens, changes reason or ends (no network, server
+    /// unreachable, refused; the rule is the store's `noteUpload`), and an acknowledgement lets go
+    /// of exactly the intervals it names.
     func noteUploadForGaps(_ outcome: UploadOutcome) {
         let now = clock.now
-        try? withStore { store in
-            switch outcome {
-            case .networkError(let message):
-                try store.openGap(.noNetwork, detail: "first error: \(message)", at: now)
-            case .acknowledged(let ack):
-                try store.closeGap(.noNetwork, at: now)
-                try store.acknowledgeGaps(ack.gaps)
-            default:
-                try store.closeGap(.noNetwork, at: now)
-            }
-        }
+        _ = try? withStore { try $0.noteUpload(outcome, at: now) }
     }
 }

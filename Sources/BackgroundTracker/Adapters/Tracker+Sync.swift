@@ -96,10 +96,12 @@ extension Tracker {
     /// What the background session reports, now or at a later launch.
     func handle(_ event: UploadEvent) {
         switch event {
-        case .finished(let name, let status, let body, let retryAfter, let error):
+        case .finished(let name, let status, let body, let retryAfter, let error, let offline):
             let outcome: UploadOutcome
             if let status {
                 outcome = UploadOutcome(httpStatus: status, body: body, retryAfter: retryAfter)
+            } else if offline {
+                outcome = .noNetwork(message: error ?? "the phone had no network")
             } else {
                 outcome = .networkError(message: error ?? "the upload ended without an answer")
             }

@@ -6,8 +6,10 @@ package import Foundation
 
 /// What a background upload session reports to the shell.
 package enum UploadEvent: Sendable {
-    /// The upload described by `description` ended: an HTTP answer, or `error` without one.
-    case finished(description: String, status: Int?, body: Data, retryAfter: String?, error: String?)
+    /// The upload described by `description` ended: an HTTP answer, or `error` without one;
+    /// `offline` when the error says the phone had no network at all (not a server that did not
+    /// answer).
+    case finished(description: String, status: Int?, body: Data, retryAfter: String?, error: String?, offline: Bool)
     /// iOS delivered every event it held for the session (call the completion handler now).
     case allEventsDelivered
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocationLog
 
 #if !canImport(UIKit)
     import ShadowFoundation
@@ -62,7 +63,7 @@ final class URLSessionBackgroundUploader: NSObject, URLSessionDataDelegate, @unc
         let event = UploadEvent.finished(
             description: task.taskDescription ?? "", status: http?.statusCode, body: body,
             retryAfter: http?.value(forHTTPHeaderField: "Retry-After"),
-            error: error.map { "\($0.localizedDescription)" })
+            error: error.map { "\($0.localizedDescription)" }, offline: error.map(UploadOutcome.isOffline) ?? false)
         deliver(event)
     }
 

@@ -118,6 +118,8 @@ package struct HostedAnswer: Sendable, Hashable {
     package var body: Data
     package var retryAfter: String?
     package var error: String?
+    /// The error says the phone had no network at all.
+    package var offline = false
 
     /// The HTTP answer the track server gives for `outcome` (docs/protocol.md §Acknowledgement).
     package init(_ outcome: UploadOutcome) {
@@ -143,6 +145,7 @@ package struct HostedAnswer: Sendable, Hashable {
             (status, body) = (code, error(message))
         case .unexpectedResponse(let message): (status, body) = (200, error(message))
         case .networkError(let message): (status, body, self.error) = (nil, Data(), message)
+        case .noNetwork(let message): (status, body, self.error, offline) = (nil, Data(), message, true)
         }
     }
 }

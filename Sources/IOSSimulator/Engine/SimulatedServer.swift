@@ -8,8 +8,8 @@ import LocationLog
 /// 401. The network's outages are the caller's to apply.
 struct SimulatedServer: Sendable {
     private(set) var stored: [UUID: Int64] = [:]
-    /// Gap intervals by the id the phone minted (issue 24 item 3).
-    private(set) var gaps: [UUID: GapInterval] = [:]
+    /// Reported intervals (sampling gaps and upload delays) by the id the phone minted.
+    private(set) var gaps: [UUID: ReportedInterval] = [:]
     var revoked = false
 
     mutating func receive(_ batch: [Sample], gaps: [WireGap] = [], at now: Instant) -> UploadOutcome {

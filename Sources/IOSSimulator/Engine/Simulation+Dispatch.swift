@@ -122,7 +122,9 @@ extension Simulation {
         case .recordSample(let accepted):
             if accepted.fix.isApproximate { report.approximateSamples += 1 }
             record(accepted.fix, trigger: accepted.trigger, state: accepted.state)
-        case .rejectFix: report.fixesRejected += 1
+        case .rejectFix(let fix, let rejection):
+            report.fixesRejected += 1
+            noteRejectedFixForGaps(fix, rejection)
         case .notify(let notice): notify(notice)
         case .scheduleDeadManNotice(let due, let lastSample):
             let version = notifications.schedule(due: max(due, now), lastSample: lastSample)

@@ -2,8 +2,9 @@ import BackgroundCore
 package import LocationLog
 
 /// The phone's gap reasons (issue 24 item 3), recorded where the simulated app's code would learn
-/// them: at launch (why the previous process ended), when it hears the system's settings, when an
-/// upload finds no network, and when the app is told it will terminate. The store's `append`
+/// them: at launch (why the previous process ended), when it hears the system's settings, when a
+/// fix is too coarse to record (no fix to be had), when an upload does not get through (an upload
+/// delay, apart from the sampling gaps), and when the app is told it will terminate. The store's `append`
 /// closes a relaunch's gap, records a same-process silence as suspension and a full storage the
 /// app kept in memory (`record`).
 ///
@@ -49,20 +50,20 @@ extension Simulation {
         _ = storeValue { try $0.noteWillTerminate(at: now) }
     }
 
-    /// An upload's outcome: no answer opens "no network", an answer closes it.
+    /// An upload's outcome: an upload delay opens, changes reason or ends (the store's
+    /// `noteUpload`, the rule the iOS shell applies too).
     mutating func noteUploadForGaps(_ outcome: UploadOutcome) {
         guard recordsGaps else { return }
         let now = self.now
-        switch outcome {
-        case .networkError(let message):
-            _ = storeValue { try $0.openGap(.noNetwork, detail: "first error: \(message)", at: now) }
-        case .acknowledged(let ack):
-            _ = storeValue { try $0.closeGap(.noNetwork, at: now) }
-            _ = storeValue { try $0.acknowledgeGaps(ack.gaps) }
-        default:
-            // Any HTTP answer means the network was up.
-            _ = storeValue { try $0.closeGap(.noNetwork, at: now) }
-        }
+        _ = storeValue { try $0.noteUpload(outcome, at: now) }
+    }
+
+    /// A refused fix: one too coarse to record (no GPS in the metro) opens "no fix" until the
+    /// next sample (the store's `noteRejectedFix`, as in the iOS shell).
+    mutating func noteRejectedFixForGaps(_ fix: LocationFix, _ rejection: FixRejection) {
+        guard recordsGaps else { return }
+        let now = self.now
+        _ = storeValue { try $0.noteRejectedFix(fix, rejection, at: now) }
     }
 
     /// The gaps to send with the next batch.
@@ -70,9 +71,18 @@ extension Simulation {
         recordsGaps ? store.gapsForNextBatch() : []
     }
 
-    /// Every gap interval the simulated server (or the demo's peer) stored, by start.
+    /// Every sampling gap the simulated server stored, by start.
     package var serverGaps: [GapInterval] {
-        server.gaps.values.sorted { ($0.start, $0.end, $0.reason.rawValue) < ($1.start, $1.end, $1.reason.rawValue) }
+        server.gaps.values.compactMap(\.gap).sorted {
+            ($0.start, $0.end, $0.reason.rawValue) < ($1.start, $1.end, $1.reason.rawValue)
+        }
+    }
+
+    /// Every upload delay the simulated server stored, by start.
+    package var serverDelays: [UploadDelay] {
+        server.gaps.values.compactMap(\.delay).sorted {
+            ($0.start, $0.end, $0.reason.rawValue) < ($1.start, $1.end, $1.reason.rawValue)
+        }
     }
 
     static func launchWords(_ reason: LaunchReason) -> String {

@@ -71,7 +71,7 @@ extension Simulation {
                     configuration.peer?.upload(upload.samples, gaps: upload.gaps, at: now)
                     ?? server.receive(upload.samples, gaps: upload.gaps, at: now)
             } else {
-                outcome = .networkError(message: "no network (simulated outage)")
+                outcome = .noNetwork(message: "no network (simulated outage)")
                 configuration.peer?.uploadFailedOffline(at: now)
             }
             noteUploadForGaps(outcome)

@@ -46,7 +46,8 @@ package struct URLSessionBatchTransport: BatchTransport {
         do {
             (data, response) = try await session.data(for: request)
         } catch {
-            return .networkError(message: "\(request.url?.absoluteString ?? "?"): \(error.localizedDescription)")
+            return UploadOutcome(
+                transportError: error, message: "\(request.url?.absoluteString ?? "?"): \(error.localizedDescription)")
         }
         guard let http = response as? HTTPURLResponse else {
             return .unexpectedResponse(message: "not an HTTP response")

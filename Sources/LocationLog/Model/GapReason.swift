@@ -1,10 +1,12 @@
 public import BackgroundCore
 
-/// Why the phone took no sample for a while, as far as the phone knows.
+/// Why the phone took no sample (or fewer) for a while, as far as the phone knows: a sampling gap.
 ///
 /// The phone records these as intervals and sends them with its next upload; the server keeps
 /// them and shows each gap on the map and in the timeline with its reason. A gap with no interval
-/// is unexplained: the server never guesses a reason.
+/// is unexplained: the server never guesses a reason, and never gives a gap an upload's reason.
+/// Sampling goes on without a network, so "no network" is not one of these: it is an
+/// ``UploadDelayReason``, why points arrived late.
 public enum GapReason: String, Sendable, Hashable, CaseIterable {
     /// iOS suspended the app and nothing (location update, region, visit, task) woke it.
     case suspended
@@ -20,8 +22,9 @@ public enum GapReason: String, Sendable, Hashable, CaseIterable {
     case preciseOff = "precise-off"
     /// Low Power Mode reduced or stopped sampling.
     case lowPowerMode = "low-power-mode"
-    /// No network: the phone could not reach the server.
-    case noNetwork = "no-network"
+    /// No usable fix to be had: GPS had no signal (underground, deep indoors) and what Core
+    /// Location gave was too coarse to record, or it reported the location unknown.
+    case noFix = "no-fix"
     /// The phone's storage was full, so samples could not be stored.
     case storageFull = "storage-full"
     /// The app stopped tracking on purpose: the user turned it off, or the server ended the

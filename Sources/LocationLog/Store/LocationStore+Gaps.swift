@@ -14,8 +14,10 @@ public enum GapLaunchCause: Hashable, Sendable {
 extension LocationStore {
     /// The phone's gap tables (migration "v2: gap intervals").
     ///
-    /// `gap` holds closed intervals until the server acknowledged exactly them; `gap_open` the
-    /// conditions in effect now (one row per reason, since when); `gap_clock` the last sample's
+    /// `gap` holds closed intervals of both kinds (a ``GapReason`` or an ``UploadDelayReason`` in
+    /// `reason`) until the server acknowledged exactly them; `gap_open` the conditions in effect
+    /// now (one row per reason, since when; `seen`, added by "v3: no-fix evidence", when the app
+    /// last saw it in effect); `gap_clock` the last sample's
     /// time and whether the process was told it would terminate, so the next launch can say why
     /// nothing was sampled in between.
     static let gapTables = """
@@ -42,14 +44,14 @@ extension LocationStore {
     /// A same-process silence longer than this is recorded as ``GapReason/suspended``.
     public static let suspendedGapThreshold: Duration = .seconds(10 * 60)
 
-    /// Opens a gap condition (Low Power Mode on, no network…) from `now`; one already open keeps
+    /// A ``GapReason/noFix`` shorter than this is not recorded: a retry (30 s later) or the next
+    /// fix filled the slot, as after the coarse first fix of a request above ground.
+    public static let noFixMinimum: Duration = .seconds(60)
+
+    /// Opens a gap condition (Low Power Mode on, storage full…) from `now`; one already open keeps
     /// its start. It is closed, and becomes an interval to upload, by ``closeGap(_:at:)``.
     public func openGap(_ reason: GapReason, detail: String? = nil, at now: Instant) throws(StoreError) {
-        try write("opening a gap condition") { db in
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)",
-                arguments: [reason.rawValue, now.milliseconds, detail.map { String($0.prefix(200)) }])
-        }
+        try write("opening a gap condition") { db in try GapRows.open(db, reason.rawValue, detail: detail, at: now) }
     }
 
     /// Closes a condition opened by ``openGap(_:detail:at:)``: the interval is stored, pending
@@ -58,7 +60,30 @@ extension LocationStore {
     public func closeGap(_ reason: GapReason, at now: Instant) throws(StoreError) -> GapInterval? {
         let makeID = self.makeID
         return try write("closing a gap condition") { db in
-            try GapRows.close(db, reason, at: now, makeID: makeID)
+            try GapRows.close(db, reason.rawValue, at: now, makeID: makeID)?.gap
+        }
+    }
+
+    /// A fix the sampling machine refused, the one rule every shell applies: one too coarse to
+    /// record (no GPS underground or deep indoors; not an approximate fix with Precise Location
+    /// off, which is ``GapReason/preciseOff``) means no fix to be had (``noteNoFix(detail:at:)``);
+    /// any other refusal says nothing about the sky.
+    public func noteRejectedFix(_ fix: LocationFix, _ rejection: FixRejection, at now: Instant) throws(StoreError) {
+        guard case .tooInaccurate(let accuracy, let limit) = rejection, !fix.isApproximate else { return }
+        try noteNoFix(
+            detail: "fixes too coarse: \(Int(accuracy.rounded())) m, the limit is \(Int(limit.rounded())) m", at: now)
+    }
+
+    /// The app asked for a fix and got none it could record (too coarse, or Core Location said
+    /// the location is unknown): ``GapReason/noFix`` from now, or still, until the next sample.
+    /// `detail` is kept from the first such fix; each call marks the condition as still seen, so
+    /// an app that stops trying (suspended) ends the no-fix gap at its last try.
+    public func noteNoFix(detail: String?, at now: Instant) throws(StoreError) {
+        try write("noting a fix too coarse to record") { db in
+            try GapRows.open(db, GapReason.noFix.rawValue, detail: detail, at: now)
+            try db.execute(
+                sql: "UPDATE gap_open SET seen = max(coalesce(seen, since), ?) WHERE reason = ?",
+                arguments: [now.milliseconds, GapReason.noFix.rawValue])
         }
     }
 
@@ -71,11 +96,9 @@ extension LocationStore {
         try write("updating gap conditions") { db in
             for reason in managed.sorted(by: { $0.rawValue < $1.rawValue }) {
                 if let detail = active[reason] {
-                    try db.execute(
-                        sql: "INSERT OR IGNORE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)",
-                        arguments: [reason.rawValue, now.milliseconds, detail.map { String($0.prefix(200)) }])
+                    try GapRows.open(db, reason.rawValue, detail: detail, at: now)
                 } else {
-                    _ = try GapRows.close(db, reason, at: now, makeID: makeID)
+                    _ = try GapRows.close(db, reason.rawValue, at: now, makeID: makeID)
                 }
             }
         }
@@ -85,6 +108,12 @@ extension LocationStore {
     /// nothing could be written).
     @discardableResult
     public func recordGap(_ interval: GapInterval) throws(StoreError) -> UUID {
+        try record(.gap(interval))
+    }
+
+    /// Stores a closed interval of either kind.
+    @discardableResult
+    public func record(_ interval: ReportedInterval) throws(StoreError) -> UUID {
         let id = makeID()
         try write("recording a gap") { db in try GapRows.insert(db, id: id, interval) }
         return id
@@ -144,8 +173,8 @@ extension LocationStore {
         }
     }
 
-    /// Closed intervals waiting for the server, oldest first.
-    public func pendingGaps(limit: Int) throws(StoreError) -> [(id: UUID, interval: GapInterval)] {
+    /// Closed intervals of both kinds waiting for the server, oldest first.
+    public func pendingIntervals(limit: Int) throws(StoreError) -> [(id: UUID, interval: ReportedInterval)] {
         try read("reading pending gaps") { db in
             try Row.fetchAll(
                 db, sql: #"SELECT id, start, "end", reason, detail FROM gap ORDER BY start, id LIMIT ?"#,
@@ -154,12 +183,34 @@ extension LocationStore {
         }
     }
 
+    /// Closed sampling gaps waiting for the server, oldest first.
+    public func pendingGaps(limit: Int) throws(StoreError) -> [(id: UUID, interval: GapInterval)] {
+        try pendingIntervals(limit: limit).compactMap { pending in pending.interval.gap.map { (pending.id, $0) } }
+    }
+
+    /// Closed upload delays waiting for the server, oldest first.
+    public func pendingDelays(limit: Int) throws(StoreError) -> [(id: UUID, delay: UploadDelay)] {
+        try pendingIntervals(limit: limit).compactMap { pending in pending.interval.delay.map { (pending.id, $0) } }
+    }
+
+    /// Upload delays in effect now, by reason.
+    public func openDelays() throws(StoreError) -> [UploadDelayReason: (since: Instant, detail: String?)] {
+        try openConditions(UploadDelayReason.self)
+    }
+
     /// Conditions in effect now, by reason.
     public func openGaps() throws(StoreError) -> [GapReason: (since: Instant, detail: String?)] {
+        try openConditions(GapReason.self)
+    }
+
+    /// The open rows whose reason is a `Reason`.
+    private func openConditions<Reason: RawRepresentable & Hashable & Sendable>(_: Reason.Type)
+        throws(StoreError) -> [Reason: (since: Instant, detail: String?)] where Reason.RawValue == String
+    {
         try read("reading open gap conditions") { db in
-            var open: [GapReason: (since: Instant, detail: String?)] = [:]
+            var open: [Reason: (since: Instant, detail: String?)] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT reason, since, detail FROM gap_open") {
-                guard let raw: String = row["reason"], let reason = GapReason(rawValue: raw) else { continue }
+                guard let raw: String = row["reason"], let reason = Reason(rawValue: raw) else { continue }
                 open[reason] = (Instant(milliseconds: row["since"]), row["detail"])
             }
             return open
@@ -186,24 +237,48 @@ enum GapRows {
     static let processReasons: [GapReason] = [.forceQuit, .terminatedBySystem, .trackingStopped]
 
     static func insert(_ db: Database, id: UUID, _ interval: GapInterval) throws {
+        try insert(db, id: id, .gap(interval))
+    }
+
+    static func insert(_ db: Database, id: UUID, _ interval: ReportedInterval) throws {
         try db.execute(
             sql: #"INSERT INTO gap (id, start, "end", reason, detail) VALUES (?, ?, ?, ?, ?)"#,
             arguments: [
-                id.wireString, interval.start.milliseconds, interval.end.milliseconds, interval.reason.rawValue,
+                id.wireString, interval.start.milliseconds, interval.end.milliseconds, interval.reason,
                 interval.detail.map { String($0.prefix(WireGap.maximumDetailLength)) },
             ])
     }
 
-    static func close(_ db: Database, _ reason: GapReason, at now: Instant, makeID: () -> UUID) throws
-        -> GapInterval?
-    {
+    /// Opens a condition of either kind (raw reason) from `now`; one already open keeps its start.
+    static func open(_ db: Database, _ reason: String, detail: String?, at now: Instant) throws {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)",
+            arguments: [reason, now.milliseconds, detail.map { String($0.prefix(WireGap.maximumDetailLength)) }])
+    }
+
+    /// Closes an open condition of either kind at `now` (or, when it was last seen more than the
+    /// suspension threshold before `now`, where it was last seen) and stores its interval.
+    static func close(
+        _ db: Database, _ reason: String, at now: Instant, shorterThan minimum: Duration = .zero, makeID: () -> UUID
+    ) throws -> ReportedInterval? {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT since, detail FROM gap_open WHERE reason = ?", arguments: [reason.rawValue])
+                db, sql: "SELECT since, detail, seen FROM gap_open WHERE reason = ?", arguments: [reason])
         else { return nil }
-        try db.execute(sql: "DELETE FROM gap_open WHERE reason = ?", arguments: [reason.rawValue])
+        try db.execute(sql: "DELETE FROM gap_open WHERE reason = ?", arguments: [reason])
         let since = Instant(milliseconds: row["since"])
-        let interval = GapInterval(start: min(since, now), end: now, reason: reason, detail: row["detail"])
+        var end = now
+        if let seen = (row["seen"] as Int64?).map(Instant.init(milliseconds:)),
+            now.milliseconds - seen.milliseconds > LocationStore.suspendedGapThreshold.milliseconds
+        {
+            end = seen
+        }
+        guard
+            let interval = ReportedInterval(
+                start: min(since, end), end: end, reason: reason, detail: row["detail"])
+        else { return nil }
+        // Too short to be a gap in sampling: closed, not recorded.
+        if minimum > .zero, end.milliseconds - interval.start.milliseconds < minimum.milliseconds { return interval }
         try insert(db, id: makeID(), interval)
         return interval
     }
@@ -220,7 +295,7 @@ enum GapRows {
             arguments: [max(last ?? time.milliseconds, time.milliseconds)])
         var closed = false
         for reason in processReasons {
-            closed = try close(db, reason, at: time, makeID: makeID) != nil || closed
+            closed = try close(db, reason.rawValue, at: time, makeID: makeID) != nil || closed
         }
         // The app was awake and sampling from the first refused sample on: only the silence
         // before it can be suspension.
@@ -229,7 +304,21 @@ enum GapRows {
             try insert(db, id: makeID(), full)
             silenceEnd = full.start
         }
-        guard !closed, let last, silenceEnd.milliseconds - last > LocationStore.suspendedGapThreshold.milliseconds
+        // No fix to be had: the app was awake and trying until the no-fix gap's end; a silence
+        // before its start or after its end (the app stopped trying) is suspension.
+        var silenceStart = last
+        if let noFix = try close(
+            db, GapReason.noFix.rawValue, at: silenceEnd, shorterThan: LocationStore.noFixMinimum, makeID: makeID)
+        {
+            if let last, noFix.start.milliseconds - last > LocationStore.suspendedGapThreshold.milliseconds {
+                try insert(
+                    db, id: makeID(),
+                    GapInterval(start: Instant(milliseconds: last), end: noFix.start, reason: .suspended))
+            }
+            silenceStart = noFix.end.milliseconds
+        }
+        guard !closed, let last = silenceStart,
+            silenceEnd.milliseconds - last > LocationStore.suspendedGapThreshold.milliseconds
         else { return }
         var detail: String? = state == .foreground ? "the user opened the app" : "woken by \(wakeWords(trigger))"
         // What woke the app before the storage filled is not known by now.
@@ -248,16 +337,13 @@ enum GapRows {
         }
     }
 
-    static func pending(_ row: Row) -> (id: UUID, interval: GapInterval)? {
+    static func pending(_ row: Row) -> (id: UUID, interval: ReportedInterval)? {
         guard let text: String = row["id"], let id = UUID(uuidString: text), let raw: String = row["reason"],
-            let reason = GapReason(rawValue: raw)
-        else { return nil }
-        return (
-            id,
-            GapInterval(
-                start: Instant(milliseconds: row["start"]), end: Instant(milliseconds: row["end"]), reason: reason,
+            let interval = ReportedInterval(
+                start: Instant(milliseconds: row["start"]), end: Instant(milliseconds: row["end"]), reason: raw,
                 detail: row["detail"])
-        )
+        else { return nil }
+        return (id, interval)
     }
 
     private static func wakeWords(_ trigger: SampleTrigger) -> String {

@@ -51,6 +51,11 @@ extension LocationStore {
         migrator.registerMigration("v2: gap intervals") { db in
             try db.execute(sql: LocationStore.gapTables)
         }
+        migrator.registerMigration("v3: no-fix evidence") { db in
+            // When an open condition was last seen in effect (the latest too-coarse fix), so a
+            // condition the app stopped seeing ends there and not at the next sample.
+            try db.execute(sql: "ALTER TABLE gap_open ADD COLUMN seen INTEGER")
+        }
         return migrator
     }
 }

@@ -74,8 +74,9 @@ public actor SyncEngine {
             let took = now() - started
             remaining = remaining.map { $0 - took }
             try driver.hear(outcome, of: upload.sent, took: took, store: store, at: now(), into: &tally)
-            guard case .acknowledged(let ack) = outcome else { break }
-            gapsAcknowledged += try store.acknowledgeGaps(ack.gaps)
+            // Upload delays (no network, server unreachable, refused) and the acknowledged intervals.
+            gapsAcknowledged += try store.noteUpload(outcome, at: now())
+            guard case .acknowledged = outcome else { break }
         }
         return Report(
             uploads: tally.attempts, deleted: tally.deleted, quarantined: tally.quarantined,

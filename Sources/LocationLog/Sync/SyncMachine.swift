@@ -192,7 +192,7 @@ public struct SyncMachine: Sendable {
             ]
         case .rateLimited(let retryAfter):
             return backOff(after: outcome, atLeast: retryAfter, at: now)
-        case .tooLarge, .badRequest, .serverError, .clientError, .unexpectedResponse, .networkError:
+        case .tooLarge, .badRequest, .serverError, .clientError, .unexpectedResponse, .networkError, .noNetwork:
             return backOff(after: outcome, atLeast: nil, at: now)
         }
     }

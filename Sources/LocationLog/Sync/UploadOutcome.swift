@@ -18,8 +18,13 @@ public enum UploadOutcome: Hashable, Sendable {
     case clientError(status: Int, message: String)
     /// Any other status, or a `200` whose body is not a batch response.
     case unexpectedResponse(message: String)
-    /// No HTTP answer: DNS, connect, TLS, timeout, connection lost.
+    /// No HTTP answer: DNS, connect, TLS, timeout, connection lost (the phone had a network but
+    /// the server did not answer on it).
     case networkError(message: String)
+    /// No HTTP answer because the phone had no network at all (`URLError.notConnectedToInternet`,
+    /// `.dataNotAllowed`, `.internationalRoamingOff`): the sync machine treats it as a network
+    /// error; only the upload delay's reason differs.
+    case noNetwork(message: String)
 
     /// A one-line description for logs.
     public var summary: String {
@@ -35,6 +40,7 @@ public enum UploadOutcome: Hashable, Sendable {
         case .clientError(let status, let message): return "HTTP \(status): \(message)"
         case .unexpectedResponse(let message): return "unexpected response: \(message)"
         case .networkError(let message): return "network error: \(message)"
+        case .noNetwork(let message): return "no network: \(message)"
         }
     }
 }

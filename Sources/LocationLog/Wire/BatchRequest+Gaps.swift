@@ -25,9 +25,9 @@ extension BatchRequest {
 }
 
 extension LocationStore {
-    /// The gap intervals to send with the next batch, as JSON (best effort: a store that cannot
-    /// read them sends none and keeps them for a later batch).
+    /// The intervals to send with the next batch, sampling gaps and upload delays alike, as JSON
+    /// (best effort: a store that cannot read them sends none and keeps them for a later batch).
     public func gapsForNextBatch() -> [WireGap] {
-        ((try? pendingGaps(limit: BatchRequest.maximumGaps)) ?? []).map { WireGap(id: $0.id, $0.interval) }
+        ((try? pendingIntervals(limit: BatchRequest.maximumGaps)) ?? []).map { WireGap(id: $0.id, $0.interval) }
     }
 }

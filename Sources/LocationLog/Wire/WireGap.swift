@@ -1,8 +1,9 @@
 public import BackgroundCore
 public import Foundation
 
-/// One gap interval as JSON in a version-2 batch (docs/protocol.md §Gaps): `start` and `end` are
-/// epoch milliseconds UTC, `reason` one of ``GapReason``'s raw values, `detail` the phone's words.
+/// One reported interval as JSON in a version-2 batch (docs/protocol.md §Gaps): `start` and `end`
+/// are epoch milliseconds UTC, `reason` one of ``GapReason``'s raw values (a sampling gap) or of
+/// ``UploadDelayReason``'s (an upload delay), `detail` the phone's words.
 ///
 /// The id is minted on the phone when the interval is recorded, so a re-sent batch stores it once
 /// and the acknowledgement names exactly the intervals the server kept.
@@ -24,10 +25,14 @@ public struct WireGap: Codable, Hashable, Sendable {
         self.detail = detail
     }
 
-    public init(id: UUID, _ gap: GapInterval) {
+    public init(id: UUID, _ interval: ReportedInterval) {
         self.init(
-            id: id.wireString, start: gap.start.milliseconds, end: gap.end.milliseconds, reason: gap.reason.rawValue,
-            detail: gap.detail)
+            id: id.wireString, start: interval.start.milliseconds, end: interval.end.milliseconds,
+            reason: interval.reason, detail: interval.detail)
+    }
+
+    public init(id: UUID, _ gap: GapInterval) {
+        self.init(id: id, .gap(gap))
     }
 }
 
@@ -35,17 +40,11 @@ extension WireGap {
     /// The longest `detail` kept, in characters: it is a phrase, not a log.
     public static let maximumDetailLength = 200
 
-    /// The interval this JSON describes, validated; the message is suitable for a rejection.
-    public func interval() throws(SampleRuleViolation) -> GapInterval {
+    /// The interval this JSON describes, validated: a sampling gap or an upload delay, as its
+    /// reason says; the message is suitable for a rejection.
+    public func interval() throws(SampleRuleViolation) -> ReportedInterval {
         guard UUID(parsing: id) != nil else {
             throw SampleRuleViolation(.gap, field: "gaps", "gap id \"\(id.prefix(64))\" is not a UUID")
-        }
-        guard let reason = GapReason(rawValue: reason) else {
-            let allowed = GapReason.allCases.map(\.rawValue).joined(separator: ", ")
-            throw SampleRuleViolation(
-                .gap, field: "gaps",
-                "gap reason \"\(reason.prefix(32))\" is not one of \(allowed); a newer phone may know more reasons "
-                    + "than this server: update the server")
         }
         // Epoch milliseconds from 2000-01-01 to 2200-01-01: anything else is a broken clock.
         let plausible: ClosedRange<Int64> = 946_684_800_000...7_258_118_400_000
@@ -63,7 +62,16 @@ extension WireGap {
                 .gap, field: "gaps",
                 "gap detail has \(detail.count) characters, more than \(Self.maximumDetailLength); shorten it")
         }
-        return GapInterval(
-            start: Instant(milliseconds: start), end: Instant(milliseconds: end), reason: reason, detail: detail)
+        guard
+            let interval = ReportedInterval(
+                start: Instant(milliseconds: start), end: Instant(milliseconds: end), reason: reason, detail: detail)
+        else {
+            let allowed = ReportedInterval.allReasons.joined(separator: ", ")
+            throw SampleRuleViolation(
+                .gap, field: "gaps",
+                "gap reason \"\(reason.prefix(32))\" is not one of \(allowed); a newer phone may know more reasons "
+                    + "than this server: update the server")
+        }
+        return interval
     }
 }

@@ -8,15 +8,19 @@ struct GapsBody: Encodable {
     var device: String
     var from: Int64
     var to: Int64
+    /// Sampling gaps: why the phone took no samples.
     var gaps: [GapBody]
+    /// Upload delays: why the points arrived late (issue 37 item 3).
+    var delays: [GapBody]
 }
 
 extension TrackServerEnvironment {
     /// The most gap intervals one answer or one map page holds (a phone sends a handful a day).
     static let maximumGapsPerRead = 10_000
 
-    /// `GET /v1/devices/{id}/gaps?from=&to=`: why the phone took no samples, as it reported, the
-    /// intervals that overlap the range (default the last 24 hours), each with its words.
+    /// `GET /v1/devices/{id}/gaps?from=&to=`: why the phone took no samples (`gaps`) and why its
+    /// uploads waited (`delays`), as it reported, the intervals that overlap the range (default
+    /// the last 24 hours), each with its words.
     func gaps(_ request: Request, context: some RequestContext) async throws -> Response {
         let device = try context.parameters.require("id")
         _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
@@ -24,18 +28,24 @@ extension TrackServerEnvironment {
             throw APIError(.notFound, "no device is registered as \"\(device)\"")
         }
         let query = try TrackQuery({ request.uri.queryParameters.get($0) }, now: clock.now)
+        let bodies = try await gapBodies(device: device, from: query.from, to: query.to)
         return try Response.json(
             GapsBody(
-                device: device, from: query.from.milliseconds, to: query.to.milliseconds,
-                gaps: try await gapBodies(device: device, from: query.from, to: query.to)))
+                device: device, from: query.from.milliseconds, to: query.to.milliseconds, gaps: bodies.gaps,
+                delays: bodies.delays))
     }
 
-    /// The gaps of a range in words, for the JSON and the map page.
-    func gapBodies(device: String, from: Instant, to: Instant, localTime: LocalTime? = nil) async throws -> [GapBody] {
-        let gaps = try await store.gapIntervals(device: device, from: from, to: to).prefix(Self.maximumGapsPerRead)
-        guard !gaps.isEmpty else { return [] }
+    /// The sampling gaps and upload delays of a range in words, for the JSON and the map page.
+    func gapBodies(device: String, from: Instant, to: Instant, localTime: LocalTime? = nil) async throws
+        -> (gaps: [GapBody], delays: [GapBody])
+    {
+        let intervals = try await store.reportedIntervals(device: device, from: from, to: to)
+        guard !intervals.isEmpty else { return ([], []) }
         let local: LocalTime
         if let localTime { local = localTime } else { local = try await self.localTime(device: device) }
-        return gaps.map { GapBody($0, localTime: local) }
+        return (
+            intervals.compactMap(\.gap).prefix(Self.maximumGapsPerRead).map { GapBody($0, localTime: local) },
+            intervals.compactMap(\.delay).prefix(Self.maximumGapsPerRead).map { GapBody($0, localTime: local) }
+        )
     }
 }

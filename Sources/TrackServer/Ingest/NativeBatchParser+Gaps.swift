@@ -77,7 +77,7 @@ extension NativeBatchParser {
     private static let gapIDAdvice =
         "every gap needs the UUID minted on the phone (1…64 characters); the whole batch was refused so nothing is lost"
 
-    private static var reasons: String { GapReason.allCases.map(\.rawValue).joined(separator: ", ") }
+    private static var reasons: String { ReportedInterval.allReasons.joined(separator: ", ") }
 
     private func checkVersion(_ version: Double?) throws(APIError) {
         guard let version else { return }

@@ -22,6 +22,8 @@ struct MapData: Encodable {
     var zone: String
     /// The phone's reported gap intervals that overlap the day, with their words (``GapScript``).
     var gaps: [GapBody] = []
+    /// The phone's reported upload delays that overlap the day, listed apart from the gaps.
+    var delays: [GapBody] = []
     /// The day's points the clean-up rules exclude (issue 25 item 5): kept, not drawn in the
     /// track, shown as excluded markers. Each is `[lat, lon, t, accuracy or -1]`, its rule in `excludedRules`.
     var excluded: [[Double]] = []
@@ -70,7 +72,7 @@ extension TrackServerEnvironment {
             tileURL: configuration.tileURL, offsets: localTime.offsetTable(from: start, to: end),
             zone: localTime.zoneNames(from: start, to: end))
         data.lastSeenText = record.lastSeenAt.map { localTime.text($0) }
-        data.gaps = try await gapBodies(device: device, from: start, to: end, localTime: localTime)
+        (data.gaps, data.delays) = try await gapBodies(device: device, from: start, to: end, localTime: localTime)
         data.excluded = excluded.map {
             [$0.sample.latitude, $0.sample.longitude, $0.sample.time.seconds * 1000, $0.sample.accuracy ?? -1]
         }

@@ -3,7 +3,8 @@ import LocationLog
 
 /// The map page's timeline panel: the day's stays, trips and gaps listed beside the track and,
 /// on the Leaflet map, stays drawn as circles of their radius labelled with their times, trips as
-/// straight lines coloured by mode, unexplained gaps named as such. Reads `TIMELINE` from the
+/// straight lines coloured by mode, unexplained gaps named as such; the upload delays (points that
+/// arrived late) listed apart, under their own heading. Reads `TIMELINE` from the
 /// page's `timeline-data` block; served as `/static/bgtrack/timeline.js` (no inline script).
 enum TimelineScript {
     /// The page's data: the entries as `GET /v1/devices/{id}/timeline` answers them.
@@ -11,12 +12,15 @@ enum TimelineScript {
         var entries: [TimelineItem]
         /// `[start ms, offset minutes]` (``LocalTime/offsetTable(from:to:)``) and the zones' names.
         var offsets: [[Int64]]
+        /// Upload delays, listed after the entries under their own heading.
+        var delays: [TimelineItem.Reason]
         var zone: String
     }
 
     static let css = """
         #timeline { padding: 8px 12px; font-size: 12px; border-bottom: 1px solid #ddd; }
         #timeline h2 { font-size: 14px; margin: 0 0 4px; }
+        #timeline h3 { font-size: 12px; margin: 6px 0 2px; }
         #timeline li { list-style: none; margin: 2px 0; padding-left: 14px; position: relative; }
         #timeline li::before { content: ''; position: absolute; left: 0; top: 4px; width: 9px; height: 9px;
           border-radius: 50%; background: var(--c); }
@@ -80,20 +84,37 @@ enum TimelineScript {
             }
             list.appendChild(li);
           });
+          // Upload delays: the phone sampled, its points arrived late. Apart from the entries.
+          const delays = TIMELINE.delays || [];
+          if (delays.length) {
+            const heading = document.createElement('h3');
+            heading.textContent = 'Uploads that waited (points arrived late)';
+            box.appendChild(heading);
+            const late = document.createElement('ul');
+            delays.forEach(d => {
+              const li = document.createElement('li');
+              li.className = 'entry delay';
+              li.style.setProperty('--c', '#1c71d8');
+              li.textContent = hm(d.start) + '–' + hm(d.end) + ' ' + d.reason + (d.detail ? ' (' + d.detail + ')' : '');
+              late.appendChild(li);
+            });
+            box.appendChild(late);
+          }
         })();
 
         """
 
     /// The panel, its data and its script, for the map page's body.
-    static func html(entries: [TimelineEntry], open: Int, localTime: LocalTime, from: Instant, to: Instant) throws
-        -> String
-    {
+    static func html(
+        entries: [TimelineEntry], open: Int, delays: [UploadDelay] = [], localTime: LocalTime, from: Instant,
+        to: Instant
+    ) throws -> String {
         let items =
             entries.dropLast(open).map { TimelineItem($0, open: false) }
             + entries.suffix(open).map { TimelineItem($0, open: true) }
         let data = Data(
             entries: items, offsets: localTime.offsetTable(from: from, to: to),
-            zone: localTime.zoneNames(from: from, to: to))
+            delays: delays.map(TimelineItem.Reason.init), zone: localTime.zoneNames(from: from, to: to))
         return "<style>\(css)</style><aside id=\"timeline\"></aside>\n"
             + PageScripts.tags(data: try HTML.scriptJSON(data), id: "timeline-data", script: "timeline.js")
     }

@@ -30,13 +30,13 @@ extension SQLiteTrackStore {
             for gap in gaps {
                 try statement.execute(arguments: [
                     id, gap.id, gap.interval.start.milliseconds, gap.interval.end.milliseconds,
-                    gap.interval.reason.rawValue, gap.interval.detail, now.milliseconds,
+                    gap.interval.reason, gap.interval.detail, now.milliseconds,
                 ])
             }
         }
     }
 
-    public func gapIntervals(device: String, from: Instant, to: Instant) async throws -> [GapInterval] {
+    public func reportedIntervals(device: String, from: Instant, to: Instant) async throws -> [ReportedInterval] {
         try await writer.read { db in
             guard let id = try Self.deviceID(db, device) else { return [] }
             return try Row.fetchAll(
@@ -49,10 +49,10 @@ extension SQLiteTrackStore {
                 arguments: [id, to.milliseconds, from.milliseconds, from.milliseconds]
             ).compactMap { row in
                 // Rows are written only from validated intervals; one this build does not know is skipped.
-                guard let raw: String = row["reason"], let reason = GapReason(rawValue: raw) else { return nil }
-                return GapInterval(
+                guard let raw: String = row["reason"] else { return nil }
+                return ReportedInterval(
                     start: Instant(milliseconds: row["start"]), end: Instant(milliseconds: row["end"]),
-                    reason: reason, detail: row["detail"])
+                    reason: raw, detail: row["detail"])
             }
         }
     }

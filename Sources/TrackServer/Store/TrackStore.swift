@@ -125,14 +125,16 @@ public protocol TrackStore: Sendable {
     /// ``DeviceData/tables`` table, its queued alerts and its row. Returns the rows deleted per
     /// table, `nil` when no device has that name.
     func eraseDevice(named name: String) async throws -> [String: Int]?
-    // Gap intervals (issue 24 item 3): why the phone took no samples, as it reported.
+    // Gap intervals (issue 24 item 3): why the phone took no samples, as it reported, and
+    // (issue 37 item 3) why its uploads waited; one table, the reason tells the kind.
 
-    /// Stores the phone's gap intervals in one transaction; an id the device already has is kept
+    /// Stores the phone's intervals in one transaction; an id the device already has is kept
     /// as it was (a re-sent batch). Throws ``TrackStoreError/unknownDevice(_:)``.
     func insertGaps(_ gaps: [IngestGap], device: String, at now: Instant) async throws
-    /// The device's gap intervals that overlap `from..<to` (`start < to` and `end > from`, or a
-    /// zero-length one at `from`), ordered by start. Unknown device: none.
-    func gapIntervals(device: String, from: Instant, to: Instant) async throws -> [GapInterval]
+    /// The device's intervals of both kinds that overlap `from..<to` (`start < to` and
+    /// `end > from`, or a zero-length one at `from`), ordered by start. Unknown device: none.
+    /// A `no-network` stored from a phone before the split reads as an upload delay.
+    func reportedIntervals(device: String, from: Instant, to: Instant) async throws -> [ReportedInterval]
     // Time zones (issue 37 item 2): where each sample's local day and time are read.
 
     /// The zones the device reported (oldest first) and the operator's override; none for an
@@ -151,6 +153,16 @@ extension TrackStore {
     public func noteTimeZone(device: String, zone: String, since: Instant) async throws {}
     public func setTimeZoneOverride(device: String, _ zone: String?) async throws -> Bool {
         throw DataLifecycleError.unsupported("time zones")
+    }
+
+    /// The device's sampling gaps that overlap `from..<to`, ordered by start.
+    public func gapIntervals(device: String, from: Instant, to: Instant) async throws -> [GapInterval] {
+        try await reportedIntervals(device: device, from: from, to: to).compactMap(\.gap)
+    }
+
+    /// The device's upload delays that overlap `from..<to`, ordered by start.
+    public func uploadDelays(device: String, from: Instant, to: Instant) async throws -> [UploadDelay] {
+        try await reportedIntervals(device: device, from: from, to: to).compactMap(\.delay)
     }
 }
 

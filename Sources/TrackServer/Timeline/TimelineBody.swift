@@ -11,10 +11,13 @@ struct TimelineBody: Encodable {
     var stay_minimum_s: Double
     var gap_threshold_s: Double
     var entries: [TimelineItem]
+    /// The phone's upload delays overlapping the range (issue 37 item 3): when its points arrived
+    /// late, and why. Apart from the entries: a delay is not a gap in sampling and explains none.
+    var delays: [TimelineItem.Reason]
 
     init(
         device: String, from: Instant, to: Instant, closed: [TimelineEntry], open: [TimelineEntry],
-        settings: TimelineSettings
+        delays: [UploadDelay], settings: TimelineSettings
     ) {
         self.device = device
         self.from = from.milliseconds
@@ -23,6 +26,7 @@ struct TimelineBody: Encodable {
         stay_minimum_s = settings.minimumStay.seconds
         gap_threshold_s = settings.gapThreshold.seconds
         entries = closed.map { TimelineItem($0, open: false) } + open.map { TimelineItem($0, open: true) }
+        self.delays = delays.map(TimelineItem.Reason.init)
     }
 }
 
@@ -33,6 +37,19 @@ struct TimelineItem: Encodable {
         var end: Int64
         var reason: String
         var detail: String?
+
+        init(start: Int64, end: Int64, reason: String, detail: String?) {
+            self.start = start
+            self.end = end
+            self.reason = reason
+            self.detail = detail
+        }
+
+        init(_ delay: UploadDelay) {
+            self.init(
+                start: delay.start.milliseconds, end: delay.end.milliseconds, reason: delay.reason.rawValue,
+                detail: delay.detail)
+        }
     }
 
     var type: String

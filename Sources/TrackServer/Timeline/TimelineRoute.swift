@@ -40,6 +40,7 @@ extension TrackServerEnvironment {
         return try Response.json(
             TimelineBody(
                 device: device, from: range.from, to: range.to, closed: found.closed, open: found.provisional,
+                delays: try await store.uploadDelays(device: device, from: range.from, to: range.to),
                 settings: timeline.settings.timeline))
     }
 }
@@ -78,6 +79,7 @@ extension TrackServerEnvironment {
         let found = try await timeline.timeline(device: device, from: from, to: to)
         return try TimelineScript.html(
             entries: found.closed + found.provisional, open: found.provisional.count,
+            delays: try await store.uploadDelays(device: device, from: from, to: to),
             localTime: try await localTime(device: device), from: from, to: to)
     }
 }

@@ -220,7 +220,7 @@ struct DemoRun {
             options: options, report: report, tally: peer.result, accounting: accounting,
             mapURL: mapURL, mapFile: mapFile.path,
             indexURL: "http://127.0.0.1:\(server.port)/?token=\(state.operatorToken)",
-            gaps: try await store.gapIntervals(device: state.device, from: dayStart, to: end)
+            intervals: try await store.reportedIntervals(device: state.device, from: dayStart, to: end)
         ).render()
         try Data(text.utf8).write(to: directory.appendingPathComponent("report-\(day).txt"))
         return Outcome(text: text, server: server, accounting: accounting)

@@ -21,8 +21,9 @@ struct DemoReportText {
     let mapURL: String
     let mapFile: String
     let indexURL: String
-    /// The gap intervals the server stored for the day (issue 24 item 3), by start.
-    var gaps: [GapInterval] = []
+    /// The intervals the server stored for the day, by start: sampling gaps (issue 24 item 3) and
+    /// upload delays (issue 37 item 3).
+    var intervals: [ReportedInterval] = []
 
     func render() -> String {
         typealias Faults = Scenario.DemoFaults
@@ -110,11 +111,14 @@ struct DemoReportText {
 }
 
 extension DemoReportText {
-    /// The phone's reasons for its gaps, as the server stored them and the map shows them.
+    /// The phone's reasons for its sampling gaps, then apart its upload delays, as the server
+    /// stored them and the map shows them.
     func gapLines() -> [String] {
+        let gaps = intervals.compactMap(\.gap)
+        let delays = intervals.compactMap(\.delay)
         let suspended = gaps.filter { $0.reason == .suspended }
         let explained = gaps.filter { $0.reason != .suspended }
-        var lines = ["Why the phone did not sample, as it reported (on the map; \(zoneName)):"]
+        var lines = ["Sampling gaps: why the phone took no samples, as it reported (on the map; \(zoneName)):"]
         lines += explained.map { "  " + GapWords.label($0, localTime: localTime) }
         if !suspended.isEmpty {
             let minutes = suspended.reduce(0.0) { $0 + ($1.end - $1.start).seconds } / 60
@@ -123,6 +127,9 @@ extension DemoReportText {
             )
         }
         if gaps.isEmpty { lines.append("  none reported") }
+        lines += ["", "Upload delays: the phone sampled, its points arrived late, as it reported (\(zoneName)):"]
+        lines += delays.map { "  " + GapWords.label($0, localTime: localTime) }
+        if delays.isEmpty { lines.append("  none reported") }
         lines.append("")
         return lines
     }

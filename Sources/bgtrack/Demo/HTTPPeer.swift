@@ -167,6 +167,7 @@ final class HTTPPeer: SimulatedNetworkPeer, @unchecked Sendable {
         case .clientError(let status, _): "\(status)"
         case .unexpectedResponse: "unexpected response"
         case .networkError: "connection refused or lost"
+        case .noNetwork: "no network"
         }
     }
 }

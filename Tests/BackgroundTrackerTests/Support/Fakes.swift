@@ -62,7 +62,10 @@ final class FakeUploader: BackgroundUploader {
 
     func finish(_ description: String, status: Int, body: String) {
         running.remove(description)
-        events?(.finished(description: description, status: status, body: Data(body.utf8), retryAfter: nil, error: nil))
+        events?(
+            .finished(
+                description: description, status: status, body: Data(body.utf8), retryAfter: nil, error: nil,
+                offline: false))
     }
 }
 

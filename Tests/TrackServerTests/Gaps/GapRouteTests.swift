@@ -18,6 +18,7 @@ struct GapRouteTests {
     /// 10:30–11:00 and 13:00–15:00 UTC on 2024-11-21.
     static let quit = gapJSON(
         quitID, 1_732_185_000_000, 1_732_186_800_000, "force-quit", detail: "the user reopened it")
+    /// As a phone before issue 37 sends it: "no network" as a gap; read as an upload delay.
     static let outage = gapJSON(outageID, 1_732_194_000_000, 1_732_201_200_000, "no-network")
 
     static func gapJSON(_ id: String, _ start: Int64, _ end: Int64, _ reason: String, detail: String? = nil) -> String {
@@ -40,8 +41,9 @@ struct GapRouteTests {
         try JSONDecoder().decode(BatchResponse.self, from: Data(response.body.readableBytesView))
     }
 
-    func storedGaps(_ server: TestServer) async throws -> [GapInterval] {
-        try await server.store.gapIntervals(device: "iphone-42", from: .epoch, to: TestServer.start + .seconds(86_400))
+    func storedGaps(_ server: TestServer) async throws -> [ReportedInterval] {
+        try await server.store.reportedIntervals(
+            device: "iphone-42", from: .epoch, to: TestServer.start + .seconds(86_400))
     }
 
     @Test func gapsAreStoredWithTheSamplesAndAcknowledgedByID() async throws {
@@ -54,7 +56,9 @@ struct GapRouteTests {
         #expect(answer.gapsRejected == [])
         #expect(answer.acknowledgement.gaps.count == 2)
         let stored = try await storedGaps(server)
-        #expect(stored.map(\.reason) == [.forceQuit, .noNetwork])
+        #expect(stored.map(\.reason) == ["force-quit", "no-network"])
+        #expect(stored.first?.gap?.reason == .forceQuit)
+        #expect(stored.last?.delay?.reason == .noNetwork)
         #expect(stored.first?.detail == "the user reopened it")
     }
 
@@ -102,7 +106,7 @@ struct GapRouteTests {
         #expect(reason.contains(message), "\(reason)")
         // Refused is final: the phone lets it go (it would be refused again).
         #expect(answer.acknowledgement.gaps.count == 2)
-        #expect(try await storedGaps(server).map(\.reason) == [.noNetwork])
+        #expect(try await storedGaps(server).map(\.reason) == ["no-network"])
     }
 
     @Test(arguments: [
@@ -163,15 +167,40 @@ struct GapRouteTests {
         #expect(json.status == .ok)
         let body = try #require(json.json as? [String: Any])
         let gaps = try #require(body["gaps"] as? [[String: Any]])
-        #expect(gaps.map { $0["reason"] as? String } == ["force-quit", "no-network"])
+        #expect(gaps.map { $0["reason"] as? String } == ["force-quit"])
         #expect(
             gaps.first?["label"] as? String == "10:30–11:00: no samples, the app was force-quit; the user reopened it")
         #expect(gaps.first?["no_samples"] as? Bool == true)
-        #expect(gaps.last?["no_samples"] as? Bool == false)
+        // Issue 37 item 3: an old phone's "no network" is an upload delay, listed apart.
+        let delays = try #require(body["delays"] as? [[String: Any]])
+        #expect(delays.map { $0["reason"] as? String } == ["no-network"])
+        #expect(delays.first?["label"] as? String == "13:00–15:00: uploads waited, no network")
+        #expect(delays.first?["no_samples"] == nil)
         #expect(page.text.contains("10:30–11:00: no samples, the app was force-quit; the user reopened it"))
+        #expect(page.text.contains("13:00–15:00: uploads waited, no network"))
+        #expect(script.text.contains("Uploads that waited") && script.text.contains("MAP.delays"))
         // Still no inline script: the label travels as JSON data, the code is served.
         #expect(!page.text.contains("gapText("))
         #expect(script.text.contains("function gapText("))
+    }
+
+    /// Issue 37 item 3: every reason a phone sends is stored, sampling reasons as gaps (with
+    /// "no-fix" for no fix to be had) and upload reasons as delays; none of them crosses over.
+    @Test func everyReasonIsStoredAsItsKind() async throws {
+        let server = try await TestServer()
+        let reasons = ReportedInterval.allReasons
+        let gaps = reasons.enumerated().map { index, reason in
+            Self.gapJSON(
+                "7d0c8f4e-1b2a-4c3d-8e9f-0a1b2c3d5\(String(format: "%03d", index))",
+                1_732_185_000_000 + Int64(index) * 60_000, 1_732_185_000_000 + Int64(index) * 60_000 + 30_000, reason)
+        }
+        let answer = try decoded(try await post(server, Self.batch(gaps)))
+        #expect(answer.gapsStored?.count == reasons.count && answer.gapsRejected == [])
+        let stored = try await storedGaps(server)
+        #expect(stored.compactMap(\.gap).map(\.reason.rawValue) == GapReason.allCases.map(\.rawValue))
+        #expect(stored.compactMap(\.delay).map(\.reason) == UploadDelayReason.allCases)
+        #expect(GapReason(rawValue: "no-network") == nil && GapReason(rawValue: "no-fix") == .noFix)
+        #expect(Set(GapReason.allCases.map(\.rawValue)).isDisjoint(with: UploadDelayReason.allCases.map(\.rawValue)))
     }
 
     @Test func readingGapsNeedsARightToTheDevice() async throws {

@@ -27,27 +27,32 @@ enum GapContract {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
         let quit = gap("g1", 630, 660, .forceQuit, "the user reopened it")
-        let offline = gap("g2", 780, 900, .noNetwork)
+        // An upload delay (issue 37 item 3) shares the table; the reason tells it apart.
+        let offline = IngestGap(
+            id: "g2",
+            interval: .delay(
+                UploadDelay(start: base + .seconds(780 * 60), end: base + .seconds(900 * 60), reason: .noNetwork)))
         let still = gap("g3", 100, 100, .suspended)
         try await store.insertGaps([offline, quit, still], device: "a", at: now)
         // A re-sent batch: the same ids again, one with other values, change nothing.
-        var changed = quit
-        changed.interval.reason = .terminatedBySystem
+        let changed = gap("g1", 630, 660, .terminatedBySystem)
         try await store.insertGaps([changed, offline], device: "a", at: now)
         try await store.insertGaps([gap("g1", 0, 1, .lowPowerMode)], device: "b", at: now)
 
-        let all = try await store.gapIntervals(device: "a", from: .epoch, to: end)
+        let all = try await store.reportedIntervals(device: "a", from: .epoch, to: end)
         #expect(all == [still.interval, quit.interval, offline.interval])
+        #expect(try await store.gapIntervals(device: "a", from: .epoch, to: end).count == 2)
+        #expect(try await store.uploadDelays(device: "a", from: .epoch, to: end) == [offline.interval.delay])
         // Overlap: a range inside the outage finds it; one that ends at its start does not.
-        let inside = try await store.gapIntervals(
+        let inside = try await store.reportedIntervals(
             device: "a", from: base + .seconds(800 * 60), to: base + .seconds(801 * 60))
         #expect(inside == [offline.interval])
-        let before = try await store.gapIntervals(device: "a", from: base, to: base + .seconds(630 * 60))
+        let before = try await store.reportedIntervals(device: "a", from: base, to: base + .seconds(630 * 60))
         #expect(before == [still.interval])
         // A zero-length interval at the range's start is in it.
         let atStart = try await store.gapIntervals(
             device: "a", from: base + .seconds(100 * 60), to: base + .seconds(101 * 60))
-        #expect(atStart == [still.interval])
+        #expect(atStart.map(ReportedInterval.gap) == [still.interval])
         #expect(try await store.gapIntervals(device: "b", from: .epoch, to: end).map(\.reason) == [.lowPowerMode])
         #expect(try await store.gapIntervals(device: "nobody", from: .epoch, to: end).isEmpty)
     }

@@ -7,7 +7,7 @@ extension GatedStore {
         try await base.insertGaps(gaps, device: device, at: now)
     }
 
-    func gapIntervals(device: String, from: Instant, to: Instant) async throws -> [GapInterval] {
-        try await base.gapIntervals(device: device, from: from, to: to)
+    func reportedIntervals(device: String, from: Instant, to: Instant) async throws -> [ReportedInterval] {
+        try await base.reportedIntervals(device: device, from: from, to: to)
     }
 }

@@ -210,12 +210,45 @@ struct TimelineRouteTests {
     /// overlaps; the timeline never guesses one.
     @Test func aNativeGapCarriesThePhonesReason() async throws {
         let server = try await TestServer()
-        // Home until 00:30, nothing until 02:00 (the app was force-quit), then 3 km away.
+        try await postAroundAGap(server, reason: "force-quit")
+        let response = try await get(server, "/v1/devices/iphone-42/timeline?\(Self.range)")
+        let entries = try #require((response.json as? [String: Any])?["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["type"] as? String } == ["stay", "gap", "stay"])
+        #expect(entries[1]["explained"] as? Bool == true)
+        let reasons = try #require(entries[1]["reasons"] as? [[String: Any]])
+        #expect(reasons.map { $0["reason"] as? String } == ["force-quit"])
+        #expect(reasons.first?["detail"] as? String == "the user reopened it")
+        #expect((response.json as? [String: Any])?["delays"] as? [Any] != nil)
+    }
+
+    /// Issue 37 item 3: a phone from before the split sends "no network" as a gap (batch version
+    /// 2). It is accepted and shown as an upload delay, listed apart; the timeline's gap it
+    /// overlaps stays unexplained (sampling goes on offline: no network never explains a gap).
+    @Test func anOldPhonesNoNetworkGapIsAnUploadDelayAndExplainsNoGap() async throws {
+        let server = try await TestServer()
+        try await postAroundAGap(server, reason: "no-network")
+        let response = try await get(server, "/v1/devices/iphone-42/timeline?\(Self.range)")
+        let body = try #require(response.json as? [String: Any])
+        let entries = try #require(body["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["type"] as? String } == ["stay", "gap", "stay"])
+        #expect(entries[1]["explained"] as? Bool == false)
+        #expect((entries[1]["reasons"] as? [Any])?.isEmpty == true)
+        let delays = try #require(body["delays"] as? [[String: Any]])
+        #expect(delays.map { $0["reason"] as? String } == ["no-network"])
+        #expect(delays.first?["start"] as? Int64 == Self.day + 30 * 60_000)
+        let page = try await get(server, "/devices/iphone-42?day=2024-11-22&token=\(server.operatorToken)")
+        #expect(page.text.contains(#""delays":[{"#) && page.text.contains("uploads waited, no network"))
+        #expect(!page.text.contains(#""no_samples""#), "no sampling gap on the page: \(page.text)")
+    }
+
+    /// Home until 00:30, nothing until 02:00, then 3 km away; the second batch (version 2)
+    /// carries a 00:30–02:00 interval with `reason`.
+    func postAroundAGap(_ server: TestServer, reason: String) async throws {
         let before = Self.batch(Array(stride(from: Int64(0), to: 32, by: 2))) { minute in Double(minute % 3) }
         let after = Self.batch(Array(stride(from: Int64(120), to: 160, by: 2)), north: { _ in 3000 }, seqBase: 100)
         let gap =
             #"{"id":"6f1c0000-0000-4000-8000-000000000001","start":\#(Self.day + 30 * 60_000),"#
-            + #""end":\#(Self.day + 120 * 60_000),"reason":"force-quit","detail":"the user reopened it"}"#
+            + #""end":\#(Self.day + 120 * 60_000),"reason":"\#(reason)","detail":"the user reopened it"}"#
         let withGap = after.replacingOccurrences(of: #"{"batch":"#, with: #"{"v":2,"gaps":[\#(gap)],"batch":"#)
         for body in [before, withGap] {
             try await server.test { client in
@@ -225,12 +258,5 @@ struct TimelineRouteTests {
                 #expect(response.status == .ok, "\(response.text)")
             }
         }
-        let response = try await get(server, "/v1/devices/iphone-42/timeline?\(Self.range)")
-        let entries = try #require((response.json as? [String: Any])?["entries"] as? [[String: Any]])
-        #expect(entries.map { $0["type"] as? String } == ["stay", "gap", "stay"])
-        #expect(entries[1]["explained"] as? Bool == true)
-        let reasons = try #require(entries[1]["reasons"] as? [[String: Any]])
-        #expect(reasons.map { $0["reason"] as? String } == ["force-quit"])
-        #expect(reasons.first?["detail"] as? String == "the user reopened it")
     }
 }
