@@ -10,7 +10,7 @@
 # Needs curl and python3; installs nothing.
 set -euo pipefail
 
-bin="${BGTRACK_BIN:-.build/debug/bgtrack}"
+bin="${BGTRACK_BIN:-Tools/.build/debug/bgtrack}"
 size=8m
 dir=""
 while [ $# -gt 0 ]; do

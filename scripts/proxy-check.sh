@@ -9,11 +9,11 @@
 # 127.0.0.3 answered 200, and 127.0.0.2 unable to escape its limit with its own X-Forwarded-For.
 # Then it prints the client addresses the server logged.
 #
-# Usage: scripts/proxy-check.sh [--bin PATH]   (default .build/debug/bgtrack; BGTRACK_BIN also works)
+# Usage: scripts/proxy-check.sh [--bin PATH]   (default Tools/.build/debug/bgtrack; BGTRACK_BIN also works)
 # Needs nginx, openssl, curl and python3 on PATH; installs nothing (apt-get install nginx openssl curl).
 set -euo pipefail
 
-bin="${BGTRACK_BIN:-.build/debug/bgtrack}"
+bin="${BGTRACK_BIN:-Tools/.build/debug/bgtrack}"
 while [ $# -gt 0 ]; do
     case "$1" in
         --bin) bin="$2"; shift 2 ;;
@@ -30,7 +30,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     exit 1
 fi
 if [ ! -x "$bin" ]; then
-    echo "proxy-check: no bgtrack binary at $bin; build it (swift build --product bgtrack) or pass --bin PATH" >&2
+    echo "proxy-check: no bgtrack binary at $bin; build it (swift build --package-path Tools --product bgtrack) or pass --bin PATH" >&2
     exit 1
 fi
 bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"

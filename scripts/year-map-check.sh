@@ -9,7 +9,7 @@
 # Needs curl and python3; installs nothing.
 set -euo pipefail
 
-bin="${BGTRACK_BIN:-.build/debug/bgtrack}"
+bin="${BGTRACK_BIN:-Tools/.build/debug/bgtrack}"
 days=365
 while [ $# -gt 0 ]; do
     case "$1" in

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// Release-build benchmarks: `swift run -c release bgtrack-bench <name>`.
+/// Release-build benchmarks: `swift run --package-path Tools -c release bgtrack-bench <name>`.
 ///
 /// Each benchmark measures its subject and a baseline in the same run and reports the ratio, so
 /// the figures stay comparable on a shared, noisy machine. Nothing here asserts a time limit.

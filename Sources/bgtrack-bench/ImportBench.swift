@@ -54,7 +54,8 @@ struct ImportBench: AsyncParsableCommand {
             .appendingPathComponent("bgtrack").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw ValidationError(
-                "no bgtrack beside bgtrack-bench; run `swift build -c release --product bgtrack` first")
+                "no bgtrack beside bgtrack-bench; run `swift build --package-path Tools -c release --product bgtrack` first"
+            )
         }
         let kinds =
             formats.map { $0.split(separator: ",").compactMap { ImportSampleFile.Kind(rawValue: String($0)) } }

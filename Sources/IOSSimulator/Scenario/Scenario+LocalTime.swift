@@ -1,4 +1,4 @@
-package import BackgroundCore
+import BackgroundCore
 
 extension Scenario {
     /// The same day with its times read on the local wall clock: `elapsed(wall)` is how many

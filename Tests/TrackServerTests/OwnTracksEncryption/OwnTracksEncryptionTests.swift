@@ -88,7 +88,9 @@ struct OwnTracksEncryptionTests {
             _ = try OwnTracksEncryption.open(
                 try Self.data(of: vector), key: try OwnTracksKey(secret: vector.secret), library: missing)
         }
-        #expect(throws: why) { _ = try OwnTracksEncryption.seal([1], key: try OwnTracksKey(secret: "k"), library: missing) }
+        #expect(throws: why) {
+            _ = try OwnTracksEncryption.seal([1], key: try OwnTracksKey(secret: "k"), library: missing)
+        }
     }
 
     @Test func theKeyIsTheSecretsFirst32BytesPaddedWithZeros() throws {
