@@ -32,7 +32,7 @@ extension ShellSuite {
             #expect(batch.samples == pending.map(WireSample.init))
             #expect(batch.batch == BatchRequest.batchID(for: pending.map(\.id)).wireString)
             #expect(upload.description == batch.batch, "the file and the task are named by the batch id")
-            // The zone the user is in rides with the batch (version 3, docs/protocol.md §Time zone).
+            // The zone the user is in rides with the batch (version 3, docs/protocol.md §Zones).
             #expect(batch.tz == TimeZone.current.identifier && batch.v == BatchRequest.timeZoneVersion)
         }
 

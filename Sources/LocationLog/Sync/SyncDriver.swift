@@ -47,7 +47,7 @@ public struct SyncDriver: Sendable {
     ///   - backgroundTimeRemaining: `nil` in the foreground or when the upload needs no app time.
     ///   - gaps: the gap intervals to send with the batch (read only when there is a batch).
     ///   - timeZone: the IANA zone the phone is in now (`TimeZone.current.identifier`), sent with
-    ///     the batch so the server reads its days in the user's zone (docs/protocol.md §Time zone).
+    ///     the batch so the server reads its days in the user's zone (docs/protocol.md §Zones).
     /// - Throws: `StoreError` when the store cannot carry out the actions or read the batch; the
     ///   machine has then heard that the attempt ended (else it would wait for that answer for good).
     public mutating func wake(

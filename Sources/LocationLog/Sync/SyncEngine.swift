@@ -18,7 +18,7 @@ public actor SyncEngine {
     public var machine: SyncMachine { driver.machine }
     private var driver: SyncDriver
     private let now: @Sendable () -> Instant
-    /// The IANA zone sent with every batch (`tz`, docs/protocol.md §Time zone); `nil` sends none.
+    /// The IANA zone sent with every batch (`tz`, docs/protocol.md §Zones); `nil` sends none.
     public let timeZone: String?
     /// What the machine asked to tell the user, oldest first (the shell shows them).
     public private(set) var notices: [SyncMachine.Notice] = []

@@ -1,7 +1,7 @@
 import HTTPTypes
 import LocationLog
 
-/// Version 3 of the native batch (docs/protocol.md §Time zone): an optional `tz`, the IANA zone
+/// Version 3 of the native batch (docs/protocol.md §Zones): an optional `tz`, the IANA zone
 /// the phone was in. A batch without it reads as before. A name this server's tz database does not
 /// know is refused alone (the answer's `tzRejected` says why) and the samples are stored: the
 /// device keeps the zone it had, so an out-of-date tz database never holds up an upload.

@@ -16,7 +16,7 @@ struct NativeBatchScanner {
         var batch: String?
         var device: String?
         var samples: [WireSample]
-        /// `v` and `tz` (version 3, docs/protocol.md §Time zone).
+        /// `v` and `tz` (version 3, docs/protocol.md §Zones).
         var version: Int64?
         var timeZone: String?
     }

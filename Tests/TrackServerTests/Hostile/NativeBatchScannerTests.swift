@@ -58,7 +58,7 @@ struct NativeBatchScannerTests {
         #"{"samples":[{"id":"a","seq":1,"t":2,"lat":31.200001000000001,"lon":1e22,"acc":1e23,"alt":9007199254740993}]}"#,
         #"{"samples":[{"id":"a","seq":1,"t":2,"lat":-2.5E-3,"lon":0.0e5,"acc":1.7976931348623157e308,"alt":2.2250738585072014e-308}]}"#,
         #"{"samples":[{"id":"a","seq":999999999999999999,"t":-999999999999999999,"lat":0,"lon":-0.0000000000000000000001}]}"#,
-        // Version 3: the phone's zone (docs/protocol.md §Time zone).
+        // Version 3: the phone's zone (docs/protocol.md §Zones).
         #"{"batch":"b","device":"d","v":3,"tz":"America/Argentina/Buenos_Aires","samples":[{"id":"a","seq":1,"t":2,"lat":3,"lon":4}]}"#,
         #"{"tz":null,"samples":[],"v":1}"#,
     ]

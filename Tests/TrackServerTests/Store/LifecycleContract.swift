@@ -143,6 +143,7 @@ enum LifecycleContract {
                 )
             ],
             device: device, at: now)
+        try await store.noteTimeZone(device: device, zone: "Europe/Berlin", since: now - .seconds(600))
         let importer = try #require(store as? any ImportStore, "both stores take imports")
         _ = try await importer.commitImport(
             [StoreContract.sample("\(device)-imported", at: 600)], device: device,
