@@ -133,7 +133,7 @@ final class SinglePointLane: ChannelDuplexHandler, RemovableChannelHandler {
             let loop = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             let taken = environment.laneIngest(
                 route, head: head, body: body, security: security, eventLoop: context.eventLoop,
-                tokenHashes: tokenHashes
+                tokenHashes: tokenHashes, peer: context.channel.remoteAddress?.ipAddress
             ) { answer in
                 let (lane, context) = loop.value
                 lane.finish(answer, context: context)

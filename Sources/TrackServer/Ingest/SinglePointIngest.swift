@@ -100,7 +100,7 @@ extension TrackServerEnvironment {
     func laneIngest(
         _ route: LaneRoute, head: HTTPRequest, body: ByteBuffer,
         security: SecurityHeadersMiddleware<TrackRequestContext>, eventLoop: (any EventLoop)? = nil,
-        tokenHashes: LaneTokenHashes? = nil, answer: @escaping @Sendable (LaneAnswer) -> Void
+        tokenHashes: LaneTokenHashes? = nil, peer: String? = nil, answer: @escaping @Sendable (LaneAnswer) -> Void
     ) -> Bool {
         // The timeline far behind: the router's path waits for it (``waitForTimeline()``).
         if timeline?.isBacklogged == true { return false }
@@ -142,10 +142,18 @@ extension TrackServerEnvironment {
                 answer(respond(source, outcome: outcome, device: device, method: head.method, query: query, security))
             }
         }
+        // Who sent it, as the router's ClientAddressMiddleware decides it for every other request.
+        let client = configuration.trustedProxies.client(peer: peer, headers: head.headerFields)
+        if client.proxy != nil {
+            metrics.countForwarding(believed: true)
+        } else if head.headerFields.hasForwarding {
+            metrics.countForwarding(believed: false)
+        }
         if logger.logLevel <= .info {
             RequestLogMiddleware<TrackRequestContext>.log(
-                logger, level: .info, method: head.method, path: head.path.map { String($0.prefix { $0 != "?" }) } ?? ""
-            )
+                logger, level: .info, method: head.method,
+                path: head.path.map { String($0.prefix { $0 != "?" }) } ?? "",
+                client: client)
         }
         return true
     }

@@ -17,12 +17,17 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// The line for one request (the single-point lane logs its requests with it too).
-    static func log(_ logger: Logger, level: Logger.Level, method: HTTPRequest.Method, path: String) {
-        logger.log(
-            level: level, "Request",
-            metadata: [
-                "hb.request.path": .string(LogText.bounded(ShareSecret.redacting(path: path))),
-                "hb.request.method": .string(method.rawValue),
-            ])
+    /// `client`, for the lane's requests, adds the client and the proxy as the router's
+    /// ``ClientAddressMiddleware`` puts them in the request's logger.
+    static func log(
+        _ logger: Logger, level: Logger.Level, method: HTTPRequest.Method, path: String, client: ForwardedClient? = nil
+    ) {
+        var metadata: Logger.Metadata = [
+            "hb.request.path": .string(LogText.bounded(ShareSecret.redacting(path: path))),
+            "hb.request.method": .string(method.rawValue),
+        ]
+        if let address = client?.address { metadata["client"] = .string(address) }
+        if let proxy = client?.proxy { metadata["proxy"] = .string(proxy) }
+        logger.log(level: level, "Request", metadata: metadata)
     }
 }

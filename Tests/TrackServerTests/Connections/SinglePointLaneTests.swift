@@ -32,11 +32,12 @@ struct SinglePointLaneTests {
     /// Offers a request to the lane; `nil` when it did not take it, else its answer.
     static func lane(
         _ server: TestServer, _ route: LaneRoute, _ head: HTTPRequest, body: String = "",
-        tokenHashes: LaneTokenHashes? = nil
+        tokenHashes: LaneTokenHashes? = nil, peer: String? = nil
     ) async -> LaneAnswer? {
         let (answers, answered) = AsyncStream.makeStream(of: LaneAnswer.self)
         let taken = server.environment.laneIngest(
-            route, head: head, body: ByteBuffer(string: body), security: security, tokenHashes: tokenHashes
+            route, head: head, body: ByteBuffer(string: body), security: security, tokenHashes: tokenHashes,
+            peer: peer
         ) { answer in
             answered.yield(answer)
             answered.finish()

@@ -105,6 +105,32 @@ struct TrustedProxyTests {
         #expect(believed >= 32 && believed == forwardedLines.count, "\(believed) \(forwardedLines.count)")
     }
 
+    /// The single-point lane (OwnTracks and OsmAnd points answered on the event loop, without the
+    /// router) logs and counts its requests with the client as the router does: the forwarded
+    /// client behind a trusted proxy, the socket's peer otherwise, a forged header ignored.
+    @Test func theSinglePointLaneLogsTheClientAsTheRouterDoes() async throws {
+        let logs = CapturedLogs()
+        let server = try await TestServer(logger: logs.logger(level: .info)) { $0.trustedProxies = Self.loopback }
+        _ = try await SinglePointLaneTests.viaRouter(server)
+        var head = SinglePointLaneTests.ownTracksHead()
+        head.headerFields[HTTPField.Name("X-Forwarded-For") ?? .accept] = "198.51.100.4, 203.0.113.9"
+        for (index, peer) in ["127.0.0.1", "192.0.2.66"].enumerated() {
+            let answer = await SinglePointLaneTests.lane(
+                server, .ownTracks, head, body: GroupCommitTests.ownTracks(index + 1), peer: peer)
+            guard case .response = answer else {
+                Issue.record("the lane did not take the point from \(peer): \(String(describing: answer))")
+                return
+            }
+        }
+        let lines = logs.text.split(separator: "\n").filter {
+            $0.contains("Request") && $0.contains("/ingest/owntracks")
+        }
+        #expect(lines.contains { $0.contains("client=203.0.113.9") && $0.contains("proxy=127.0.0.1") }, "\(lines)")
+        #expect(lines.contains { $0.contains("client=192.0.2.66") && !$0.contains("proxy=") }, "\(lines)")
+        #expect(await server.environment.metrics.value("bgtrack_forwarded_requests_total", ["trusted": "yes"]) >= 1)
+        #expect(await server.environment.metrics.value("bgtrack_forwarded_requests_total", ["trusted": "no"]) >= 1)
+    }
+
     /// Without `--trusted-proxy` a forged header changes nothing: the limit stays the socket's.
     @Test func withoutTrustTheForgedHeaderDoesNotEscapeTheLimit() async throws {
         let server = try await SharePageTests.server { $0.shareLimits.perAddress = 3 }
