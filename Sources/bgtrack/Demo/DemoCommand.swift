@@ -204,6 +204,9 @@ struct DemoRun {
         bar.finish()
         if !server.isRunning { try await server.start() }  // the day ended inside the restart window
         clock.set(end)
+        // Map reads never write: the year map draws the detail levels that exist, so the day's are
+        // worked out here, as `serve`'s DetailWorker does in the background, before any page is read.
+        try await DetailWorker(environment: environment).workPending()
 
         let accounting = try await DemoAccounting.count(
             phone: phone, firstSeq: firstSeq, server: store, device: state.device, from: dayStart, to: end)
