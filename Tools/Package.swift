@@ -223,6 +223,7 @@ let package = Package(
             name: "BackgroundTrackerTests",
             dependencies: [
                 "BackgroundTracker", "AppleShadow", "BackgroundCore", "IOSShellHost", "IOSSimulator", "LocationLog",
+                "LocationLogTesting",
                 // A store on a database that cannot grow: the disk-full path of the shell.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -234,8 +235,8 @@ let package = Package(
         .testTarget(
             name: "bgtrackTests",
             dependencies: [
-                "bgtrack", "BackgroundCore", "IOSSimulator", "LocationLog", "LinuxDevice", "LoadGenerator",
-                "TrackServer", "TrackServerPostgres",
+                "bgtrack", "BackgroundCore", "IOSSimulator", "LocationLog", "LocationLogTesting", "LinuxDevice",
+                "LoadGenerator", "TrackServer", "TrackServerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),

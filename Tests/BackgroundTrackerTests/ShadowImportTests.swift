@@ -1,5 +1,6 @@
 #if os(Linux)
     import Foundation
+    import LocationLogTesting
     import Testing
 
     /// The shadow has Apple's shape: one module per framework, so a shell file that forgets
@@ -32,7 +33,7 @@
 
         /// `swiftc -typecheck` of the shell's sources as `swift build` compiles them (Swift 6, the
         /// package's upcoming features). Returns the exit status and what the compiler printed.
-        static func typecheck(_ files: [URL]) throws -> (status: Int32, output: String) {
+        static func typecheck(_ files: [URL]) async throws -> (status: Int32, output: String) {
             let modules = try modulesDirectory()
             var arguments = [
                 "-typecheck", "-parse-as-library", "-swift-version", "6", "-module-name", "BackgroundTracker",
@@ -49,16 +50,20 @@
             for map in maps where FileManager.default.fileExists(atPath: map.path) {
                 arguments += ["-Xcc", "-fmodule-map-file=\(map.path)"]
             }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["swiftc"] + arguments + files.map(\.path)
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+            let command = ["swiftc"] + arguments + files.map(\.path)
+            // The compiler runs for seconds: waited for on a thread of its own, not the pool.
+            return try await offThePool {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = command
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = pipe
+                try process.run()
+                let output = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+            }
         }
 
         /// A copy of the shell's sources in a fresh folder, with `edit` applied to one file.
@@ -79,8 +84,8 @@
         }
 
         @Test("the shell's sources typecheck as they are, and not with `import CoreLocation` removed")
-        func removingCoreLocationBreaksTheBuild() throws {
-            let untouched = try Self.typecheck(Self.shellSources(editing: "LocationAdapter.swift") { $0 })
+        func removingCoreLocationBreaksTheBuild() async throws {
+            let untouched = try await Self.typecheck(Self.shellSources(editing: "LocationAdapter.swift") { $0 })
             #expect(untouched.status == 0, "the shell should typecheck as it is:\n\(untouched.output)")
 
             var removed = false
@@ -91,7 +96,7 @@
                 return kept.joined(separator: "\n")
             }
             #expect(removed, "LocationAdapter.swift no longer imports ShadowCoreLocation: update this test")
-            let broken = try Self.typecheck(edited)
+            let broken = try await Self.typecheck(edited)
             #expect(broken.status != 0, "removing the import should fail the build")
             #expect(
                 broken.output.contains("LocationAdapter.swift")

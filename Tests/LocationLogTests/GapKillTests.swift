@@ -7,7 +7,7 @@ import Testing
 /// acknowledgement that returned is never undone (issue 24 item 3).
 @Suite("Gap intervals: SIGKILL between store and acknowledgement")
 struct GapKillTests {
-    @Test func everyRecordedGapIsPendingUntilItsAcknowledgementReturned() throws {
+    @Test func everyRecordedGapIsPendingUntilItsAcknowledgementReturned() async throws {
         let writer = try StoreKillTests.writerPath()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gap-kill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -19,7 +19,7 @@ struct GapKillTests {
         // Gaps whose acknowledgement had begun when the writer was killed: pending or gone.
         var acknowledging = Set<Int64>()
         for round in 0..<30 {
-            let lines = try run(writer, path: path, afterLines: Int.random(in: 1...12, using: &random))
+            let lines = try await Self.run(writer, path: path, afterLines: Int.random(in: 1...12, using: &random))
             for line in lines {
                 let parts = line.split(separator: " ")
                 guard parts.count == 2, let end = Int64(parts[1]) else { continue }
@@ -44,25 +44,9 @@ struct GapKillTests {
 
     /// Runs the writer in gap mode until `afterLines` lines arrived, SIGKILLs it, and returns
     /// every complete line it wrote.
-    func run(_ writer: String, path: String, afterLines: Int) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: writer)
-        process.arguments = [path, "processCrash", "gaps"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var buffer = Data()
-        while buffer.reduce(0, { $0 + ($1 == 10 ? 1 : 0) }) < afterLines {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-        }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        buffer.append(output.fileHandleForReading.readDataToEndOfFile())
-        #expect(process.terminationReason == .uncaughtSignal, "the writer exited by itself; it should be killed")
-        let text = String(decoding: buffer, as: UTF8.self)
+    static func run(_ writer: String, path: String, afterLines: Int) async throws -> [String] {
+        let text = try await StoreKillTests.runAndKill(
+            writer, arguments: [path, "processCrash", "gaps"], afterLines: afterLines)
         // A line is complete only with its newline (each is one atomic write(2)).
         return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }

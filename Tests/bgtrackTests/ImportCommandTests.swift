@@ -1,5 +1,6 @@
 import BackgroundCore
 import Foundation
+import LocationLogTesting
 import Testing
 import TrackServer
 
@@ -46,33 +47,37 @@ import TrackServer
         return path
     }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, signalled: Bool, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try binary())
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, process.terminationReason == .uncaughtSignal, text)
+    /// Runs the real binary, waited for on a thread of its own (not the cooperative pool).
+    static func run(_ arguments: [String]) async throws -> (status: Int32, signalled: Bool, output: String) {
+        let binary = try binary()
+        return try await offThePool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, process.terminationReason == .uncaughtSignal, text)
+        }
     }
 
     @Test func aKilledImportResumesAndEndsWithEveryPointOnce() async throws {
         let records = 2_000
         let file = try Self.temporaryFile(ImportSampleFile.text(.takeoutRecords, records: records, seed: 9))
         let database = (file as NSString).deletingLastPathComponent + "/tracks.sqlite"
-        #expect(try Self.run(["device", "add", "p", "--db", database]).status == 0)
+        #expect(try await Self.run(["device", "add", "p", "--db", database]).status == 0)
         let base = ["import", "--device", "p", "--db", database, "--batch-size", "300", file]
-        let killed = try Self.run(base + ["--kill-after-batches", "3"])
+        let killed = try await Self.run(base + ["--kill-after-batches", "3"])
         #expect(killed.signalled, "the import was not killed: \(killed.output)")
-        let resumed = try Self.run(base)
+        let resumed = try await Self.run(base)
         #expect(resumed.status == 0, "\(resumed.output)")
         #expect(resumed.output.contains("resuming after record 900"), "\(resumed.output)")
         #expect(resumed.output.contains("added       2000"), "\(resumed.output)")
         #expect(resumed.output.contains("duplicates  0"), "\(resumed.output)")
-        let again = try Self.run(base)
+        let again = try await Self.run(base)
         #expect(again.output.contains("added       0"), "\(again.output)")
         #expect(again.output.contains("duplicates  2000"), "\(again.output)")
         let store = try SQLiteTrackStore(path: database)
@@ -81,20 +86,20 @@ import TrackServer
         #expect(tally == SampleTally(rows: records, distinctTimes: records))
     }
 
-    @Test func badRecordsAreReportedAndTheRestImportedAndATruncatedFileFails() throws {
+    @Test func badRecordsAreReportedAndTheRestImportedAndATruncatedFileFails() async throws {
         var text = ImportSampleFile.text(.gpx, records: 5)
         text = text.replacingOccurrences(of: "<trkpt lat=\"48.13", with: "<trkpt lat=\"98.13")
         let file = try Self.temporaryFile(text, name: "bad.gpx")
         let truncated = try Self.temporaryFile(
             String(ImportSampleFile.text(.gpx, records: 5).dropLast(40)), name: "cut.gpx")
         let database = (file as NSString).deletingLastPathComponent + "/tracks.sqlite"
-        #expect(try Self.run(["device", "add", "p", "--db", database]).status == 0)
-        let result = try Self.run(["import", "--device", "p", "--db", database, file, truncated])
+        #expect(try await Self.run(["device", "add", "p", "--db", database]).status == 0)
+        let result = try await Self.run(["import", "--device", "p", "--db", database, file, truncated])
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains("bad.gpx: record 1 at byte"), "\(result.output)")
         #expect(result.output.contains("latitude 98.13"), "\(result.output)")
         #expect(result.output.contains("cut.gpx: the XML ends at byte"), "\(result.output)")
-        let unknown = try Self.run(["import", "--device", "ghost", "--db", database, file])
+        let unknown = try await Self.run(["import", "--device", "ghost", "--db", database, file])
         #expect(unknown.status != 0 && unknown.output.contains("bgtrack device add ghost"), "\(unknown.output)")
     }
 }

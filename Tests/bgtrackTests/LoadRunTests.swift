@@ -5,6 +5,7 @@ import GRDB
 import Hummingbird
 import LoadGenerator
 import LocationLog
+import LocationLogTesting
 import Logging
 import Testing
 import TrackServer
@@ -41,20 +42,24 @@ import TrackServer
             apps.append(buildApplication(environment) { port in listening.yield(port) })
         }
         let servers = apps
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            for app in servers {
-                group.addTask {
-                    try await app.run()
-                    return nil
+        // The servers on threads of their own: they answer however busy the other tests keep the
+        // cooperative pool.
+        return try await onOwnThreads {
+            try await withThrowingTaskGroup(of: T?.self) { group in
+                for app in servers {
+                    group.addTask {
+                        try await app.run()
+                        return nil
+                    }
                 }
+                var iterator = ports.makeAsyncIterator()
+                var found: [Int] = []
+                while found.count < count, let port = await iterator.next() { found.append(port) }
+                #expect(found.count == count && found.allSatisfy { $0 > 0 })
+                let value = try await body(found)
+                group.cancelAll()
+                return value
             }
-            var iterator = ports.makeAsyncIterator()
-            var found: [Int] = []
-            while found.count < count, let port = await iterator.next() { found.append(port) }
-            #expect(found.count == count && found.allSatisfy { $0 > 0 })
-            let value = try await body(found)
-            group.cancelAll()
-            return value
         }
     }
 

@@ -82,7 +82,7 @@ import TrackServer
             return Response(status: .init(code: status))
         }
         let receiver = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await receiver.test(.live) { client in
+        try await receiver.testLive { client in
             let port = try #require(client.port)
             let hook = try #require(URL(string: "http://127.0.0.1:\(port)/hook"))
             var service = AlertService(targets: [.webhook(hook)], environment: first)

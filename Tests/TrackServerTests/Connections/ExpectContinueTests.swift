@@ -57,7 +57,7 @@ struct ExpectContinueTests {
         }
         let app = buildApplication(server.environment)
         let token = server.phoneToken
-        let (interim, final) = try await app.test(.live) { client in
+        let (interim, final) = try await app.testLive { client in
             let port = try #require(client.port)
             let socket = try RawSocket(port: port)
             defer { socket.close() }

@@ -235,17 +235,20 @@ struct SinglePointLaneTests {
         environment.configuration.port = 0
         environment.configuration.host = "127.0.0.1"
         let app = buildApplication(environment) { listening.yield($0) }
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await app.run()
-                return nil
+        // The server on threads of its own, the blocking socket on another: neither waits for the
+        // cooperative pool, however busy the other tests keep it.
+        return try await onOwnThreads {
+            try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    try await app.run()
+                    return nil
+                }
+                var iterator = ports.makeAsyncIterator()
+                let port = try #require(await iterator.next())
+                let value = try await offThePool { Result { try body(port) } }
+                group.cancelAll()
+                return try value.get()
             }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
-            // The blocking socket runs on a thread of its own, never on the concurrency pool.
-            let value = await onThreads(1) { _ in Result { try body(port) } }[0]
-            group.cancelAll()
-            return try value.get()
         }
     }
 

@@ -80,7 +80,7 @@ struct TrustedProxyTests {
         let server = try await SharePageTests.server(logger: logs.logger(level: .info)) {
             $0.trustedProxies = Self.loopback
         }
-        let statuses = try await server.liveApp.test(.live) { client in
+        let statuses = try await server.liveApp.testLive { client in
             let link = try await SharePageTests.create(client, body: #"{"device":"iphone-42","kind":"live"}"#)
             var statuses: [UInt] = []
             func get(_ uri: String, as address: String) async throws -> UInt {
@@ -134,7 +134,7 @@ struct TrustedProxyTests {
     /// Without `--trusted-proxy` a forged header changes nothing: the limit stays the socket's.
     @Test func withoutTrustTheForgedHeaderDoesNotEscapeTheLimit() async throws {
         let server = try await SharePageTests.server { $0.shareLimits.perAddress = 3 }
-        let statuses = try await server.liveApp.test(.live) { client in
+        let statuses = try await server.liveApp.testLive { client in
             var statuses: [UInt] = []
             for guess in 0..<4 {
                 statuses.append(

@@ -39,7 +39,7 @@ struct ClientProtocolUploadTests {
         let server = try await TestServer()
         let phone = try Self.phone(samples: 1_200)
         let clock = ManualTime(TestServer.start)
-        let (first, second) = try await server.liveApp.test(.live) { client in
+        let (first, second) = try await server.liveApp.testLive { client in
             let port = try #require(client.port)
             let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
             let transport = ClientProtocolTransport(
@@ -68,7 +68,7 @@ struct ClientProtocolUploadTests {
         let phone = try Self.phone(samples: 10)
         let batch = try phone.oldestPending(limit: 10)
         let request = BatchRequest(batch: UUID(), device: "iphone-42", samples: batch)
-        let (first, resend, revoked) = try await server.liveApp.test(.live) { client in
+        let (first, resend, revoked) = try await server.liveApp.testLive { client in
             let port = try #require(client.port)
             let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
             let transport = ClientProtocolTransport(
@@ -107,7 +107,7 @@ struct ClientProtocolUploadTests {
         let phone = try Self.phone(samples: 8)
         let batch = try phone.oldestPending(limit: 8)
         let request = BatchRequest(batch: UUID(), device: "iphone-42", samples: batch)
-        let (firstTry, failing) = try await app.test(.live) { client in
+        let (firstTry, failing) = try await app.testLive { client in
             let port = try #require(client.port)
             let base = try #require(URL(string: "http://127.0.0.1:\(port)/any"))
             let transport = ClientProtocolTransport(

@@ -17,7 +17,7 @@ struct LiveServerTests {
         var fields = HTTPFields.bearer(server.phoneToken)
         fields[.contentEncoding] = "gzip"
         let headers = fields
-        let (health, upload) = try await app.test(.live) { client in
+        let (health, upload) = try await app.testLive { client in
             (
                 try await client.executeRequest(uri: "/healthz", method: .get, headers: [:], body: nil),
                 try await client.executeRequest(

@@ -29,7 +29,7 @@ struct PhoneToServerTests {
             time += .seconds(9)
         }
         let clock = ManualTime(TestServer.start)
-        let (reports, pendingAfter) = try await app.test(.live) { client in
+        let (reports, pendingAfter) = try await app.testLive { client in
             let port = try #require(client.port)
             let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
             let engine = try SyncEngine(
@@ -62,7 +62,7 @@ struct PhoneToServerTests {
         let batch = try phone.oldestPending(limit: 10)
         let request = BatchRequest(
             batch: BatchRequest.batchID(for: batch.map(\.id)), device: "iphone-42", samples: batch)
-        let (firstTry, resend, revoked) = try await app.test(.live) { client in
+        let (firstTry, resend, revoked) = try await app.testLive { client in
             let port = try #require(client.port)
             let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
             let transport = URLSessionBatchTransport(server: base, token: server.phoneToken)

@@ -159,7 +159,7 @@ struct SharePageTests {
     /// Over a real socket the limit is kept per client address (the router tests have none).
     @Test func overASocketTheLimitIsPerClientAddress() async throws {
         let server = try await Self.server { $0.shareLimits.perAddress = 4 }
-        let statuses = try await server.liveApp.test(.live) { client in
+        let statuses = try await server.liveApp.testLive { client in
             var statuses: [UInt] = []
             for guess in 0..<5 {
                 let uri = "/s/shr_" + String(repeating: "\(guess)", count: 64)

@@ -111,3 +111,12 @@ extension TestResponse {
 extension ByteBuffer {
     init(text: String) { self.init(string: text) }
 }
+
+extension ApplicationProtocol {
+    /// `test(.live)` with the server, its connections and its handlers on threads of their own
+    /// (``onOwnThreads(isolation:_:)``): a live server answers however busy the other tests keep
+    /// the cooperative pool.
+    func testLive<Value>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await onOwnThreads { try await self.test(.live, body) }
+    }
+}
