@@ -110,12 +110,17 @@ import Testing
         let gpx = TrackExport.gpx(segments, name: "a<b & c")
         #expect(gpx.contains(#"<gpx version="1.1""#))
         #expect(gpx.components(separatedBy: "<trkseg>").count == 3)
-        #expect(gpx.contains(#"<trkpt lat="31.2304" lon="121.4737"><ele>4</ele><time>1970-01-01T00:00:00.000Z</time>"#))
+        #expect(
+            gpx.contains(
+                #"<trkpt lat="31.2304" lon="121.4737"><ele>4</ele><time>1970-01-01T00:00:00.000Z</time>"#
+                    + "<extensions><bgt:local_time>1970-01-01T00:00:00.000+00:00</bgt:local_time>"
+                    + "<bgt:time_zone>UTC</bgt:time_zone></extensions></trkpt>"))
         #expect(gpx.contains("a&lt;b &amp; c"))
 
         let csv = TrackExport.csv(segments).split(separator: "\n")
         #expect(csv.count == 4)
-        #expect(csv[1] == "1970-01-01T00:00:00.000Z,0,0,31.2304,121.4737,12.5,4,,")
+        #expect(csv[0] == "time,t_ms,segment,lat,lon,accuracy,altitude,speed,course,local_time,time_zone")
+        #expect(csv[1] == "1970-01-01T00:00:00.000Z,0,0,31.2304,121.4737,12.5,4,,,1970-01-01T00:00:00.000+00:00,UTC")
         #expect(csv[3].hasPrefix("1970-01-01T00:33:20.000Z,2000000,1,"))
     }
 

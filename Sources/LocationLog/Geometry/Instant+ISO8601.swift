@@ -6,6 +6,19 @@ extension Instant {
     /// Computed with integer civil-calendar arithmetic (Howard Hinnant's `civil_from_days`) rather
     /// than a date formatter: exact, allocation-light, and the same on every platform.
     public var iso8601: String {
+        Self.clockText(milliseconds) + "Z"
+    }
+
+    /// `2024-11-22T02:46:40.123+01:00`: the local time `offsetSeconds` from UTC, with its offset
+    /// (`+00:00` for UTC itself), as an export writes a local time beside the UTC one.
+    public func iso8601(offsetSeconds: Int) -> String {
+        let minutes = abs(offsetSeconds) / 60
+        return Self.clockText(milliseconds + Int64(offsetSeconds) * 1000) + (offsetSeconds < 0 ? "-" : "+")
+            + pad(Int64(minutes / 60), 2) + ":" + pad(Int64(minutes % 60), 2)
+    }
+
+    /// `2024-11-22T01:46:40.123` of milliseconds since 1970 on a clock with no zone.
+    private static func clockText(_ milliseconds: Int64) -> String {
         let millisecondsPerDay: Int64 = 86_400_000
         var days = milliseconds / millisecondsPerDay
         var rest = milliseconds % millisecondsPerDay
@@ -13,13 +26,13 @@ extension Instant {
             rest += millisecondsPerDay
             days -= 1
         }
-        let (year, month, day) = Self.civil(fromDays: days)
+        let (year, month, day) = civil(fromDays: days)
         let hour = rest / 3_600_000
         let minute = rest / 60_000 % 60
         let second = rest / 1000 % 60
         let millisecond = rest % 1000
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
-            + ".\(pad(millisecond, 3))Z"
+            + ".\(pad(millisecond, 3))"
     }
 
     /// Reads `YYYY-MM-DD[T ]HH:MM:SS[.fff…][Z|±HH:MM|±HHMM]` (no zone means UTC; `t`, `z` and a

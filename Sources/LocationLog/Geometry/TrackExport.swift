@@ -2,7 +2,8 @@ import BackgroundCore
 import Foundation
 
 /// Track exports: GeoJSON, GPX 1.1 and CSV. Each takes the track already cut into segments
-/// (see `Gaps.segments`), so a gap is a break in every format.
+/// (see `Gaps.segments`), so a gap is a break in every format, and writes each time in UTC and,
+/// beside it, in the local time ``ExportLocalTime`` gives (UTC itself unless told).
 ///
 /// ```swift
 /// let segments = Gaps.segments(of: points, maximumGap: .seconds(360))
@@ -10,13 +11,16 @@ import Foundation
 /// ```
 public enum TrackExport {
     /// A GeoJSON FeatureCollection: one `MultiLineString` feature (one line per segment of two or
-    /// more points) and, when `includePoints` is set, one `Point` feature per sample with `time`
-    /// and `accuracy` properties for the map's hover labels. Coordinates are `[lon, lat]`.
+    /// more points) and, when `includePoints` is set, one `Point` feature per sample with `time`,
+    /// `local_time`, `time_zone` and `accuracy` properties for the map's hover labels. Coordinates
+    /// are `[lon, lat]`.
     ///
     /// A segment of a single point is no line: RFC 7946 §3.1.4 asks for two or more positions in a
     /// LineString, so such a segment is a `Point` feature (`"segment"` its index) and never part
     /// of the `MultiLineString`.
-    public static func geoJSON(_ segments: [[TrackPoint]], includePoints: Bool = true) -> String {
+    public static func geoJSON(
+        _ segments: [[TrackPoint]], includePoints: Bool = true, localTime: ExportLocalTime = .utc
+    ) -> String {
         var out = geoJSONHead(segmentCount: segments.count)
         out += segments.filter { $0.count >= 2 }.map { segment in
             "[" + segment.map(geoJSONPosition).joined(separator: ",") + "]"
@@ -26,35 +30,38 @@ public enum TrackExport {
             for (index, segment) in segments.enumerated() where segment.count == 1 {
                 out += #",{"type":"Feature","geometry":{"type":"Point","coordinates":["#
                 out += "\(number(segment[0].longitude)),\(number(segment[0].latitude))]},"
-                out += #""properties":{"segment":\#(index),"time":"\#(segment[0].time.iso8601)"}}"#
+                out += #""properties":{"segment":\#(index),"#
+                appendGeoJSONTimes(segment[0].time, localTime, to: &out)
+                out += "}}"
             }
         }
         if includePoints {
-            for point in segments.joined() { appendGeoJSONPointFeature(point, to: &out) }
+            for point in segments.joined() { appendGeoJSONPointFeature(point, localTime, to: &out) }
         }
         out += "]}"
         return out
     }
 
     /// A GPX 1.1 document with one `trk` whose `trkseg`s are the segments.
-    public static func gpx(_ segments: [[TrackPoint]], name: String) -> String {
+    public static func gpx(_ segments: [[TrackPoint]], name: String, localTime: ExportLocalTime = .utc) -> String {
         var out = gpxHead(name: name)
         for segment in segments {
             out += "<trkseg>\n"
-            for point in segment { appendGPXPoint(point, to: &out) }
+            for point in segment { appendGPXPoint(point, localTime, to: &out) }
             out += "</trkseg>\n"
         }
         out += gpxTail
         return out
     }
 
-    /// CSV with a header; empty cells for unknown values. `segment` numbers the segments from 0.
-    public static let csvHeader = "time,t_ms,segment,lat,lon,accuracy,altitude,speed,course"
+    /// CSV with a header; empty cells for unknown values. `segment` numbers the segments from 0;
+    /// `time` is UTC, `local_time` the same instant with the offset of the zone in `time_zone`.
+    public static let csvHeader = "time,t_ms,segment,lat,lon,accuracy,altitude,speed,course,local_time,time_zone"
 
-    public static func csv(_ segments: [[TrackPoint]]) -> String {
+    public static func csv(_ segments: [[TrackPoint]], localTime: ExportLocalTime = .utc) -> String {
         var out = csvHeader + "\n"
         for (index, segment) in segments.enumerated() {
-            for point in segment { appendCSVLine(point, segment: index, to: &out) }
+            for point in segment { appendCSVLine(point, segment: index, localTime, to: &out) }
         }
         return out
     }
@@ -74,39 +81,60 @@ public enum TrackExport {
     }
 
     /// `,` and one `Point` feature with the hover properties.
-    package static func appendGeoJSONPointFeature(_ point: TrackPoint, to out: inout String) {
+    package static func appendGeoJSONPointFeature(
+        _ point: TrackPoint, _ localTime: ExportLocalTime, to out: inout String
+    ) {
         out += #",{"type":"Feature","geometry":{"type":"Point","coordinates":["#
         out += "\(number(point.longitude)),\(number(point.latitude))]},"
-        out += #""properties":{"time":"\#(point.time.iso8601)""#
+        out += #""properties":{"#
+        appendGeoJSONTimes(point.time, localTime, to: &out)
         if let accuracy = point.accuracy { out += #","accuracy":\#(number(accuracy))"# }
         if let altitude = point.altitude { out += #","altitude":\#(number(altitude))"# }
         if let speed = point.speed { out += #","speed":\#(number(speed))"# }
         out += "}}"
     }
 
+    /// `"time":"…Z","local_time":"…+01:00","time_zone":"Europe/Berlin"`.
+    static func appendGeoJSONTimes(_ time: Instant, _ localTime: ExportLocalTime, to out: inout String) {
+        let local = localTime.local(time)
+        out += #""time":"\#(time.iso8601)","local_time":"\#(local.time)","time_zone":"\#(jsonEscaped(local.zone))""#
+    }
+
+    /// The namespace of the GPX extension elements (`bgt:local_time`, `bgt:time_zone`) that carry a
+    /// point's local time; a reader that does not know them skips them, as GPX 1.1 provides.
+    public static let gpxExtensionNamespace = "urn:backgroundtracker:gpx:1"
+
     /// The GPX document up to its first `trkseg`.
     package static func gpxHead(name: String, before elements: String = "") -> String {
         #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-            + #"<gpx version="1.1" creator="BackgroundTracker" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
+            + #"<gpx version="1.1" creator="BackgroundTracker" xmlns="http://www.topografix.com/GPX/1/1""#
+            + #" xmlns:bgt="\#(gpxExtensionNamespace)">"# + "\n"
             + elements + "<trk><name>\(xmlEscaped(name))</name>\n"
     }
 
     package static let gpxTail = "</trk>\n</gpx>\n"
 
-    /// One `trkpt` line.
-    package static func appendGPXPoint(_ point: TrackPoint, to out: inout String) {
+    /// One `trkpt` line: UTC in `<time>`, the local time in its `extensions`.
+    package static func appendGPXPoint(_ point: TrackPoint, _ localTime: ExportLocalTime, to out: inout String) {
         out += #"<trkpt lat="\#(number(point.latitude))" lon="\#(number(point.longitude))">"#
         if let altitude = point.altitude { out += "<ele>\(number(altitude))</ele>" }
+        let local = localTime.local(point.time)
         out += "<time>\(point.time.iso8601)</time>"
+        out += "<extensions><bgt:local_time>\(local.time)</bgt:local_time>"
+        out += "<bgt:time_zone>\(xmlEscaped(local.zone))</bgt:time_zone></extensions>"
         out += "</trkpt>\n"
     }
 
     /// One CSV line of segment `segment`.
-    package static func appendCSVLine(_ point: TrackPoint, segment: Int, to out: inout String) {
+    package static func appendCSVLine(
+        _ point: TrackPoint, segment: Int, _ localTime: ExportLocalTime, to out: inout String
+    ) {
         let optionals = [point.accuracy, point.altitude, point.speed, point.course].map { $0.map(number) ?? "" }
+        let local = localTime.local(point.time)
         out += "\(point.time.iso8601),\(point.time.milliseconds),\(segment),"
         out += "\(number(point.latitude)),\(number(point.longitude)),"
-        out += optionals.joined(separator: ",") + "\n"
+        // IANA names are letters, digits, `/`, `_`, `-` and `+`: nothing CSV needs to quote.
+        out += optionals.joined(separator: ",") + ",\(local.time),\(local.zone)\n"
     }
 
     static func number(_ value: Double) -> String {
@@ -115,6 +143,20 @@ public enum TrackExport {
         // `String(Double)` switches to exponent form below 1e-4, which GPX's xsd:decimal forbids.
         if abs(value) < 1e-4 { return String(format: "%.9f", value) }
         return String(value)
+    }
+
+    /// Escapes text for a JSON string: quotes, backslashes and control characters.
+    static func jsonEscaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// Escapes text for XML and HTML (element content and quoted attributes).

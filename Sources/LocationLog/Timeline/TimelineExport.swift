@@ -6,10 +6,16 @@ public enum TimelineExport {
     /// `,`-led GeoJSON features: a `Point` per stay (its centre), a `LineString` from start to end
     /// per trip, a feature with `null` geometry per gap (RFC 7946 §3.2 allows it). Each has a
     /// `"timeline"` property naming its kind, so a reader tells them from the track's own points.
-    public static func geoJSONFeatures(_ entries: [TimelineEntry]) -> String {
+    /// `start` and `end` are UTC; `start_local` and `end_local` the same instants in local time,
+    /// `time_zone` the zone at the start.
+    public static func geoJSONFeatures(_ entries: [TimelineEntry], localTime: ExportLocalTime = .utc) -> String {
         var out = ""
         for entry in entries {
-            let times = #""start":"\#(entry.start.iso8601)","end":"\#(entry.end.iso8601)""#
+            let (start, end) = (localTime.local(entry.start), localTime.local(entry.end))
+            let times =
+                #""start":"\#(entry.start.iso8601)","end":"\#(entry.end.iso8601)","#
+                + #""start_local":"\#(start.time)","end_local":"\#(end.time)","#
+                + #""time_zone":"\#(TrackExport.jsonEscaped(start.zone))""#
             switch entry {
             case .stay(let stay):
                 out += #",{"type":"Feature","geometry":{"type":"Point","coordinates":["#
@@ -35,12 +41,13 @@ public enum TimelineExport {
 
     /// GPX 1.1 elements that precede the `trk` (the schema orders `wpt`, then `rte`, then `trk`):
     /// a `wpt` per stay, a `rte` from start to end per trip (its `type` the mode), an empty `rte`
-    /// of type `gap` per gap.
-    public static func gpxElements(_ entries: [TimelineEntry]) -> String {
+    /// of type `gap` per gap. `<time>` is UTC; each `desc` gives the span in local time.
+    public static func gpxElements(_ entries: [TimelineEntry], localTime: ExportLocalTime = .utc) -> String {
         var waypoints = ""
         var routes = ""
         for entry in entries {
-            let span = "\(entry.start.iso8601) – \(entry.end.iso8601)"
+            let (start, end) = (localTime.local(entry.start), localTime.local(entry.end))
+            let span = "\(start.time) – \(end.time) \(TrackExport.xmlEscaped(start.zone))"
             switch entry {
             case .stay(let stay):
                 waypoints +=

@@ -16,6 +16,8 @@ struct TrackBody: Sendable {
     var flushBytes = 64 << 10
     /// The stays, trips and gaps of the range (GeoJSON and GPX include them; see ``TimelineExport``).
     var timeline: [TimelineEntry] = []
+    /// The local time written beside each UTC time: the zones the device was in.
+    var localTime = ExportLocalTime.utc
 
     /// Writes the whole body and finishes it.
     func write(to writer: inout any ResponseBodyWriter) async throws {
@@ -60,15 +62,15 @@ struct TrackBody: Sendable {
         if inLine { out.text += "]" }
         out.text += "]}}"
         try await reader.read { run in
-            for point in run.points { TrackExport.appendGeoJSONPointFeature(point, to: &out.text) }
+            for point in run.points { TrackExport.appendGeoJSONPointFeature(point, localTime, to: &out.text) }
             try await out.flushIfFull(&writer)
         }
-        out.text += TimelineExport.geoJSONFeatures(timeline)
+        out.text += TimelineExport.geoJSONFeatures(timeline, localTime: localTime)
         out.text += "]}"
     }
 
     private func gpx(_ out: inout Output, _ writer: inout any ResponseBodyWriter) async throws {
-        out.text += TrackExport.gpxHead(name: name, before: TimelineExport.gpxElements(timeline))
+        out.text += TrackExport.gpxHead(name: name, before: TimelineExport.gpxElements(timeline, localTime: localTime))
         var segment = -1
         try await reader.read { run in
             if run.segment != segment {
@@ -76,7 +78,7 @@ struct TrackBody: Sendable {
                 out.text += "<trkseg>\n"
                 segment = run.segment
             }
-            for point in run.points { TrackExport.appendGPXPoint(point, to: &out.text) }
+            for point in run.points { TrackExport.appendGPXPoint(point, localTime, to: &out.text) }
             try await out.flushIfFull(&writer)
         }
         if segment >= 0 { out.text += "</trkseg>\n" }
@@ -86,7 +88,7 @@ struct TrackBody: Sendable {
     private func csv(_ out: inout Output, _ writer: inout any ResponseBodyWriter) async throws {
         out.text += TrackExport.csvHeader + "\n"
         try await reader.read { run in
-            for point in run.points { TrackExport.appendCSVLine(point, segment: run.segment, to: &out.text) }
+            for point in run.points { TrackExport.appendCSVLine(point, segment: run.segment, localTime, to: &out.text) }
             try await out.flushIfFull(&writer)
         }
     }

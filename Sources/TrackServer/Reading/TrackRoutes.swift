@@ -69,7 +69,8 @@ extension TrackServerEnvironment {
                 store: store, device: device, from: query.from, to: query.to,
                 maximumGap: configuration.gapThreshold, simplify: query.simplify),
             format: query.format, name: device, segmentCount: segmentCount,
-            timeline: try await exportedTimeline(device: device, from: query.from, to: query.to, format: query.format))
+            timeline: try await exportedTimeline(device: device, from: query.from, to: query.to, format: query.format),
+            localTime: try await localTime(device: device).exportLocalTime(from: query.from, to: query.to))
         return Response(
             status: .ok, headers: [.contentType: query.format.contentType],
             body: ResponseBody { writer in

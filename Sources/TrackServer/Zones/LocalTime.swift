@@ -1,6 +1,6 @@
 public import BackgroundCore
 public import Foundation
-import LocationLog
+public import LocationLog
 
 /// A device's local time: the IANA zone each of its samples was taken in, with daylight saving.
 ///
@@ -118,6 +118,26 @@ public struct LocalTime: Sendable {
             }
         }
         return spans
+    }
+
+    /// Local times for an export of `from..<to`: the range's spans worked out once, each written
+    /// time looked up among them (an instant outside the range asks its zone directly).
+    public func exportLocalTime(from: Instant, to: Instant) -> ExportLocalTime {
+        let spans = spans(from: from, to: max(to, from + .milliseconds(1)))
+        let whole = self
+        return ExportLocalTime { instant in
+            guard instant >= from, instant < to, let first = spans.first, first.start <= instant else {
+                return (whole.offsetSeconds(at: instant), whole.zone(at: instant).identifier)
+            }
+            // The last span starting at or before `instant`.
+            var low = 0
+            var high = spans.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if spans[middle].start <= instant { low = middle } else { high = middle - 1 }
+            }
+            return (spans[low].offsetSeconds, spans[low].zone)
+        }
     }
 
     /// `[start ms, offset minutes]` per span of `from..<to`: what the pages' scripts read local

@@ -64,8 +64,11 @@ struct DeviceDelete: AsyncParsableCommand {
         .joined(separator: "\n")
     }
 
-    /// Writes every sample of the device as CSV, a page at a time. Returns the rows written.
+    /// Writes every sample of the device as CSV, a page at a time, with local times in the zones
+    /// the device was in (this host's zone where it reported none). Returns the rows written.
     static func export(_ store: any TrackStore, device: String, to path: String) async throws -> Int {
+        let zones = LocalTime(try await store.timeZones(device: device), serverDefault: .current)
+        let localTime = ExportLocalTime { (zones.offsetSeconds(at: $0), zones.zone(at: $0).identifier) }
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else { throw ValidationError("--export: cannot create \(path); check the directory exists and is writable") }
@@ -77,8 +80,10 @@ struct DeviceDelete: AsyncParsableCommand {
             let page = try await store.trackPage(
                 device: device, from: Instant(milliseconds: Int64.min / 2), to: Instant(milliseconds: Int64.max / 2),
                 after: after, limit: 10_000)
-            let lines = TrackExport.csv([page.points]).split(separator: "\n", omittingEmptySubsequences: true)
-                .dropFirst()
+            let lines = TrackExport.csv([page.points], localTime: localTime).split(
+                separator: "\n", omittingEmptySubsequences: true
+            )
+            .dropFirst()
             if !lines.isEmpty { try handle.write(contentsOf: Data((lines.joined(separator: "\n") + "\n").utf8)) }
             rows += page.points.count
             after = page.next

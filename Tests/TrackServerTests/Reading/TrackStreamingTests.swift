@@ -56,14 +56,16 @@ struct TrackStreamingTests {
 
     /// What the route answered before it streamed: the whole track read, cut, simplified and
     /// exported in one piece.
-    static func wholeTrackBody(_ format: TrackQuery.Format, simplify: Double?, name: String) -> String {
+    static func wholeTrackBody(
+        _ format: TrackQuery.Format, simplify: Double?, name: String, localTime: ExportLocalTime = .utc
+    ) -> String {
         let points = track().sorted { $0.time < $1.time }.map(\.trackPoint)
         var segments = Gaps.segments(of: points, maximumGap: gap)
         if let simplify { segments = segments.map { Simplification.douglasPeucker($0, tolerance: simplify) } }
         switch format {
-        case .geojson: return TrackExport.geoJSON(segments)
-        case .gpx: return TrackExport.gpx(segments, name: name)
-        case .csv: return TrackExport.csv(segments)
+        case .geojson: return TrackExport.geoJSON(segments, localTime: localTime)
+        case .gpx: return TrackExport.gpx(segments, name: name, localTime: localTime)
+        case .csv: return TrackExport.csv(segments, localTime: localTime)
         case .polyline:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -107,8 +109,12 @@ struct TrackStreamingTests {
 
     @Test func theRouteStreamsTheSameBytes() async throws {
         // The track alone: with the timeline on, GeoJSON and GPX also carry the stays and trips
-        // (TimelineRouteTests checks those).
-        let server = try await TestServer { $0.timelineEnabled = false }
+        // (TimelineRouteTests checks those). Local times in the server's zone, New York's.
+        let zone = try #require(TimeZone(identifier: "America/New_York"))
+        let server = try await TestServer {
+            $0.timelineEnabled = false
+            $0.timeZone = zone
+        }
         _ = try await server.store.insert(Self.track(), device: "iphone-42", at: TestServer.start)
         for format in TrackQuery.Format.allCases {
             let response = try await server.test { client in
@@ -118,7 +124,10 @@ struct TrackStreamingTests {
             }
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == format.contentType)
-            #expect(response.text == Self.wholeTrackBody(format, simplify: nil, name: "iphone-42"))
+            let expected = Self.wholeTrackBody(
+                format, simplify: nil, name: "iphone-42", localTime: ExportLocalTime(zone: zone))
+            #expect(response.text == expected)
+            #expect(format == .polyline || expected.contains("-05:00"))
         }
     }
 

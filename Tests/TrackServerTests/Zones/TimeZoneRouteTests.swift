@@ -177,4 +177,58 @@ struct TimeZoneRouteTests {
         #expect(try await server.store.setTimeZoneOverride(device: "iphone-42", nil))
         #expect(try await page(server, day: "2024-11-03").contains("(Europe/Berlin day)"))
     }
+
+    func export(_ server: TestServer, _ format: String, from: String, to: String) async throws -> String {
+        try await server.test { client in
+            try await client.executeRequest(
+                uri: "/v1/devices/iphone-42/track?from=\(from)&to=\(to)&format=\(format)", method: .get,
+                headers: .bearer(server.phoneToken), body: nil)
+        }.text
+    }
+
+    /// The exports write each sample's local time in the zone the device was in: Berlin's offset
+    /// before the landing, New York's after, and UTC beside both (issue 37 item 2).
+    @Test func theExportsLocalTimesFollowTheZoneTheDeviceWasIn() async throws {
+        let server = try await TestServer()
+        let times = try Self.times("2024-11-20T14:00:00Z", "2024-11-20T16:00:00Z")
+        let landing = try #require(Instant(iso8601: "2024-11-20T15:00:00Z"))
+        _ = try await post(server, Self.batch(times.filter { $0 < landing }, tz: "Europe/Berlin"))
+        _ = try await post(server, Self.batch(times.filter { $0 >= landing }, tz: "America/New_York", firstSeq: 1_000))
+        let range = ("2024-11-20T00:00:00Z", "2024-11-21T00:00:00Z")
+
+        let csv = try await export(server, "csv", from: range.0, to: range.1).split(separator: "\n")
+        #expect(csv.first?.hasSuffix(",local_time,time_zone") == true)
+        #expect(csv.count == times.count + 1)
+        #expect(
+            csv.contains {
+                $0.hasPrefix("2024-11-20T14:50:00.000Z,")
+                    && $0.hasSuffix(",2024-11-20T15:50:00.000+01:00,Europe/Berlin")
+            })
+        #expect(
+            csv.contains {
+                $0.hasPrefix("2024-11-20T15:00:00.000Z,")
+                    && $0.hasSuffix(",2024-11-20T10:00:00.000-05:00,America/New_York")
+            })
+
+        let gpx = try await export(server, "gpx", from: range.0, to: range.1)
+        #expect(
+            gpx.contains(
+                "<time>2024-11-20T14:00:00.000Z</time><extensions><bgt:local_time>2024-11-20T15:00:00.000+01:00</bgt:local_time><bgt:time_zone>Europe/Berlin</bgt:time_zone>"
+            ))
+        #expect(
+            gpx.contains(
+                "<bgt:local_time>2024-11-20T10:50:00.000-05:00</bgt:local_time><bgt:time_zone>America/New_York</bgt:time_zone>"
+            ))
+
+        let geo = try await export(server, "geojson", from: range.0, to: range.1)
+        #expect(
+            geo.contains(
+                #""time":"2024-11-20T15:10:00.000Z","local_time":"2024-11-20T10:10:00.000-05:00","time_zone":"America/New_York""#
+            ))
+
+        // The operator's zone wins here too.
+        #expect(try await server.store.setTimeZoneOverride(device: "iphone-42", "Asia/Kathmandu"))
+        let overridden = try await export(server, "csv", from: range.0, to: range.1).split(separator: "\n")
+        #expect(overridden.dropFirst().allSatisfy { $0.hasSuffix("+05:45,Asia/Kathmandu") })
+    }
 }
