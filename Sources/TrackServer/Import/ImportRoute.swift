@@ -70,6 +70,37 @@ extension TrackServerEnvironment {
                     problems: problems, error: error),
                 status: error == nil ? .ok : .unprocessableContent)
         }
+        func feed(_ buffer: ByteBuffer, into current: inout ImportPipeline) async throws {
+            let batches = buffer.withUnsafeReadableBytes { raw in
+                current.feed(raw.assumingMemoryBound(to: UInt8.self))
+            }
+            keep(current.takeProblems())
+            _ = try await current.commit(batches, to: store, device: device)
+        }
+        // The body's first bytes, however the network split them: the format is told from them.
+        var head = UploadHead()
+        /// Starts the pipeline on the gathered head and feeds it the chunks held so far.
+        func start() async throws {
+            let bytes = head.bytes
+            guard !bytes.isEmpty else { return }
+            guard let format = named ?? ImportFormat.detect(head: bytes.prefix(4096)) else {
+                throw APIError(
+                    .unsupportedMediaType,
+                    "cannot tell the format from the first bytes; add ?format= (\(ImportFormat.names))")
+            }
+            // Always read from the start: a resent body is known to be the same file only at its
+            // end, and skipping records on the word of its length and first bytes once answered a
+            // different file "finished" with records never stored. What the first try stored
+            // counts as duplicates; the job's row (one per length and head) is brought up to date.
+            var current = ImportPipeline(
+                format: format, fingerprint: head.fingerprint(length: request.headers[.contentLength]), now: now)
+            pipeline = current
+            for held in head.take() {
+                try await feed(held, into: &current)
+                pipeline = current
+                if let failure = current.failure { throw failure }
+            }
+        }
         do {
             for try await buffer in request.body {
                 read += Int64(buffer.readableBytes)
@@ -78,28 +109,15 @@ extension TrackServerEnvironment {
                         "the body is larger than \(limit) bytes (serve --max-import-bytes); the points before were "
                             + "imported, split the file or use `bgtrack import`")
                 }
-                if pipeline == nil {
-                    guard let format = named ?? ImportFormat.detect(head: buffer.readableBytesView.prefix(4096)) else {
-                        if buffer.readableBytesView.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { continue }
-                        throw APIError(
-                            .unsupportedMediaType,
-                            "cannot tell the format from the first bytes; add ?format= (\(ImportFormat.names))")
-                    }
-                    // The same file sent again after a dropped connection goes on where it stopped.
-                    let fingerprint = Self.uploadFingerprint(request, head: buffer)
-                    pipeline = ImportPipeline(
-                        format: format, fingerprint: fingerprint, now: now,
-                        resume: try await store.importCheckpoint(device: device, fingerprint: fingerprint))
+                guard var current = pipeline else {
+                    if head.add(buffer) { try await start() }
+                    continue
                 }
-                guard var current = pipeline else { continue }
-                let batches = buffer.withUnsafeReadableBytes { raw in
-                    current.feed(raw.assumingMemoryBound(to: UInt8.self))
-                }
-                keep(current.takeProblems())
-                _ = try await current.commit(batches, to: store, device: device)
+                try await feed(buffer, into: &current)
                 pipeline = current
                 if let failure = current.failure { throw failure }
             }
+            if pipeline == nil { try await start() }
             guard var current = pipeline else {
                 throw APIError(.badRequest, "the body is empty; send the file as the request body")
             }
@@ -123,12 +141,44 @@ extension TrackServerEnvironment {
             return try answer(current, error: failure.message)
         }
     }
+}
 
-    /// Identifies an upload for its checkpoint: the declared length and the first bytes. A
-    /// chunked upload (no length) gets a checkpoint of its own, never resumed.
-    static func uploadFingerprint(_ request: Request, head: ByteBuffer) -> String {
-        guard let length = request.headers[.contentLength] else { return "upload " + Tokens.mint(prefix: "imp") }
-        let digest = SHA256.digest(Array(length.utf8) + Array(head.readableBytesView.prefix(64 << 10)))
-        return "upload " + digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+/// The first ``UploadHead/size`` bytes of an import's body, gathered from however many chunks
+/// the network delivered them in, and the chunks themselves until the pipeline starts.
+struct UploadHead {
+    static let size = 64 << 10
+
+    private(set) var bytes: [UInt8] = []
+    private var held: [ByteBuffer] = []
+
+    /// Holds `buffer`; true once the head is whole (the pipeline can start). Chunks of white space
+    /// before the file's first byte are dropped, so a body of spaces holds nothing.
+    mutating func add(_ buffer: ByteBuffer) -> Bool {
+        if bytes.isEmpty, buffer.readableBytesView.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            return false
+        }
+        held.append(buffer)
+        // The head starts at the file's first byte that is not white space, wherever it fell.
+        var view = buffer.readableBytesView[...]
+        if bytes.isEmpty { view = view.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) } }
+        let missing = Self.size - bytes.count
+        if missing > 0 { bytes += view.prefix(missing) }
+        return bytes.count >= Self.size
+    }
+
+    /// The chunks held, in order; the head keeps its bytes.
+    mutating func take() -> [ByteBuffer] {
+        defer { held.removeAll() }
+        return held
+    }
+
+    /// Names the import's row: SHA-256 of the declared length and the head, the same however the
+    /// body was split. A chunked upload (no length) gets a row of its own.
+    func fingerprint(length: String?) -> String {
+        guard let length else { return "upload " + Tokens.mint(prefix: "imp") }
+        return "upload "
+            + SHA256.digest(Array(length.utf8) + [0] + bytes).map {
+                ($0 < 16 ? "0" : "") + String($0, radix: 16)
+            }.joined()
     }
 }

@@ -5,7 +5,8 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
-import TrackServer
+
+@testable import TrackServer
 
 /// `POST /v1/devices/{id}/imports`: who may import, its limits, and what it answers.
 @Suite struct ImportRouteTests {
@@ -97,5 +98,63 @@ import TrackServer
         let problems = try #require(counts["problems"] as? [String])
         #expect(problems.count == 100)
         #expect(problems.first?.contains("record 1 at byte 0 (line 1)") == true, "\(problems.first ?? "")")
+    }
+
+    /// A killed import of one file, then another of the same length and the same first 64 KiB that
+    /// differs after them: every record of the second is stored. (The route once resumed on the
+    /// word of the length and the first chunk, skipped the records the first file's import had
+    /// done, and answered the second "finished" with them never stored.)
+    @Test func anotherFileWithTheLengthAndHeadOfAnInterruptedImportIsReadWhole() async throws {
+        let server = try await TestServer()
+        let first = ImportSampleFile.text(.gpx, records: 3_000)
+        let cut = first.index(first.startIndex, offsetBy: 100_000)
+        let second = String(first[..<cut]) + first[cut...].replacingOccurrences(of: "lat=\"48.", with: "lat=\"47.")
+        #expect(second.utf8.count == first.utf8.count && second != first && first.utf8.count > 200_000)
+        // The first file's import was killed after 2,000 records: its row says so.
+        var head = UploadHead()
+        _ = head.add(ByteBuffer(string: first))
+        let fingerprint = head.fingerprint(length: "\(first.utf8.count)")
+        _ = try await server.store.commitImport(
+            [], device: "iphone-42",
+            checkpoint: ImportCheckpoint(
+                fingerprint: fingerprint, format: "gpx", records: 2_000, bytes: 180_000, points: 2_000, added: 2_000),
+            at: TestServer.start)
+        let length: HTTPFields = [.contentLength: "\(second.utf8.count)"]
+        let answer = try Self.answer(try await Self.post(server, second, headers: length))
+        #expect(answer["finished"] as? Bool == true)
+        #expect(answer["points"] as? Int == 3_000 && answer["added"] as? Int == 3_000, "\(answer)")
+        #expect(try await server.store.device(named: "iphone-42")?.sampleCount == 3_000)
+        // The first file sent again is read whole too: its points are all there, none twice.
+        let again = try Self.answer(try await Self.post(server, first, headers: length))
+        #expect(again["points"] as? Int == 3_000, "\(again)")
+        #expect(
+            (again["added"] as? Int ?? 0) + (again["duplicates"] as? Int ?? 0) == 3_000
+                && (again["finished"] as? Bool) == true, "\(again)")
+        let stored = try await server.store.device(named: "iphone-42")?.sampleCount ?? 0
+        #expect(stored == 3_000 + (again["added"] as? Int ?? -1))
+    }
+
+    /// The head that names an import's row is the same however the body was split.
+    @Test func theHeadIsTheSameHoweverTheBodyWasSplit() throws {
+        let file = "   \n" + ImportSampleFile.text(.gpx, records: 1_500)
+        var names: Set<String> = []
+        for size in [1, 7, 1_000, 65_536, file.utf8.count] {
+            var head = UploadHead()
+            var bytes = Array(file.utf8)[...]
+            var whole = false
+            while !bytes.isEmpty, !whole {
+                whole = head.add(ByteBuffer(bytes: bytes.prefix(size)))
+                bytes = bytes.dropFirst(size)
+            }
+            #expect(whole && head.bytes.count == UploadHead.size, "chunks of \(size)")
+            names.insert(head.fingerprint(length: "\(file.utf8.count)"))
+        }
+        #expect(names.count == 1)
+        // A body of white space holds nothing.
+        var spaces = UploadHead()
+        let whole = spaces.add(ByteBuffer(string: String(repeating: " ", count: 100_000)))
+        #expect(!whole)
+        let held = spaces.take()
+        #expect(held.isEmpty && spaces.bytes.isEmpty)
     }
 }
