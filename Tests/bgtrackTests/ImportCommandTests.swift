@@ -86,6 +86,35 @@ import TrackServer
         #expect(tally == SampleTally(rows: records, distinctTimes: records))
     }
 
+    /// A killed import of one file, then another of the same size whose only change lies in the
+    /// part the first import had done, where the former fingerprint (size and sixteen 64 KiB
+    /// slices) did not look: the second is read from its start and its changed point is stored.
+    @Test func anotherFileLikeAKilledOneIsReadFromItsStart() async throws {
+        let text = ImportSampleFile.text(.gpx, records: 40_000, seed: 3)
+        let first = try Self.temporaryFile(text, name: "a.gpx")
+        let folder = (first as NSString).deletingLastPathComponent
+        let offset = text.utf8.index(text.utf8.startIndex, offsetBy: 620_000)
+        let at = try #require(text.range(of: "lat=\"48.", range: offset..<text.endIndex))
+        let changed = text.replacingCharacters(in: at, with: "lat=\"47.")
+        #expect(changed.utf8.count == text.utf8.count && changed != text)
+        let second = folder + "/b.gpx"
+        try Data(changed.utf8).write(to: URL(fileURLWithPath: second))
+        let database = folder + "/tracks.sqlite"
+        #expect(try await Self.run(["device", "add", "p", "--db", database]).status == 0)
+        let base = ["import", "--device", "p", "--db", database, "--batch-size", "5000"]
+        let killed = try await Self.run(base + ["--kill-after-batches", "3", first])
+        #expect(killed.signalled, "the import was not killed: \(killed.output)")
+        let other = try await Self.run(base + [second])
+        #expect(other.status == 0, "\(other.output)")
+        #expect(!other.output.contains("resuming"), "\(other.output)")
+        #expect(other.output.contains("added       25001"), "\(other.output)")
+        #expect(other.output.contains("duplicates  14999"), "\(other.output)")
+        let store = try SQLiteTrackStore(path: database)
+        let tally = try await store.sampleTally(
+            device: "p", from: Instant(milliseconds: 0), to: Instant(milliseconds: .max))
+        #expect(tally.rows == 40_001)
+    }
+
     @Test func badRecordsAreReportedAndTheRestImportedAndATruncatedFileFails() async throws {
         var text = ImportSampleFile.text(.gpx, records: 5)
         text = text.replacingOccurrences(of: "<trkpt lat=\"48.13", with: "<trkpt lat=\"98.13")

@@ -28,7 +28,7 @@ struct ImportFile {
                 "cannot tell the format from the first bytes (not JSON, XML or .rec lines); name it with --format: "
                     + ImportFormat.names)
         }
-        let fingerprint = try ImportFingerprint.of(handle, size: size)
+        let fingerprint = try ImportFingerprint.of(handle)
         let previous = restart ? nil : try await store.importCheckpoint(device: device, fingerprint: fingerprint)
         let clock = ContinuousClock()
         let started = clock.now
@@ -44,7 +44,10 @@ struct ImportFile {
         var read: Int64 = 0
         let resumedPoints = pipeline.checkpoint.points
         var committed = 0
+        // What this run reads, hashed again: the file must still be the one the fingerprint named.
+        var streamed = SHA256.Hasher()
         while pipeline.failure == nil, let data = try handle.read(upToCount: Self.chunkSize), !data.isEmpty {
+            data.withUnsafeBytes { streamed.update($0) }
             let batches = data.withUnsafeBytes { raw in pipeline.feed(raw.assumingMemoryBound(to: UInt8.self)) }
             report(pipeline.takeProblems())
             for batch in batches {
@@ -61,6 +64,12 @@ struct ImportFile {
             )
         }
         progress.finish()
+        if pipeline.failure == nil, ImportFingerprint.text(streamed) != fingerprint {
+            throw ImportFailure(
+                "the file changed while it was imported (its SHA-256 is no longer the one it started with); "
+                    + "the points read so far are stored and the import is not marked finished: run it again "
+                    + "once the file is complete")
+        }
         _ = try await pipeline.commit(pipeline.finish(), to: store, device: device)
         report(pipeline.takeProblems())
         if let failure = pipeline.failure { throw failure }

@@ -12,6 +12,42 @@ struct SupportTests {
         #expect(
             SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        var million = SHA256.Hasher()
+        for _ in 0..<1000 { million.update(Array(repeating: UInt8(ascii: "a"), count: 1000)) }
+        #expect(
+            SHA256.hex(digest: million.finalize())
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    /// Fed in pieces of any size, the hasher gives the digest of the whole; finalizing midway
+    /// does not disturb it.
+    @Test func sha256InPiecesIsTheDigestOfTheWhole() {
+        let message = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let whole = SHA256.digest(message)
+        for size in [1, 3, 55, 56, 63, 64, 65, 127, 128, 129, 999, 1_000] {
+            var hasher = SHA256.Hasher()
+            var rest = message[...]
+            while !rest.isEmpty {
+                hasher.update(Array(rest.prefix(size)))
+                _ = hasher.finalize()
+                rest = rest.dropFirst(size)
+            }
+            #expect(hasher.finalize() == whole, "pieces of \(size)")
+        }
+        // Lengths either side of the padding's block edges, from Python's hashlib.
+        let known = [
+            55: "8aa994584139d128848eeebc4e815639ba5ab6e6e39574195a63ac4f14f7c43b",
+            56: "ad574708f75c044c9b85de64cb568ee7711ff4f36448c6242f053ba8f6cc2b63",
+            63: "280ed3e8ff1df845b2e7dfe6ac6cee817bef20e783cc65abc41b818b4d2fe076",
+            64: "c6ab9724ade5b6a7a1edfffb12f3aa9181351355af8fd08c919952ad211339dd",
+            65: "788367c73c7ddf4c53f65e68cc0d943e6227ab55b0e78ba63ace822b1c6301c0",
+            119: "3d610547d68216dedf7435a4fb6260353911f6b3fd3f18805ddb8be285d726fe",
+            120: "1f80156a804cb7862ad113e8200e9d74499723e7c7854d5f48776d3148e09656",
+            1_000: "5097e7d587352f5097062ae679f37bda5802d9f875aba14c8cb4d1a188ada179",
+        ]
+        for (count, hex) in known {
+            #expect(SHA256.hex(digest: SHA256.digest(message.prefix(count))) == hex, "\(count) bytes")
+        }
     }
 
     @Test func timestampsInEveryForm() {
