@@ -21,6 +21,22 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// Why ``detect(head:)`` found no format, in words that say what to do: archives are named
+    /// (a Takeout download is a zip), anything else gets the formats to choose from with `hint`
+    /// (`--format` or `?format=`).
+    public static func undetected(head: some Collection<UInt8>, hint: String) -> String {
+        let bytes = Array(head.prefix(4))
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
+            return "this is a zip archive (Google Takeout delivers one): unzip it and import the files inside "
+                + "(Records.json, or the Semantic Location History or Timeline files); naming a format does not help"
+        }
+        if bytes.starts(with: [0x1F, 0x8B]) {
+            return "this is a gzip-compressed file: decompress it (gunzip) and import the file inside"
+        }
+        return "cannot tell the format from the first bytes (not JSON, XML or .rec lines); name it with \(hint): "
+            + names
+    }
+
     /// The format a `--format` / `?format=` value names: the user's words (`gpx`, `kml`, `geojson`,
     /// `takeout`, `timeline`, `owntracks`, `rec`) or this type's.
     public init?(name: String) {

@@ -1,4 +1,5 @@
 public import BackgroundCore
+import LocationLog
 
 /// One file's import as a state machine (sans-IO): fed the file's bytes chunk by chunk, it answers
 /// the batches to commit, each with the checkpoint that goes into the same transaction; the caller
@@ -79,16 +80,8 @@ public struct ImportPipeline {
             case .failure(let problem):
                 report(record.position, problem.message)
             case .success(let samples):
-                for sample in samples {
-                    do throws(SampleProblem) {
-                        try rules.check(sample, label: record.position.description, now: now)
-                        pending.append(sample)
-                        checkpoint.points += 1
-                    } catch {
-                        checkpoint.rejected += 1
-                        problems.append(ImportProblem(position: record.position, message: error.message))
-                    }
-                }
+                for note in record.notes { report(record.position, note, refused: false) }
+                for sample in samples { check(sample, at: record.position) }
             }
             if pending.count >= batchSize { batches.append(cut(after: record.position, finished: false)) }
         }
@@ -101,8 +94,54 @@ public struct ImportPipeline {
         return batches
     }
 
-    private mutating func report(_ position: ImportPosition, _ message: String) {
-        checkpoint.rejected += 1
+    /// Keeps `sample` if it passes the rules. A measurement out of range (accuracy, altitude,
+    /// speed, course, battery) is left out with a note and the point kept: an import's point is
+    /// history that exists nowhere else, and its position and time are what a track needs.
+    private mutating func check(_ sample: TrackSample, at position: ImportPosition) {
+        var sample = sample
+        while true {
+            do throws(SampleProblem) {
+                try rules.check(sample, label: position.description, now: now)
+                pending.append(sample)
+                checkpoint.points += 1
+                return
+            } catch {
+                switch error.rule {
+                case .accuracy?: sample.accuracy = nil
+                case .altitude?: sample.altitude = nil
+                case .speed?: sample.speed = nil
+                case .course?: sample.course = nil
+                case .battery?: sample.battery = nil
+                case .tooEarly?:
+                    checkpoint.rejected += 1
+                    problems.append(
+                        ImportProblem(
+                            position: position,
+                            message: "\(position): time \(sample.time.iso8601) is before 2000-01-01, the earliest "
+                                + "time the server keeps"))
+                    return
+                case .tooFarAhead?:
+                    checkpoint.rejected += 1
+                    problems.append(
+                        ImportProblem(
+                            position: position,
+                            message: "\(position): time \(sample.time.iso8601) is more than a day after the "
+                                + "server's clock (\(now.iso8601)); the file's times, or the server's clock, are wrong")
+                    )
+                    return
+                default:
+                    checkpoint.rejected += 1
+                    problems.append(ImportProblem(position: position, message: error.message))
+                    return
+                }
+                problems.append(
+                    ImportProblem(position: position, message: error.message + "; the point is kept without it"))
+            }
+        }
+    }
+
+    private mutating func report(_ position: ImportPosition, _ message: String, refused: Bool = true) {
+        if refused { checkpoint.rejected += 1 }
         let joined = ["is ", "has ", "must ", "its "].contains { message.hasPrefix($0) }
         problems.append(ImportProblem(position: position, message: "\(position)\(joined ? " " : ": ")\(message)"))
     }

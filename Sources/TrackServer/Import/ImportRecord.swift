@@ -38,6 +38,9 @@ public struct ImportPosition: Hashable, Sendable, CustomStringConvertible {
 struct ImportRecord: Sendable {
     var position: ImportPosition
     var outcome: Result<[TrackSample], SampleProblem>
+    /// What the record's points lost and why, when they are kept without a field that could not
+    /// be read (a GPX `<ele>` that is no number): reported, not counted as refused.
+    var notes: [String] = []
 }
 
 /// A problem that stops the reading (the file's structure is broken, so no later record can be

@@ -84,9 +84,7 @@ extension TrackServerEnvironment {
             let bytes = head.bytes
             guard !bytes.isEmpty else { return }
             guard let format = named ?? ImportFormat.detect(head: bytes.prefix(4096)) else {
-                throw APIError(
-                    .unsupportedMediaType,
-                    "cannot tell the format from the first bytes; add ?format= (\(ImportFormat.names))")
+                throw APIError(.unsupportedMediaType, ImportFormat.undetected(head: bytes, hint: "?format="))
             }
             // Always read from the start: a resent body is known to be the same file only at its
             // end, and skipping records on the word of its length and first bytes once answered a

@@ -197,7 +197,9 @@ struct JSONRecordSplitter {
     private mutating func append(_ chunk: UnsafeBufferPointer<UInt8>, from start: Int, through end: Int) {
         guard end >= start else { return }
         if buffer.count + (end - start + 1) > maxRecordBytes {
-            recordProblem = "is larger than \(maxRecordBytes >> 20) MiB; split it or raise the limit"
+            recordProblem =
+                "is larger than \(maxRecordBytes >> 20) MiB, far more than any location record holds (the file may "
+                + "be another kind of JSON, or damaged there); it is skipped and the records after it imported"
             capturing = false
             buffer = []
             return

@@ -140,10 +140,14 @@ struct XMLImportReader: ImportReader {
         guard let point else { return }
         self.point = nil
         guard point.position.record >= skipBefore else { return }
-        records.append(ImportRecord(position: point.position, outcome: Self.gpxSample(point)))
+        var notes: [String] = []
+        let outcome = Self.gpxSample(point, notes: &notes)
+        records.append(ImportRecord(position: point.position, outcome: outcome, notes: notes))
     }
 
-    private static func gpxSample(_ point: Point) -> Result<[TrackSample], SampleProblem> {
+    /// The point of a `trkpt`, `rtept` or `wpt`: refused without a position or a time; an `ele`,
+    /// `speed` or `course` that is no number is left out with a note, and the point kept.
+    private static func gpxSample(_ point: Point, notes: inout [String]) -> Result<[TrackSample], SampleProblem> {
         guard let latitude = point.latitude.flatMap(Double.init), latitude.isFinite else {
             return .failure(SampleProblem(message: "attribute \"lat\" is missing or not a number"))
         }
@@ -160,7 +164,8 @@ struct XMLImportReader: ImportReader {
         for name in ["ele", "speed", "course"] {
             guard let text = point.fields[name] else { continue }
             guard let value = Double(text), value.isFinite else {
-                return .failure(SampleProblem(message: "<\(name)> \"\(text.prefix(40))\" is not a number"))
+                notes.append("<\(name)> \"\(text.prefix(40))\" is not a number; the point is kept without it")
+                continue
             }
             numbers[name] = value
         }

@@ -28,6 +28,8 @@ struct XMLTokenizer {
     private var tag: [UInt8] = []
     private var tagStart: Int64 = 0
     private var quote: UInt8 = 0
+    /// A `>` came while a quote was open: the quote swallowed markup (damage, not a cut).
+    private var quoteSwallowedMarkup = false
     private var text: [UInt8] = []
     private var textOverflow = false
     private var tail: (UInt8, UInt8) = (0, 0)
@@ -63,7 +65,7 @@ struct XMLTokenizer {
                 }
             case .tag:
                 if quote != 0 {
-                    if byte == quote { quote = 0 }
+                    if byte == quote { quote = 0 } else if byte == UInt8(ascii: ">") { quoteSwallowedMarkup = true }
                     try appendTag(byte, index)
                     continue
                 }
@@ -73,6 +75,7 @@ struct XMLTokenizer {
                 }
                 if (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")) && tag.first != UInt8(ascii: "!") {
                     quote = byte
+                    quoteSwallowedMarkup = false
                 }
                 try appendTag(byte, index)
                 if tag.count == 3, tag == Array("!--".utf8) {
@@ -116,6 +119,7 @@ struct XMLTokenizer {
     /// The end of the file: fails when an element is still open (a truncated file).
     func finish() throws(ImportFailure) {
         guard sawRoot else { throw ImportFailure("the file holds no XML element (it is empty or not GPX/KML)") }
+        if mode == .tag, quote != 0, quoteSwallowedMarkup { throw unclosedQuote() }
         guard depth == 0, mode == .text else {
             throw ImportFailure(
                 "the XML ends at byte \(ImportPosition.grouped(Int(offset))) with \(depth) element(s) still open: the "
@@ -125,7 +129,10 @@ struct XMLTokenizer {
     }
 
     private mutating func appendTag(_ byte: UInt8, _ index: Int) throws(ImportFailure) {
-        guard tag.count < Self.maxTag else { throw failure("a tag longer than \(Self.maxTag >> 10) KiB", index) }
+        guard tag.count < Self.maxTag else {
+            if quote != 0 { throw unclosedQuote() }
+            throw failure("a tag longer than \(Self.maxTag >> 10) KiB", index)
+        }
         tag.append(byte)
     }
 
@@ -153,6 +160,16 @@ struct XMLTokenizer {
         let trimmed = name.prefix { !isWhitespace($0) }
         if let colon = trimmed.lastIndex(of: UInt8(ascii: ":")) { return Array(trimmed[(colon + 1)...]) }
         return Array(trimmed)
+    }
+
+    /// A quote opened in a tag and never closed: the tag swallowed what followed it. The file is
+    /// damaged there, not cut short.
+    private func unclosedQuote() -> ImportFailure {
+        let mark = quote == UInt8(ascii: "'") ? "'" : "\""
+        return ImportFailure(
+            "the tag at byte \(ImportPosition.grouped(Int(tagStart))) opens an attribute value with \(mark) and never "
+                + "closes it: the file is damaged there (not cut short); the points before it were imported, mend "
+                + "or remove that tag and import the file again to add the rest")
     }
 
     private func failure(_ message: String, _ index: Int) -> ImportFailure {

@@ -24,9 +24,7 @@ struct ImportFile {
         let head = try handle.read(upToCount: 4096) ?? Data()
         try handle.seek(toOffset: 0)
         guard let format = format ?? ImportFormat.detect(head: head) else {
-            throw ImportFailure(
-                "cannot tell the format from the first bytes (not JSON, XML or .rec lines); name it with --format: "
-                    + ImportFormat.names)
+            throw ImportFailure(ImportFormat.undetected(head: head, hint: "--format"))
         }
         let fingerprint = try ImportFingerprint.of(handle)
         let previous = restart ? nil : try await store.importCheckpoint(device: device, fingerprint: fingerprint)

@@ -166,9 +166,11 @@ import TrackServer
             <trkpt lat="48.1" lon="11.5"><ele>high</ele><time>2024-03-01T08:00:00Z</time></trkpt></gpx>
             """
         let result = ImportHarness.read(text)
-        #expect(result.samples.isEmpty)
+        // The point whose only fault is its <ele> is kept without it (issue 38 item 5).
+        #expect(result.samples.count == 1 && result.samples.first?.altitude == nil)
         #expect(result.problems.map(\.position.record) == [0, 1, 2])
         #expect(result.problems[0].message.contains("has no <time>"))
+        #expect(result.problems[2].message.contains("kept without it") && result.checkpoint.rejected == 2)
     }
 
     @Test func aHugeRecLineIsOneBadRecord() {
