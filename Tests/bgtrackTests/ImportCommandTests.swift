@@ -86,6 +86,30 @@ import TrackServer
         #expect(tally == SampleTally(rows: records, distinctTimes: records))
     }
 
+    /// Killed at every 10 % of the file (after 1 to 9 of its 10 batches), then run again: every
+    /// record is stored once and the resumed run's counts are those of one uninterrupted run.
+    @Test func killedAtEveryTenthTheImportEndsWithEveryRecordOnce() async throws {
+        let records = 2_000
+        let file = try Self.temporaryFile(ImportSampleFile.text(.takeoutRecords, records: records, seed: 11))
+        let folder = (file as NSString).deletingLastPathComponent
+        for tenth in 1...9 {
+            let database = folder + "/tracks-\(tenth).sqlite"
+            #expect(try await Self.run(["device", "add", "p", "--db", database]).status == 0)
+            let base = ["import", "--device", "p", "--db", database, "--batch-size", "200", file]
+            let killed = try await Self.run(base + ["--kill-after-batches", "\(tenth)"])
+            #expect(killed.signalled, "\(tenth)0 %: the import was not killed: \(killed.output)")
+            let resumed = try await Self.run(base)
+            #expect(resumed.output.contains("resuming after record \(tenth * 200)"), "\(tenth)0 %: \(resumed.output)")
+            #expect(resumed.output.contains("points      \(records)"), "\(tenth)0 %: \(resumed.output)")
+            #expect(resumed.output.contains("added       \(records)"), "\(tenth)0 %: \(resumed.output)")
+            #expect(resumed.output.contains("duplicates  0"), "\(tenth)0 %: \(resumed.output)")
+            let store = try SQLiteTrackStore(path: database)
+            let tally = try await store.sampleTally(
+                device: "p", from: Instant(milliseconds: 0), to: Instant(milliseconds: .max))
+            #expect(tally == SampleTally(rows: records, distinctTimes: records), "\(tenth)0 %")
+        }
+    }
+
     /// A killed import of one file, then another of the same size whose only change lies in the
     /// part the first import had done, where the former fingerprint (size and sixteen 64 KiB
     /// slices) did not look: the second is read from its start and its changed point is stored.

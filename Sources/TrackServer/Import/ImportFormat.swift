@@ -7,11 +7,15 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     case xml
     /// The OwnTracks Recorder's `.rec` lines.
     case rec
+    /// GeoLife's `.plt` trajectories (a research collection's format).
+    case plt
 
     /// The format a file's first bytes show (after a UTF-8 byte order mark and whitespace): `{` or
     /// `[` is JSON, `<` is XML, a digit starts a `.rec` line's time. `nil` when none fits.
     public static func detect(head: some Collection<UInt8>) -> ImportFormat? {
-        var bytes = head.drop { [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }.prefix(1)
+        let text = head.drop { [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        if text.starts(with: "Geolife trajectory".utf8) { return .plt }
+        var bytes = text.prefix(1)
         guard let first = bytes.popFirst() else { return nil }
         switch first {
         case UInt8(ascii: "{"), UInt8(ascii: "["): return .json
@@ -42,20 +46,23 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     public init?(name: String) {
         switch name.lowercased() {
         case "json", "geojson", "takeout", "records", "timeline": self = .json
-        case "xml", "gpx", "kml": self = .xml
+        case "xml", "gpx", "kml", "tcx": self = .xml
         case "rec", "owntracks", "owntracks-rec": self = .rec
+        case "plt", "geolife": self = .plt
         default: return nil
         }
     }
 
     /// What `--format` accepts, for messages.
-    public static let names = "gpx, kml, geojson, takeout (Records.json or the Timeline export), owntracks-rec"
+    public static let names =
+        "gpx, tcx, kml, geojson, takeout (Records.json or the Timeline export), owntracks-rec, plt (GeoLife)"
 
     func makeReader() -> any ImportReader {
         switch self {
         case .json: JSONImportReader()
         case .xml: XMLImportReader()
-        case .rec: OwnTracksRecReader()
+        case .rec: LineImportReader(OwnTracksRecFormat())
+        case .plt: LineImportReader(GeoLifePLTFormat())
         }
     }
 }

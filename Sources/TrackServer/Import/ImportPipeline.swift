@@ -64,13 +64,7 @@ public struct ImportPipeline {
     }
 
     /// The format the file turned out to be ("Google Takeout Records.json", "GPX", …).
-    public var formatName: String {
-        switch reader {
-        case let json as JSONImportReader: json.formatName
-        case let xml as XMLImportReader: xml.formatName
-        default: "OwnTracks .rec"
-        }
-    }
+    public var formatName: String { reader.formatName }
 
     private mutating func take(_ records: [ImportRecord], finished: Bool) -> [ImportBatch] {
         var batches: [ImportBatch] = []

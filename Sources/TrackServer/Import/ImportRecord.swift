@@ -64,6 +64,8 @@ protocol ImportReader {
     var skipBefore: Int { get set }
     /// Why reading stopped, once it did.
     var failure: ImportFailure? { get }
+    /// What the file turned out to be ("Google Takeout Records.json", "GPX", …).
+    var formatName: String { get }
     /// The records that `chunk` completed, in file order.
     mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) -> [ImportRecord]
     /// The end of the file: the last records; sets ``failure`` when it ends mid-structure (truncated).

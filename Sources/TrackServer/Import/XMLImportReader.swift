@@ -1,15 +1,19 @@
 import BackgroundCore
 import LocationLog
 
-/// Reads GPX 1.0/1.1 (`trkpt`, `rtept`, `wpt` with `time`, `ele`, `speed`, `course`) and KML
+/// Reads GPX 1.0/1.1 (`trkpt`, `rtept`, `wpt` with `time`, `ele`, `speed`, `course`), KML
 /// (`gx:Track` `when`/`gx:coord` pairs, as Google's Location History KML writes them, and
-/// `Placemark`s with a `Point` and a `TimeStamp`). Each point is one record.
+/// `Placemark`s with a `Point` and a `TimeStamp`) and TCX (Garmin's Training Center XML, as Garmin
+/// Connect and Strava export activities: `Trackpoint`s with `Time`, `Position` and
+/// `AltitudeMeters`). Each point is one record; a TCX `Trackpoint` without a `Position` (heart
+/// rate alone, indoors) is a record with no point.
 struct XMLImportReader: ImportReader {
     var skipBefore = 0
     private var tokenizer = XMLTokenizer()
     private var recordCount = 0
     private(set) var sawGPX = false
     private(set) var sawKML = false
+    private(set) var sawTCX = false
 
     /// The GPX point being read.
     private struct Point {
@@ -28,7 +32,11 @@ struct XMLImportReader: ImportReader {
     private var placemark: (byte: Int64, when: String?, coordinates: String?, inPoint: Bool)?
     private var lineStringAt: Int64?
 
-    private static let leaves: Set<String> = ["ele", "time", "speed", "course", "when", "coord", "coordinates"]
+    private static let leaves: Set<String> = [
+        "ele", "time", "speed", "course", "when", "coord", "coordinates",
+        // TCX
+        "Time", "LatitudeDegrees", "LongitudeDegrees", "AltitudeMeters",
+    ]
 
     private(set) var failure: ImportFailure?
 
@@ -59,7 +67,7 @@ struct XMLImportReader: ImportReader {
         return []
     }
 
-    var formatName: String { sawKML ? "KML" : "GPX" }
+    var formatName: String { sawTCX ? "TCX" : sawKML ? "KML" : "GPX" }
 
     private mutating func handle(_ token: XMLTokenizer.Token, into records: inout [ImportRecord]) {
         switch token {
@@ -68,6 +76,10 @@ struct XMLImportReader: ImportReader {
             switch name {
             case "gpx": sawGPX = true
             case "kml": sawKML = true
+            case "TrainingCenterDatabase": sawTCX = true
+            case "Trackpoint":
+                point = Point(position: nextPosition(byte), latitude: nil, longitude: nil)
+                if selfClosing { emitTrackpoint(into: &records) }
             case "trkpt", "rtept", "wpt":
                 point = Point(
                     position: nextPosition(byte), latitude: XMLTokenizer.attribute("lat", in: attributes),
@@ -107,6 +119,7 @@ struct XMLImportReader: ImportReader {
             }
             switch name {
             case "trkpt", "rtept", "wpt": emitPoint(into: &records)
+            case "Trackpoint": emitTrackpoint(into: &records)
             case "Track": inTrack = false
             case "Placemark": emitPlacemark(into: &records)
             case "Point": placemark?.inPoint = false
@@ -134,6 +147,37 @@ struct XMLImportReader: ImportReader {
     private mutating func nextPosition(_ byte: Int64) -> ImportPosition {
         defer { recordCount += 1 }
         return ImportPosition(record: recordCount, byte: byte)
+    }
+
+    /// A TCX `Trackpoint`, read as the GPX point it is: its `Position` the point's, `Time` its
+    /// time, `AltitudeMeters` its elevation.
+    private mutating func emitTrackpoint(into records: inout [ImportRecord]) {
+        guard var trackpoint = point else { return }
+        let fields = trackpoint.fields
+        guard fields["LatitudeDegrees"] != nil || fields["LongitudeDegrees"] != nil else {
+            point = nil
+            if trackpoint.position.record >= skipBefore {
+                records.append(ImportRecord(position: trackpoint.position, outcome: .success([])))
+            }
+            return
+        }
+        let latitude = fields["LatitudeDegrees"] ?? ""
+        let longitude = fields["LongitudeDegrees"] ?? ""
+        guard Double(latitude) != nil, Double(longitude) != nil else {
+            point = nil
+            if trackpoint.position.record >= skipBefore {
+                let problem = SampleProblem(
+                    message: "<LatitudeDegrees> \"\(latitude.prefix(40))\" or <LongitudeDegrees> "
+                        + "\"\(longitude.prefix(40))\" is missing or not a number")
+                records.append(ImportRecord(position: trackpoint.position, outcome: .failure(problem)))
+            }
+            return
+        }
+        trackpoint.latitude = latitude
+        trackpoint.longitude = longitude
+        trackpoint.fields = ["time": fields["Time"], "ele": fields["AltitudeMeters"]].compactMapValues { $0 }
+        point = trackpoint
+        emitPoint(into: &records)
     }
 
     private mutating func emitPoint(into records: inout [ImportRecord]) {

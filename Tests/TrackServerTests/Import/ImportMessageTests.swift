@@ -1,4 +1,5 @@
 import BackgroundCore
+import LocationLog
 import Testing
 import TrackServer
 
@@ -75,5 +76,68 @@ struct ImportMessageTests {
         #expect(result.samples.count == 1)
         let message = result.problems.first?.message ?? ""
         #expect(message.contains("larger than 8 MiB") && !message.contains("raise"), "\(message)")
+    }
+}
+
+/// TCX (Garmin, Strava) and GeoLife's `.plt` join the import formats (issue 38 item 5).
+@Suite("Imports: TCX and GeoLife .plt")
+struct ImportTCXAndPLTTests {
+    @Test func tcxTrackpointsArePointsAndOnesWithoutAPositionAreNone() {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+            <Activities><Activity Sport="Running"><Id>2024-05-01T10:00:00Z</Id><Lap StartTime="2024-05-01T10:00:00Z">
+            <Track>
+            <Trackpoint><Time>2024-05-01T10:00:00Z</Time><Position><LatitudeDegrees>48.1</LatitudeDegrees>
+            <LongitudeDegrees>11.5</LongitudeDegrees></Position><AltitudeMeters>520.4</AltitudeMeters>
+            <HeartRateBpm><Value>120</Value></HeartRateBpm></Trackpoint>
+            <Trackpoint><Time>2024-05-01T10:00:05Z</Time><HeartRateBpm><Value>121</Value></HeartRateBpm></Trackpoint>
+            <Trackpoint><Time>2024-05-01T10:00:10Z</Time><Position><LatitudeDegrees>48.1001</LatitudeDegrees>
+            <LongitudeDegrees>11.5002</LongitudeDegrees></Position></Trackpoint>
+            <Trackpoint><Time>2024-05-01T10:00:15Z</Time><Position><LatitudeDegrees>north</LatitudeDegrees>
+            <LongitudeDegrees>11.5</LongitudeDegrees></Position></Trackpoint>
+            </Track></Lap></Activity></Activities></TrainingCenterDatabase>
+            """
+        for chunk in [1, 17, 4096] {
+            let result = ImportHarness.read(text, chunk: chunk)
+            #expect(result.formatName == "TCX")
+            #expect(result.failure == nil)
+            #expect(result.samples.map(\.latitude) == [48.1, 48.1001], "chunks of \(chunk)")
+            #expect(result.samples.first?.altitude == 520.4)
+            #expect(result.samples.last?.time == Instant(iso8601: "2024-05-01T10:00:10Z"))
+            #expect(result.problems.map(\.position.record) == [3], "\(result.problems)")
+            #expect(result.problems.first?.message.contains(#"<LatitudeDegrees> "north""#) == true)
+        }
+        #expect(ImportFormat(name: "tcx") == .xml)
+    }
+
+    @Test func geoLifePLTLinesArePointsWithAltitudeInMetres() {
+        let text = """
+            Geolife trajectory\r
+            WGS 84\r
+            Altitude is in Feet\r
+            Reserved 3\r
+            0,2,255,My Track,0,0,2,8421376\r
+            0\r
+            39.984702,116.318417,0,492,39744.1201851852,2008-10-23,02:53:04\r
+            39.984683,116.31845,0,-777,39744.1202546296,2008-10-23,02:53:10\r
+            39.98,116.31,0,492,39744.12,2008-10-23\r
+            91.5,116.31,0,492,39744.12,2008-10-23,02:53:20\r
+
+            """
+        for chunk in [1, 9, 4096] {
+            let result = ImportHarness.read(text, chunk: chunk)
+            #expect(result.formatName == "GeoLife .plt")
+            #expect(result.samples.count == 2, "chunks of \(chunk): \(result.problems)")
+            #expect(result.samples.first?.time == Instant(iso8601: "2008-10-23T02:53:04Z"))
+            let metres = result.samples.first?.altitude ?? 0
+            #expect(abs(metres - 149.96) < 0.01, "\(metres)")
+            #expect(result.samples.last?.altitude == nil)
+            // The short line and the latitude out of range, each with its line.
+            #expect(result.problems.map(\.position.line) == [9, 10], "\(result.problems)")
+            #expect(result.problems.first?.message.contains("not the 7 of a .plt line") == true)
+        }
+        #expect(ImportFormat.detect(head: Array(text.utf8.prefix(64))) == .plt)
+        #expect(ImportFormat(name: "geolife") == .plt)
     }
 }
