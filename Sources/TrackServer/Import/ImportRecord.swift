@@ -8,16 +8,20 @@ public struct ImportPosition: Hashable, Sendable, CustomStringConvertible {
     public var byte: Int64
     /// 1-based line, for line-based formats (OwnTracks `.rec`).
     public var line: Int?
+    /// The archive entry the record is in (a zip's), its byte counted in that entry.
+    public var entry: String?
 
-    public init(record: Int, byte: Int64, line: Int? = nil) {
+    public init(record: Int, byte: Int64, line: Int? = nil, entry: String? = nil) {
         self.record = record
         self.byte = byte
         self.line = line
+        self.entry = entry
     }
 
     public var description: String {
-        let base = "record \(ImportPosition.grouped(record + 1)) at byte \(ImportPosition.grouped(Int(byte)))"
-        return line.map { "\(base) (line \(ImportPosition.grouped($0)))" } ?? base
+        var base = "record \(ImportPosition.grouped(record + 1)) at byte \(ImportPosition.grouped(Int(byte)))"
+        if let line { base += " (line \(ImportPosition.grouped(line)))" }
+        return entry.map { "\($0): \(base)" } ?? base
     }
 
     /// `1234567` as `1,234,567`.
@@ -66,6 +70,9 @@ protocol ImportReader {
     var failure: ImportFailure? { get }
     /// What the file turned out to be ("Google Takeout Records.json", "GPX", …).
     var formatName: String { get }
+    /// Records met so far, skipped ones included: where the next file's numbering starts in an
+    /// archive of several (``ZipImportReader``).
+    var recordsRead: Int { get }
     /// The records that `chunk` completed, in file order.
     mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) -> [ImportRecord]
     /// The end of the file: the last records; sets ``failure`` when it ends mid-structure (truncated).

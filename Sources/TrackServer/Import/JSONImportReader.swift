@@ -11,6 +11,8 @@ struct JSONImportReader: ImportReader {
         set { splitter.skipBefore = newValue }
     }
 
+    var recordsRead: Int { splitter.recordCount }
+
     /// The kinds of records seen, for the summary ("Takeout Records.json").
     private(set) var kinds: Set<JSONRecordSplitter.Kind> = []
 

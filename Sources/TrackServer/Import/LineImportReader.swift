@@ -32,6 +32,7 @@ struct LineImportReader<Format: LineFormat>: ImportReader {
     }
 
     var formatName: String { Format.name }
+    var recordsRead: Int { recordCount }
 
     mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) -> [ImportRecord] {
         var records: [ImportRecord] = []

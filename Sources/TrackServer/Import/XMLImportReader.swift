@@ -68,6 +68,7 @@ struct XMLImportReader: ImportReader {
     }
 
     var formatName: String { sawTCX ? "TCX" : sawKML ? "KML" : "GPX" }
+    var recordsRead: Int { recordCount }
 
     private mutating func handle(_ token: XMLTokenizer.Token, into records: inout [ImportRecord]) {
         switch token {
