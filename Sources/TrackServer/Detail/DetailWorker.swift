@@ -44,31 +44,9 @@ public struct DetailWorker: Sendable {
     /// Works every ``interval`` until the task is cancelled; a failed pass is logged (once per
     /// kind of failure in a row) and retried after ``retryAfterFailure``.
     public func run() async {
-        var lastFailure: String?
-        while !Task.isCancelled {
-            var wait = interval
-            do {
-                try await workPending()
-                if lastFailure != nil { environment.logger.notice("detail levels: working again") }
-                lastFailure = nil
-            } catch is CancellationError {
-                return
-            } catch {
-                let text = "\(error)"
-                if text != lastFailure {
-                    environment.logger.error(
-                        "detail levels: a pass failed; maps draw the days already worked out, retrying",
-                        metadata: ["error": "\(LogText.bounded(text, limit: 300))"])
-                }
-                if StorageHealth.isFull(error) { environment.storage.recordFull(error, at: environment.clock.now) }
-                lastFailure = text
-                wait = retryAfterFailure
-            }
-            do {
-                try await clock.sleep(for: wait)
-            } catch {
-                return
-            }
-        }
+        await PeriodicPass(
+            name: "detail levels", consequence: "maps draw the days already worked out, retrying",
+            interval: interval, retryAfterFailure: retryAfterFailure, clock: clock, environment: environment
+        ).run { try await workPending() }
     }
 }

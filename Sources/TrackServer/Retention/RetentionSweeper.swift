@@ -43,22 +43,12 @@ public struct RetentionSweeper: Sendable {
         return total
     }
 
-    /// Sweeps now and every `interval` until the task is cancelled; a failed pass is logged and
-    /// retried at the next one.
+    /// Sweeps now and every `interval` until the task is cancelled; a failed pass is logged (once
+    /// per kind of failure in a row) and retried at the next one.
     public func run() async {
-        while !Task.isCancelled {
-            do {
-                try await sweep()
-            } catch is CancellationError {
-                return
-            } catch {
-                environment.logger.error("retention sweep failed", metadata: ["error": "\(error)"])
-            }
-            do {
-                try await clock.sleep(for: interval)
-            } catch {
-                return
-            }
-        }
+        await PeriodicPass(
+            name: "retention sweep", consequence: "old points stay until the next pass",
+            interval: interval, retryAfterFailure: interval, clock: clock, environment: environment
+        ).run { try await sweep() }
     }
 }
