@@ -193,6 +193,9 @@ struct ZipImportReader: ImportReader {
         }
         offset += Int64(held.count)
         held = []
+        guard compressed >= 0 else {
+            throw ImportFailure("zip entry \(name) has a ZIP64 size past 2^63 bytes: the archive is damaged there")
+        }
         let sizeFollows = flags & 0x08 != 0
         let wanted = !name.hasSuffix("/") && Self.isLocationFile(name)
         if wanted {

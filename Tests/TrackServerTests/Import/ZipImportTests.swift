@@ -138,6 +138,38 @@ struct ZipImportTests {
         #expect(ImportHarness.read(damaged, format: .zip).failure?.message.contains("not an entry's header") == true)
     }
 
+    /// Archives with bytes flipped, cut or repeated anywhere (seeded) never trap, hang or report
+    /// more points than the archive holds: each either reads or says what broke.
+    @Test func damagedArchivesNeverTrap() throws {
+        let archive = try Self.zip([
+            Member(
+                name: "a/Records.json", data: Array(ImportSampleFile.text(.takeoutRecords, records: 15).utf8),
+                descriptor: true),
+            Member(name: "b/run.gpx", data: Array(ImportSampleFile.text(.gpx, records: 15).utf8), zip64: true),
+            Member(name: "c/x.plt", data: Array("Geolife trajectory\n".utf8), deflated: false),
+        ])
+        #expect(ImportHarness.read(archive).samples.count == 30)
+        var random = SeededRandom(seed: 38_005)
+        var outcomes: [String: Int] = [:]
+        for round in 0..<2_000 {
+            var bytes = archive
+            switch round % 3 {
+            case 0:
+                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                    bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                }
+            case 1: bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &random)))
+            default:
+                let at = Int.random(in: 0..<bytes.count, using: &random)
+                bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 40)], at: at)
+            }
+            let result = ImportHarness.read(bytes, format: .zip, chunk: Int.random(in: 1...5_000, using: &random))
+            #expect(result.samples.count <= 200, "round \(round)")
+            outcomes[result.failure == nil ? "read" : "failed", default: 0] += 1
+        }
+        #expect(outcomes["read", default: 0] > 0 && outcomes["failed", default: 0] > 0, "\(outcomes)")
+    }
+
     /// The import route takes a Takeout archive as it is.
     @Test func theRouteImportsAnArchive() async throws {
         let server = try await TestServer()
