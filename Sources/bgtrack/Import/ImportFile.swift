@@ -26,9 +26,11 @@ struct ImportFile {
         guard let format = format ?? ImportFormat.detect(head: head) else {
             throw ImportFailure(ImportFormat.undetected(head: head, hint: "--format"))
         }
-        let fingerprint = try ImportFingerprint.of(handle)
-        let previous = restart ? nil : try await store.importCheckpoint(device: device, fingerprint: fingerprint)
         let clock = ContinuousClock()
+        let hashing = clock.now
+        let fingerprint = try ImportFingerprint.of(handle)
+        let hashed = seconds(clock.now - hashing)
+        let previous = restart ? nil : try await store.importCheckpoint(device: device, fingerprint: fingerprint)
         let started = clock.now
         var pipeline = ImportPipeline(
             format: format, fingerprint: fingerprint, now: ServerClock.system.now, resume: previous,
@@ -81,6 +83,7 @@ struct ImportFile {
               duplicates  \(counts.duplicates)  (already stored for \(device))
               rejected    \(counts.rejected)
               time        \(String(format: "%.1f", elapsed)) s, \(Int(Double(counts.points - resumedPoints) / max(elapsed, 1e-3))) points/s
+              identified  by SHA-256 in \(String(format: "%.1f", hashed)) s before reading (\(Int(Double(size) / 1e6 / max(hashed, 1e-3))) MB/s)
             """)
     }
 
