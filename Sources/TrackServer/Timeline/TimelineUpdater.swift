@@ -9,7 +9,8 @@ public import Logging
 ///
 /// Incremental: the builder lives in memory and is saved only when an entry closes; after a
 /// restart it resumes from its checkpoint and reads just the samples stored after it. A late
-/// sample (older than the newest one the builder took) rebuilds only from the entry it falls in.
+/// sample (older than the newest one the builder took) rebuilds from the builder as it was saved
+/// after the last entry that closed before it (a resume point), not from the first sample.
 /// One device is updated by one task at a time; samples arriving meanwhile join its queue.
 ///
 /// Rows it was not handed (an import, over HTTP or by `bgtrack import` in another process) and
