@@ -32,20 +32,37 @@ extension PostgresTrackStore: TrackDetailStore {
         ])
 
     /// In an insert's transaction: the days of the rows it added, and each next day, are pending
-    /// (one statement, days in order so two transactions lock them in one order).
+    /// (days in order so two transactions lock them in one order); and the timeline's stretch from
+    /// the earliest of them, for an import always, otherwise where the device's checkpoint took a
+    /// sample at least as new (as SQLite's `markTimelinePending`). One statement for both.
     static func markPending(
         _ connection: PostgresConnection, deviceID: Int64, samples: [TrackSample], outcome: InsertOutcome,
-        logger: Logger
+        imported: Bool = false, logger: Logger
     ) async throws {
         let accepted = Set(outcome.accepted)
-        let days = Set(samples.lazy.filter { accepted.contains($0.key) }.map { DayDetail.day($0.time.ms) })
-        guard !days.isEmpty else { return }
-        let ordered = DayDetail.pendingDays(after: days)
-        try await connection.query(
-            """
+        let times = samples.lazy.filter { accepted.contains($0.key) }.map(\.time.ms)
+        guard let earliest = times.min() else { return }
+        let ordered = DayDetail.pendingDays(after: Set(times.map(DayDetail.day)))
+        let timeline: PostgresQuery =
+            imported
+            ? """
+            WITH timeline AS (
+                INSERT INTO timeline_pending (device_id, from_at) VALUES (\(deviceID), \(earliest))
+                ON CONFLICT (device_id) DO UPDATE SET from_at = LEAST(timeline_pending.from_at, EXCLUDED.from_at),
+                    version = timeline_pending.version + 1)
             INSERT INTO detail_pending (device_id, day) SELECT \(deviceID), unnest(\(ordered)::int8[])
             ON CONFLICT (device_id, day) DO UPDATE SET version = detail_pending.version + 1
-            """, logger: logger)
+            """
+            : """
+            WITH timeline AS (
+                INSERT INTO timeline_pending (device_id, from_at)
+                SELECT device_id, \(earliest) FROM timeline_state WHERE device_id = \(deviceID) AND newest_at >= \(earliest)
+                ON CONFLICT (device_id) DO UPDATE SET from_at = LEAST(timeline_pending.from_at, EXCLUDED.from_at),
+                    version = timeline_pending.version + 1)
+            INSERT INTO detail_pending (device_id, day) SELECT \(deviceID), unnest(\(ordered)::int8[])
+            ON CONFLICT (device_id, day) DO UPDATE SET version = detail_pending.version + 1
+            """
+        try await connection.query(timeline, logger: logger)
     }
 
     public func useDetailRules(_ fingerprint: String) async throws -> Bool {

@@ -27,9 +27,11 @@ extension PostgresTrackStore: ImportStore {
                 let outcome = try await Self.insertRows(
                     connection, samples, deviceID: deviceID, now: now, logger: logger)
                 let added = outcome.accepted.count
-                // The imported days are drawn on the map once the detail worker has been through them.
+                // The imported days are drawn on the map once the detail worker has been through them,
+                // and the timeline redoes the stretch from the earliest (no server was told of these).
                 try await Self.markPending(
-                    connection, deviceID: deviceID, samples: samples, outcome: outcome, logger: logger)
+                    connection, deviceID: deviceID, samples: samples, outcome: outcome, imported: true,
+                    logger: logger)
                 // Not `seen`: an import is old history, not a sign of life from the phone.
                 try await connection.query(
                     "UPDATE device SET sample_count = sample_count + \(Int64(added)) WHERE id = \(deviceID)",

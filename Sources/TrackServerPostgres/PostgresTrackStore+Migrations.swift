@@ -192,6 +192,9 @@ extension PostgresTrackStore {
                 + ["ALTER TABLE schema_version RENAME COLUMN appliedat TO applied_at"]),
         // Issue 37 item 2: the zones each device reported, and the operator's zone for it.
         Migration(version: 10, name: "v10-time-zones", statements: timeZoneStatements),
+        // Issue 38 item 1: each checkpoint's newest sample time, and the stretches of the
+        // timelines inserts marked to redo (PostgresTrackStore+Timeline.swift).
+        timelinePendingMigration,
     ]
 
     /// Brings the schema up to date on one connection of its own, in one transaction under an

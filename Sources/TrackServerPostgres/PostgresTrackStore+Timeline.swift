@@ -10,9 +10,10 @@ extension PostgresTrackStore: TimelineStore {
         return try found.first?.decode(String.self)
     }
 
-    public func saveTimeline(device: String, closed: [TimelineEntry], checkpoint: String, replacingFrom: Instant?)
-        async throws
-    {
+    public func saveTimeline(
+        device: String, closed: [TimelineEntry], checkpoint: String, newest: Instant?, replacingFrom: Instant?,
+        resumePoints: [TimelineCheckpoint], consuming: TimelinePending?
+    ) async throws {
         let logger = logger
         try await transaction { connection in
             let found = try await connection.query(
@@ -24,6 +25,17 @@ extension PostgresTrackStore: TimelineStore {
                 try await connection.query(
                     "DELETE FROM timeline_entry WHERE device_id = \(id) AND start_at >= \(replacingFrom.ms)",
                     logger: logger)
+                try await connection.query(
+                    "DELETE FROM timeline_checkpoint WHERE device_id = \(id) AND newest_at >= \(replacingFrom.ms)",
+                    logger: logger)
+            }
+            for point in resumePoints + (newest.map { [TimelineCheckpoint(newest: $0, builder: checkpoint)] } ?? []) {
+                try await connection.query(
+                    """
+                    INSERT INTO timeline_checkpoint (device_id, newest_at, builder)
+                    VALUES (\(id), \(point.newest.ms), \(point.builder))
+                    ON CONFLICT (device_id, newest_at) DO UPDATE SET builder = EXCLUDED.builder
+                    """, logger: logger)
             }
             for entry in closed {
                 let row = TimelineRow(entry)
@@ -43,11 +55,82 @@ extension PostgresTrackStore: TimelineStore {
             }
             try await connection.query(
                 """
-                INSERT INTO timeline_state (device_id, builder) VALUES (\(id), \(checkpoint))
-                ON CONFLICT (device_id) DO UPDATE SET builder = EXCLUDED.builder
+                INSERT INTO timeline_state (device_id, builder, newest_at) VALUES (\(id), \(checkpoint), \(newest?.ms))
+                ON CONFLICT (device_id) DO UPDATE SET builder = EXCLUDED.builder, newest_at = EXCLUDED.newest_at
                 """, logger: logger)
+            if let consuming {
+                try await connection.query(
+                    "DELETE FROM timeline_pending WHERE device_id = \(id) AND version = \(consuming.version)",
+                    logger: logger)
+            }
         }
     }
+
+    public func timelinePending(device: String) async throws -> TimelinePending? {
+        let found = try await rows(
+            """
+            SELECT from_at, version FROM timeline_pending
+            WHERE device_id = (SELECT id FROM device WHERE name = \(device))
+            """)
+        guard let row = found.first else { return nil }
+        let (from, version) = try row.decode((Int64, Int64).self)
+        return TimelinePending(from: Instant(milliseconds: from), version: version)
+    }
+
+    public func timelineResumePoint(device: String, before: Instant) async throws -> TimelineCheckpoint? {
+        let found = try await rows(
+            """
+            SELECT newest_at, builder FROM timeline_checkpoint
+            WHERE device_id = (SELECT id FROM device WHERE name = \(device)) AND newest_at < \(before.ms)
+            ORDER BY newest_at DESC LIMIT 1
+            """)
+        guard let row = found.first else { return nil }
+        let (newest, builder) = try row.decode((Int64, String).self)
+        return TimelineCheckpoint(newest: Instant(milliseconds: newest), builder: builder)
+    }
+
+    public func markTimelinePending(device: String, from: Instant) async throws {
+        _ = try await rows(
+            """
+            INSERT INTO timeline_pending (device_id, from_at) SELECT id, \(from.ms) FROM device WHERE name = \(device)
+            ON CONFLICT (device_id) DO UPDATE SET from_at = LEAST(timeline_pending.from_at, EXCLUDED.from_at),
+                version = timeline_pending.version + 1
+            """)
+    }
+
+    /// Version 11, as SQLite's `v14-timeline-pending`: each checkpoint's newest sample time (the
+    /// device's newest sample for those saved before), the stretches to redo, and the resume
+    /// points; a device that has had an import is redone from its first sample once.
+    static let timelinePendingMigration = Migration(
+        version: 11, name: "v11-timeline-pending",
+        statements: [
+            "ALTER TABLE timeline_state ADD COLUMN newest_at BIGINT",
+            """
+            UPDATE timeline_state SET newest_at = (SELECT max(t) FROM sample s WHERE s.device_id = timeline_state.device_id)
+            """,
+            """
+            CREATE TABLE timeline_pending (
+                device_id BIGINT PRIMARY KEY REFERENCES device(id),
+                from_at BIGINT NOT NULL,
+                version BIGINT NOT NULL DEFAULT 1
+            )
+            """,
+            """
+            CREATE TABLE timeline_checkpoint (
+                device_id BIGINT NOT NULL REFERENCES device(id),
+                newest_at BIGINT NOT NULL,
+                builder TEXT NOT NULL,
+                PRIMARY KEY (device_id, newest_at)
+            )
+            """,
+            """
+            INSERT INTO timeline_pending (device_id, from_at)
+            SELECT id, first FROM (
+                SELECT d.id, (SELECT min(t) FROM sample s WHERE s.device_id = d.id) AS first FROM device d
+                WHERE EXISTS (SELECT 1 FROM import_job j WHERE j.device_id = d.id)) AS imported
+            WHERE first IS NOT NULL
+            """,
+        ])
 
     public func timelineEntries(device: String, from: Instant, to: Instant) async throws -> [TimelineEntry] {
         let found = try await rows(

@@ -37,11 +37,14 @@ extension SQLiteTrackStore: TrackDetailStore {
         """
 
     /// In an insert's transaction: the days of the rows it added are pending, and each next day
-    /// too (whether its first point starts a new line depends on this day's last one).
-    static func markPending(_ db: Database, deviceID: Int64, days: Set<Int64>) throws {
-        guard !days.isEmpty else { return }
+    /// too (whether its first point starts a new line depends on this day's last one); and the
+    /// timeline's stretch from the earliest row, where its state may not cover it
+    /// (``markTimelinePending(_:deviceID:rows:)``).
+    static func markPending(_ db: Database, deviceID: Int64, rows: NewRows) throws {
+        guard let earliest = rows.earliest else { return }
         let statement = try db.cachedStatement(sql: markPendingSQL)
-        for day in DayDetail.pendingDays(after: days) { try statement.execute(arguments: [deviceID, day]) }
+        for day in DayDetail.pendingDays(after: rows.days) { try statement.execute(arguments: [deviceID, day]) }
+        try markTimelinePending(db, deviceID: deviceID, earliest: earliest, imported: rows.imported)
     }
 
     public func useDetailRules(_ fingerprint: String) async throws -> Bool {

@@ -50,9 +50,9 @@ extension SQLiteTrackStore {
         let statement = try db.cachedStatement(sql: insertSQL)
         var deviceIDs: [String: Int64] = [:]
         var lastSeen: [Int64: (milliseconds: Int64, added: Int)] = [:]
-        // The days the group's stored rows fall on, per device: marked once at the end, where a
-        // request at a time would mark the same day (and the next) again for every point.
-        var newDays: [Int64: Set<Int64>] = [:]
+        // The days the group's stored rows fall on, and the earliest, per device: marked once at the
+        // end, where a request at a time would mark the same day (and the next) again for every point.
+        var newRows: [Int64: NewRows] = [:]
         var results: [Result<InsertOutcome, any Error>] = []
         results.reserveCapacity(requests.count)
         func noteSeen(_ deviceID: Int64, _ request: GroupInsert, accepted: Int) {
@@ -68,19 +68,19 @@ extension SQLiteTrackStore {
                 // A request of one sample (OwnTracks, OsmAnd) writes one row in one statement, and
                 // SQLite undoes a failed statement by itself: the transaction goes on without it.
                 // So it needs no savepoint, which would cost two more statements per request.
-                var days = Set<Int64>()
+                var rows = NewRows()
                 if request.samples.count == 1 {
-                    outcome = try insertRows(db, statement, request, deviceID: found, newDays: &days)
+                    outcome = try insertRows(db, statement, request, deviceID: found, newRows: &rows)
                 } else {
                     var inSavepoint = InsertOutcome(accepted: [], duplicates: [])
                     try db.inSavepoint {
-                        inSavepoint = try insertRows(db, statement, request, deviceID: found, newDays: &days)
+                        inSavepoint = try insertRows(db, statement, request, deviceID: found, newRows: &rows)
                         return .commit
                     }
                     outcome = inSavepoint
                 }
                 // Only a request whose rows stayed: a failed one's days were rolled back with them.
-                newDays[found, default: []].formUnion(days)
+                newRows[found, default: NewRows()].merge(rows)
                 noteSeen(found, request, accepted: outcome.accepted.count)
             } catch {
                 // Some SQLite errors (a full disk, I/O) end the whole transaction: then nothing
@@ -95,8 +95,8 @@ extension SQLiteTrackStore {
         for (deviceID, seen) in lastSeen {
             try markSeen(db, deviceID: deviceID, at: seen.milliseconds, added: seen.added)
         }
-        for (deviceID, days) in newDays {
-            try markPending(db, deviceID: deviceID, days: days)
+        for (deviceID, rows) in newRows {
+            try markPending(db, deviceID: deviceID, rows: rows)
         }
         return results
     }

@@ -46,15 +46,16 @@ extension SQLiteTrackStore: ImportStore {
             guard let deviceID = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }
             let statement = try db.cachedStatement(sql: Self.insertSQL)
             var added = 0
-            var days = Set<Int64>()
+            var rows = NewRows(imported: true)
             for sample in samples {
                 try statement.execute(arguments: Self.arguments(sample, deviceID: deviceID, now: now))
-                if db.changesCount > 0 { days.insert(DayDetail.day(sample.time.milliseconds)) }
+                if db.changesCount > 0 { rows.add(sample.time.milliseconds) }
                 added += db.changesCount
             }
             // The imported days are drawn on the map once the detail worker has been through them
-            // (they were never marked, so an import never reached the year map).
-            try Self.markPending(db, deviceID: deviceID, days: days)
+            // (they were never marked, so an import never reached the year map), and the timeline
+            // redoes the stretch from the earliest (no server was told of these rows).
+            try Self.markPending(db, deviceID: deviceID, rows: rows)
             // Not `markSeen`: an import is old history, not a sign of life from the phone.
             try db.execute(
                 sql: "UPDATE device SET sample_count = sample_count + ? WHERE id = ?", arguments: [added, deviceID])

@@ -167,6 +167,11 @@ extension SQLiteTrackStore {
         migrator.registerMigration("v13-time-zones") { db in
             try db.execute(sql: SQLiteTrackStore.timeZoneMigration)
         }
+        // Issue 38 item 1: each checkpoint's newest sample time, and the stretch of each device's
+        // timeline an insert marked to redo (SQLiteTrackStore+Timeline.swift).
+        migrator.registerMigration("v14-timeline-pending") { db in
+            try db.execute(sql: SQLiteTrackStore.timelinePendingMigration)
+        }
         return migrator
     }
 }

@@ -32,27 +32,27 @@ extension SQLiteTrackStore {
 
     /// The one insert loop of the SQLite store: each sample a new row (accepted) or a key already
     /// stored (duplicate, `INSERT OR IGNORE` changed nothing); the days of the new rows are marked
-    /// for the detail pass in the same transaction.
+    /// for the detail pass, and a stretch the timeline must redo, in the same transaction.
     static func insertRows(
         _ db: Database, _ statement: Statement, _ request: GroupInsert, deviceID: Int64
     ) throws -> InsertOutcome {
-        var days = Set<Int64>()
-        let outcome = try insertRows(db, statement, request, deviceID: deviceID, newDays: &days)
-        try markPending(db, deviceID: deviceID, days: days)
+        var rows = NewRows()
+        let outcome = try insertRows(db, statement, request, deviceID: deviceID, newRows: &rows)
+        try markPending(db, deviceID: deviceID, rows: rows)
         return outcome
     }
 
-    /// ``insertRows(_:_:_:deviceID:)`` that leaves the days to mark to the caller: a group commit
+    /// ``insertRows(_:_:_:deviceID:)`` that leaves the marking to the caller: a group commit
     /// marks each device's days once for the whole group, not once per request.
     static func insertRows(
-        _ db: Database, _ statement: Statement, _ request: GroupInsert, deviceID: Int64, newDays days: inout Set<Int64>
+        _ db: Database, _ statement: Statement, _ request: GroupInsert, deviceID: Int64, newRows rows: inout NewRows
     ) throws -> InsertOutcome {
         var outcome = InsertOutcome(accepted: [], duplicates: [])
         for sample in request.samples {
             try statement.execute(arguments: arguments(sample, deviceID: deviceID, now: request.now))
             if db.changesCount > 0 {
                 outcome.accepted.append(sample.key)
-                days.insert(DayDetail.day(sample.time.milliseconds))
+                rows.add(sample.time.milliseconds)
             } else {
                 outcome.duplicates.append(sample.key)
             }

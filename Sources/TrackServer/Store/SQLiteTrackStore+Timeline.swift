@@ -14,9 +14,10 @@ extension SQLiteTrackStore: TimelineStore {
         }
     }
 
-    public func saveTimeline(device: String, closed: [TimelineEntry], checkpoint: String, replacingFrom: Instant?)
-        async throws
-    {
+    public func saveTimeline(
+        device: String, closed: [TimelineEntry], checkpoint: String, newest: Instant?, replacingFrom: Instant?,
+        resumePoints: [TimelineCheckpoint], consuming: TimelinePending?
+    ) async throws {
         try await writer.write { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [device])
             else { throw TrackStoreError.unknownDevice(device) }
@@ -24,6 +25,14 @@ extension SQLiteTrackStore: TimelineStore {
                 try db.execute(
                     sql: "DELETE FROM timeline_entry WHERE device_id = ? AND start_at >= ?",
                     arguments: [id, replacingFrom.milliseconds])
+                try db.execute(
+                    sql: "DELETE FROM timeline_checkpoint WHERE device_id = ? AND newest_at >= ?",
+                    arguments: [id, replacingFrom.milliseconds])
+            }
+            let resume = try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO timeline_checkpoint (device_id, newest_at, builder) VALUES (?, ?, ?)")
+            for point in resumePoints + (newest.map { [TimelineCheckpoint(newest: $0, builder: checkpoint)] } ?? []) {
+                try resume.execute(arguments: [id, point.newest.milliseconds, point.builder])
             }
             let insert = try db.cachedStatement(
                 sql: """
@@ -39,11 +48,99 @@ extension SQLiteTrackStore: TimelineStore {
                 ])
             }
             try db.execute(
-                sql: "INSERT OR REPLACE INTO timeline_state (device_id, builder) VALUES (?, ?)",
-                arguments: [id, checkpoint])
+                sql: "INSERT OR REPLACE INTO timeline_state (device_id, builder, newest_at) VALUES (?, ?, ?)",
+                arguments: [id, checkpoint, newest?.milliseconds])
+            if let consuming {
+                try db.execute(
+                    sql: "DELETE FROM timeline_pending WHERE device_id = ? AND version = ?",
+                    arguments: [id, consuming.version])
+            }
         }
     }
 
+    public func timelinePending(device: String) async throws -> TimelinePending? {
+        try await writer.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT from_at, version FROM timeline_pending
+                    WHERE device_id = (SELECT id FROM device WHERE name = ?)
+                    """, arguments: [device]
+            ).map { TimelinePending(from: Instant(milliseconds: $0[0]), version: $0[1]) }
+        }
+    }
+
+    public func timelineResumePoint(device: String, before: Instant) async throws -> TimelineCheckpoint? {
+        try await writer.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT newest_at, builder FROM timeline_checkpoint
+                    WHERE device_id = (SELECT id FROM device WHERE name = ?) AND newest_at < ?
+                    ORDER BY newest_at DESC LIMIT 1
+                    """, arguments: [device, before.milliseconds]
+            ).map { TimelineCheckpoint(newest: Instant(milliseconds: $0[0]), builder: $0[1]) }
+        }
+    }
+
+    public func markTimelinePending(device: String, from: Instant) async throws {
+        try await writer.write { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [device])
+            else { return }
+            try db.cachedStatement(sql: Self.markImportedSQL).execute(arguments: [id, from.milliseconds])
+        }
+    }
+
+    /// `v14-timeline-pending`: the newest sample time of each checkpoint (the ones saved before are
+    /// given their device's newest sample, which is at least as new), the stretches to redo, and
+    /// the resume points a rebuild starts from (none yet: the first rebuild of a device starts
+    /// from its first sample); a device that has had an import is redone from its first sample
+    /// once (history imported before this never reached its timeline, issue 38 item 1).
+    static let timelinePendingMigration = """
+        ALTER TABLE timeline_state ADD COLUMN newest_at INTEGER;
+        UPDATE timeline_state SET newest_at = (SELECT max(t) FROM sample s WHERE s.device_id = timeline_state.device_id);
+        CREATE TABLE timeline_pending (
+            device_id INTEGER PRIMARY KEY REFERENCES device(id),
+            from_at INTEGER NOT NULL,
+            version INTEGER NOT NULL DEFAULT 1
+        );
+        CREATE TABLE timeline_checkpoint (
+            device_id INTEGER NOT NULL REFERENCES device(id),
+            newest_at INTEGER NOT NULL,
+            builder TEXT NOT NULL,
+            PRIMARY KEY (device_id, newest_at)
+        ) WITHOUT ROWID;
+        INSERT INTO timeline_pending (device_id, from_at)
+        SELECT id, first FROM (
+            SELECT d.id, (SELECT min(t) FROM sample s WHERE s.device_id = d.id) AS first FROM device d
+            WHERE EXISTS (SELECT 1 FROM import_job j WHERE j.device_id = d.id))
+        WHERE first IS NOT NULL;
+        """
+
+    static let markImportedSQL = """
+        INSERT INTO timeline_pending (device_id, from_at) VALUES (?, ?)
+        ON CONFLICT (device_id) DO UPDATE SET from_at = min(from_at, excluded.from_at), version = version + 1
+        """
+
+    /// Only where the checkpoint has taken a sample as new: a row in order matches nothing here.
+    static let markLateSQL = """
+        INSERT INTO timeline_pending (device_id, from_at)
+        SELECT device_id, ? FROM timeline_state WHERE device_id = ? AND newest_at >= ?
+        ON CONFLICT (device_id) DO UPDATE SET from_at = min(from_at, excluded.from_at), version = version + 1
+        """
+
+    /// In an insert's transaction: the timeline stretch from `earliest` is pending when the rows
+    /// were imported, or when the device's checkpoint took a sample at least as new.
+    static func markTimelinePending(_ db: Database, deviceID: Int64, earliest: Int64, imported: Bool) throws {
+        if imported {
+            try db.cachedStatement(sql: markImportedSQL).execute(arguments: [deviceID, earliest])
+        } else {
+            try db.cachedStatement(sql: markLateSQL).execute(arguments: [earliest, deviceID, earliest])
+        }
+    }
+}
+
+extension SQLiteTrackStore {
     public func timelineEntries(device: String, from: Instant, to: Instant) async throws -> [TimelineEntry] {
         try await writer.read { db in
             let rows = try Row.fetchAll(
@@ -63,5 +160,25 @@ extension SQLiteTrackStore: TimelineStore {
                 ).entry
             }
         }
+    }
+}
+
+/// The rows an insert added, for what it marks pending in its transaction: their days (the
+/// detail pass) and the earliest time (the timeline).
+struct NewRows {
+    var days = Set<Int64>()
+    var earliest: Int64?
+    /// Rows of an import, which no timeline was handed.
+    var imported = false
+
+    mutating func add(_ time: Int64) {
+        days.insert(DayDetail.day(time))
+        earliest = min(time, earliest ?? time)
+    }
+
+    mutating func merge(_ other: NewRows) {
+        days.formUnion(other.days)
+        if let time = other.earliest { earliest = min(time, earliest ?? time) }
+        imported = imported || other.imported
     }
 }

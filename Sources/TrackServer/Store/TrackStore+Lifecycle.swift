@@ -18,6 +18,8 @@ public enum DeviceData {
         "import_job",
         "timeline_entry",
         "timeline_state",
+        "timeline_pending",
+        "timeline_checkpoint",
         "device_time_zone",
     ]
 
@@ -30,6 +32,7 @@ public enum DeviceData {
         ("rejected_point", "received_at", "rejected_count", "id"),
         ("gap_interval", "start", nil, "id"),
         ("timeline_entry", "end_at", nil, "start_at"),
+        ("timeline_checkpoint", "newest_at", nil, "newest_at"),
     ]
 
     /// The per-table counts' key for the device row itself and the queued alerts naming it.

@@ -6,16 +6,71 @@ public import LocationLog
 ///
 /// Separate from ``TrackStore`` (the timeline is an addition a store may lack); both stores
 /// conform, and the contract suite `TimelineStoreContract` runs on SQLite and PostgreSQL.
+///
+/// Every insert marks, in its own transaction, the stretch the saved timeline may not cover
+/// (``timelinePending(device:)``): an import from its earliest row (no updater was told of it;
+/// `bgtrack import` may even be another process), any other insert from its earliest row when
+/// that is not newer than the newest sample the checkpoint took (newer rows are read when a
+/// checkpoint is loaded). So whatever wrote the rows, the next read redoes that stretch.
 public protocol TimelineStore: Sendable {
     /// The device's persisted ``TimelineBuilder`` (its JSON), `nil` before the first save.
     func timelineCheckpoint(device: String) async throws -> String?
     /// In one transaction: deletes the device's entries that start at or after `replacingFrom`
-    /// (a rebuild after a late sample), stores `closed`, and saves the checkpoint.
+    /// and its resume points from then on (a rebuild), stores `closed`, saves the checkpoint with
+    /// the newest sample time it took (`newest`), keeping it as a resume point too with
+    /// `resumePoints`; and clears the pending stretch `consuming` was read as, unless an insert
+    /// has marked it since (its version moved on).
     /// Throws ``TrackStoreError/unknownDevice(_:)`` for a device that is not registered.
-    func saveTimeline(device: String, closed: [TimelineEntry], checkpoint: String, replacingFrom: Instant?)
-        async throws
+    func saveTimeline(
+        device: String, closed: [TimelineEntry], checkpoint: String, newest: Instant?, replacingFrom: Instant?,
+        resumePoints: [TimelineCheckpoint], consuming: TimelinePending?
+    ) async throws
+    /// The device's latest resume point older than `before`: a builder saved after taking every
+    /// sample up to its time (and none after), to rebuild from without re-reading what precedes.
+    func timelineResumePoint(device: String, before: Instant) async throws -> TimelineCheckpoint?
+    /// The stretch of the device's timeline that inserts marked to be redone, `nil` when none is.
+    func timelinePending(device: String) async throws -> TimelinePending?
+    /// Marks the device's timeline to be redone from `from` (or earlier, if marked so already): what
+    /// an updater owes and has not run yet outlives it (a restart before the rebuild).
+    func markTimelinePending(device: String, from: Instant) async throws
     /// The device's closed entries that overlap `from..<to` (end ≥ from, start < to), in time order.
     func timelineEntries(device: String, from: Instant, to: Instant) async throws -> [TimelineEntry]
+}
+
+/// A stretch of a device's timeline to redo: from the earliest sample an insert stored where the
+/// saved timeline may not cover it. `version` counts the inserts that marked it, so a rebuild
+/// clears only what it read (``TimelineStore/saveTimeline(device:closed:checkpoint:newest:replacingFrom:consuming:)``).
+public struct TimelinePending: Hashable, Sendable {
+    public var from: Instant
+    public var version: Int64
+
+    public init(from: Instant, version: Int64) {
+        self.from = from
+        self.version = version
+    }
+}
+
+/// A saved ``TimelineBuilder`` (its JSON) and the newest sample time it had taken.
+public struct TimelineCheckpoint: Hashable, Sendable {
+    public var newest: Instant
+    public var builder: String
+
+    public init(newest: Instant, builder: String) {
+        self.newest = newest
+        self.builder = builder
+    }
+}
+
+extension TimelineStore {
+    /// Saves without a newest time (no resume point, inserts mark nothing against it) and clears
+    /// nothing pending.
+    public func saveTimeline(device: String, closed: [TimelineEntry], checkpoint: String, replacingFrom: Instant?)
+        async throws
+    {
+        try await saveTimeline(
+            device: device, closed: closed, checkpoint: checkpoint, newest: nil, replacingFrom: replacingFrom,
+            resumePoints: [], consuming: nil)
+    }
 }
 
 /// A timeline entry as a table row: the columns both stores share.

@@ -9,8 +9,15 @@ public import Logging
 ///
 /// Incremental: the builder lives in memory and is saved only when an entry closes; after a
 /// restart it resumes from its checkpoint and reads just the samples stored after it. A late
-/// sample (older than the newest one the builder took) rebuilds only from the entry it falls in.
+/// sample (older than the newest one the builder took) rebuilds from the builder as it was saved
+/// after the last entry that closed before it (a resume point), not from the first sample.
 /// One device is updated by one task at a time; samples arriving meanwhile join its queue.
+///
+/// Rows it was not handed (an import, over HTTP or by `bgtrack import` in another process) and
+/// rows older than its saved checkpoint mark their stretch in the store, in their insert's
+/// transaction (``TimelineStore/timelinePending(device:)``); every read, and every rebuild, redoes
+/// it first. So a device's timeline is a function of its stored samples, whatever order and path
+/// they came by (`theTimelineIsTheSameWhateverOrderThePointsArrivedIn`).
 ///
 /// Ingest routes hand samples over with ``submit(_:device:)``, which neither waits nor hops: the
 /// request is answered after its commit, not after the timeline, and one background task drains
@@ -73,6 +80,8 @@ public actor TimelineUpdater {
     static let heldLimit = 4_096
     /// Rebuilds from the store so far (a sample older than what the builder already took).
     package private(set) var rebuilds = 0
+    /// Samples read from the store so far, catching up or rebuilding: what a backfill cost.
+    package private(set) var samplesRead = 0
     /// Samples submitted by ingest routes and not yet taken (``submit(_:device:)``).
     private nonisolated let inbox: TimelineInbox
     /// Reads waiting for a device's update under way to finish.
@@ -130,9 +139,7 @@ public actor TimelineUpdater {
                 owedRebuild[device] = nil
                 lastRebuild[device] = clock.now
                 do {
-                    try await rebuild(
-                        device: device, from: from,
-                        current: builders[device] ?? TimelineBuilder(settings: settings.timeline))
+                    try await rebuild(device: device, from: from)
                 } catch {
                     forget(device, error)
                 }
@@ -162,9 +169,11 @@ public actor TimelineUpdater {
     public func timeline(device: String, from: Instant, to: Instant) async throws
         -> (closed: [TimelineEntry], provisional: [TimelineEntry])
     {
-        await catchUp(device: device)
-        let stored = try await store.timelineEntries(device: device, from: from, to: to)
+        try await catchUp(device: device)
+        // Loading may save the entries the samples stored after the checkpoint close: first, so
+        // the entries read next include them (the first read after an import showed 2 stays of 135).
         var builder = try await builder(for: device)
+        let stored = try await store.timelineEntries(device: device, from: from, to: to)
         let fresh = take(held[device]?.held ?? [], into: &builder)
         let closed = stored + fresh.filter { $0.end >= from && $0.start < to }
         let open = builder.provisional.filter { $0.end >= from && $0.start < to }
@@ -215,15 +224,27 @@ public actor TimelineUpdater {
         await withCheckedContinuation { roomWaiters.append($0) }
     }
 
-    /// Takes what was submitted for `device` and waits for its update under way, so a read sees
-    /// every sample acknowledged before it.
-    func catchUp(device: String) async {
+    /// Takes what was submitted for `device` and waits for its update under way, then redoes the
+    /// stretch inserts marked in the store (rows it was not handed), so a read sees every sample
+    /// stored before it.
+    func catchUp(device: String) async throws {
         await work(device: device, adding: inbox.take(device: device) ?? [], payingOwed: true)
+        await idle(device)
+        if let pending = try await store.timelinePending(device: device) {
+            owedRebuild[device] = min(pending.from, owedRebuild[device] ?? pending.from)
+        }
+        // Another worker may run meanwhile and leave a rebuild owed: a read runs it.
+        while owedRebuild[device] != nil {
+            await work(device: device, adding: [], payingOwed: true)
+            await idle(device)
+        }
+    }
+
+    /// Returns once no task is updating `device`.
+    private func idle(_ device: String) async {
         while busy.contains(device) {
             await withCheckedContinuation { idleWaiters[device, default: []].append($0) }
         }
-        // Another worker ran meanwhile and may have left a rebuild owed: a read runs it.
-        if owedRebuild[device] != nil { await work(device: device, adding: [], payingOwed: true) }
     }
 
     private func update(device: String, with samples: [TrackSample]) async throws {
@@ -234,8 +255,11 @@ public actor TimelineUpdater {
         var builder = loaded
         let newest = cached == nil ? checkpointNewest : builder.newestTime
         if let newest, let earliest = sorted.first?.time, earliest <= newest {
-            // Stored already: the rebuild owed (run by ``work``) reads them from the store.
+            // Stored already: the rebuild owed (run by ``work``) reads them from the store. Marked
+            // there too, so a restart before it still redoes them (the checkpoint may have taken
+            // newer samples since their insert, which then marked nothing).
             owedRebuild[device] = min(earliest, owedRebuild[device] ?? earliest)
+            try await store.markTimelinePending(device: device, from: earliest)
             return
         }
         // A rebuild owed re-reads these from the store too.
@@ -245,9 +269,11 @@ public actor TimelineUpdater {
         // The builder takes what is old enough; the rest waits for stragglers.
         held[device, default: HeldSamples()].add(sorted)
         let ripe = held[device, default: HeldSamples()].takeRipe(window: Self.reorderWindow, limit: Self.heldLimit)
-        let closed = take(ripe[...], into: &builder)
+        let (closed, points) = try takeRecording(ripe[...], into: &builder)
         builders[device] = builder
-        if !closed.isEmpty { try await save(device: device, closed: closed, builder: builder, replacingFrom: nil) }
+        if !closed.isEmpty {
+            try await save(device: device, closed: closed, builder: builder, replacingFrom: nil, resumePoints: points)
+        }
     }
 
     private func builder(for device: String) async throws -> TimelineBuilder {
@@ -266,49 +292,97 @@ public actor TimelineUpdater {
                 logger.warning(
                     "unreadable timeline checkpoint; rebuilding the device's timeline from its samples",
                     metadata: ["device": "\(device)", "error": "\(error)"])
-                try await rebuild(device: device, from: .epoch, current: TimelineBuilder(settings: settings.timeline))
+                builders[device] = TimelineBuilder(settings: settings.timeline)
+                try await rebuild(device: device, from: .epoch)
                 return (builders[device] ?? builder, nil)
             }
         }
         let checkpointNewest = builder.newestTime
         let after = checkpointNewest.map { $0 + .milliseconds(1) } ?? .epoch
-        let (closed, newest) = try await feed(&builder, device: device, from: after)
+        let (closed, newest, points) = try await feed(&builder, device: device, from: after)
         builders[device] = builder
         held[device] = newest
-        if !closed.isEmpty { try await save(device: device, closed: closed, builder: builder, replacingFrom: nil) }
+        if !closed.isEmpty {
+            try await save(device: device, closed: closed, builder: builder, replacingFrom: nil, resumePoints: points)
+        }
         return (builder, checkpointNewest)
     }
 
-    /// Recomputes the timeline from the entry a late sample at `time` may change onwards: the
-    /// first that ends within a gap threshold before it (a stay the sample may extend) or later.
-    private func rebuild(device: String, from time: Instant, current: TimelineBuilder) async throws {
-        let affected = try await store.timelineEntries(
-            device: device, from: time - settings.timeline.gapThreshold, to: Instant(milliseconds: .max))
-        let start = min(time, affected.first?.start ?? current.openSince ?? time)
+    /// Recomputes the timeline from a late sample at `time` (or the stretch inserts marked in the
+    /// store, if earlier) onwards: from the latest resume point before it, a builder saved after
+    /// taking exactly the samples up to its time, so the result is the one pass over every stored
+    /// sample would give. Only the entries from its open one on are redone. Clears the mark it read
+    /// with the entries it saves, unless an insert marked it again meanwhile.
+    private func rebuild(device: String, from late: Instant) async throws {
+        // Read before the samples: rows an insert marks after this are left marked for the next.
+        let pending = try await store.timelinePending(device: device)
+        let time = min(late, pending?.from ?? late)
         var builder = TimelineBuilder(settings: settings.timeline)
-        let (closed, newest) = try await feed(&builder, device: device, from: start)
+        var resumed: TimelineCheckpoint?
+        if let point = try await store.timelineResumePoint(device: device, before: time) {
+            do {
+                builder = try JSONDecoder().decode(TimelineBuilder.self, from: Data(point.builder.utf8))
+                resumed = point
+            } catch {
+                logger.warning(
+                    "unreadable timeline resume point; rebuilding the device's timeline from its first sample",
+                    metadata: ["device": "\(device)", "error": "\(error)"])
+            }
+        }
+        let after = builder.newestTime.map { $0 + .milliseconds(1) } ?? .epoch
+        // The entries the resumed builder had closed stand; its open one and the rest are redone.
+        let start = resumed == nil ? .epoch : builder.openSince ?? after
+        let (closed, newest, points) = try await feed(&builder, device: device, from: after)
         builders[device] = builder
         held[device] = newest
         rebuilds += 1
-        try await save(device: device, closed: closed, builder: builder, replacingFrom: start)
+        try await save(
+            device: device, closed: closed, builder: builder, replacingFrom: start,
+            resumePoints: (resumed.map { [$0] } ?? []) + points, consuming: pending)
     }
 
     /// Feeds the device's stored samples from `from` on, page by page, except the newest, which
-    /// it returns held (``HeldSamples``); returns the closed entries too.
+    /// it returns held (``HeldSamples``); returns the closed entries too, and the builder as each
+    /// sample that closed some left it (resume points for a later rebuild).
     private func feed(_ builder: inout TimelineBuilder, device: String, from: Instant) async throws
-        -> (closed: [TimelineEntry], held: HeldSamples)
+        -> (closed: [TimelineEntry], held: HeldSamples, resumePoints: [TimelineCheckpoint])
     {
         var closed: [TimelineEntry] = []
+        var points: [TimelineCheckpoint] = []
         var pending = HeldSamples()
         var lower = from
         while true {
             let page = try await store.samples(
                 device: device, from: lower, to: Instant(milliseconds: .max), limit: Self.pageSize)
+            samplesRead += page.count
             pending.add(page)
-            closed += take(pending.takeRipe(window: Self.reorderWindow, limit: Self.heldLimit)[...], into: &builder)
-            guard page.count == Self.pageSize, let last = page.last else { return (closed, pending) }
+            let (newly, resumePoints) = try takeRecording(
+                pending.takeRipe(window: Self.reorderWindow, limit: Self.heldLimit)[...], into: &builder)
+            closed += newly
+            points += resumePoints
+            guard page.count == Self.pageSize, let last = page.last else { return (closed, pending, points) }
+            // Past the page's last time: other samples at that time are left out, as the builder
+            // ignores them (it takes the first sample of a time, and the page holds it).
             lower = last.time + .milliseconds(1)
         }
+    }
+
+    /// ``take(_:into:)`` that also returns the builder as each sample that closed some left it: a
+    /// resume point for a rebuild, which then re-reads only from the last entry closed before the
+    /// late sample, however many samples one update took.
+    private func takeRecording(_ samples: ArraySlice<HeldSamples.Entry>, into builder: inout TimelineBuilder)
+        throws -> (closed: [TimelineEntry], resumePoints: [TimelineCheckpoint])
+    {
+        var closed: [TimelineEntry] = []
+        var points: [TimelineCheckpoint] = []
+        for sample in samples {
+            builder.settings = settings.builderSettings(for: sample.source)
+            let newly = builder.add(sample.point)
+            guard !newly.isEmpty, let newest = builder.newestTime else { continue }
+            closed += newly
+            points.append(TimelineCheckpoint(newest: newest, builder: try Self.encode(builder)))
+        }
+        return (closed, points)
     }
 
     /// Gives `samples` (in time order) to the builder; returns the entries they closed.
@@ -323,12 +397,18 @@ public actor TimelineUpdater {
         return closed
     }
 
-    private func save(device: String, closed: [TimelineEntry], builder: TimelineBuilder, replacingFrom: Instant?)
-        async throws
-    {
-        let checkpoint = String(decoding: try JSONEncoder().encode(builder), as: UTF8.self)
+    /// Saves the entries and the builder, which is a resume point too, as are `resumePoints`.
+    private func save(
+        device: String, closed: [TimelineEntry], builder: TimelineBuilder, replacingFrom: Instant?,
+        resumePoints: [TimelineCheckpoint] = [], consuming: TimelinePending? = nil
+    ) async throws {
         try await store.saveTimeline(
-            device: device, closed: closed, checkpoint: checkpoint, replacingFrom: replacingFrom)
+            device: device, closed: closed, checkpoint: try Self.encode(builder), newest: builder.newestTime,
+            replacingFrom: replacingFrom, resumePoints: resumePoints, consuming: consuming)
+    }
+
+    private static func encode(_ builder: TimelineBuilder) throws -> String {
+        String(decoding: try JSONEncoder().encode(builder), as: UTF8.self)
     }
 }
 

@@ -149,9 +149,10 @@ enum LifecycleContract {
             [StoreContract.sample("\(device)-imported", at: 600)], device: device,
             checkpoint: ImportCheckpoint(fingerprint: "file-\(device)", format: "gpx", records: 1, points: 1), at: now)
         let timeline = try #require(store as? any TimelineStore, "both stores keep a timeline")
+        // The import marked its stretch pending (`timeline_pending`); the save keeps a resume point.
         try await timeline.saveTimeline(
             device: device, closed: [.gap(TimelineGap(start: now - .seconds(600), end: now))], checkpoint: "{}",
-            replacingFrom: nil)
+            newest: now, replacingFrom: nil, resumePoints: [], consuming: nil)
     }
 }
 

@@ -170,6 +170,95 @@ enum TimelineContract {
         #expect(await updater.rebuilds == 2)
     }
 
+    static func sample(_ key: String, minute: Int64) -> TrackSample {
+        TrackSample(
+            key: key, id: key, seq: minute, time: day + .seconds(minute * 60), latitude: 31.2, longitude: 121.4,
+            accuracy: 8, source: .native)
+    }
+
+    /// Inserts mark the stretch the saved timeline may not cover, in their transaction: a live
+    /// insert only where the checkpoint took a sample as new, an import always; a save clears the
+    /// mark it read unless another insert marked it since (issue 38 item 1).
+    static func insertsMarkWhatTheTimelineMustRedo(_ store: any TrackStore & TimelineStore & ImportStore)
+        async throws
+    {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        _ = try await store.insert([sample("s10", minute: 10)], device: "a", at: now)
+        #expect(try await store.timelinePending(device: "a") == nil, "no checkpoint yet: loading reads it all")
+        try await store.saveTimeline(
+            device: "a", closed: [], checkpoint: "{}", newest: day + .seconds(600), replacingFrom: nil,
+            resumePoints: [], consuming: nil)
+        _ = try await store.insert([sample("s20", minute: 20)], device: "a", at: now)
+        #expect(try await store.timelinePending(device: "a") == nil, "newer than the checkpoint: read on loading")
+        _ = try await store.insert([sample("s10", minute: 10)], device: "a", at: now)
+        #expect(try await store.timelinePending(device: "a") == nil, "a duplicate stores nothing")
+        _ = try await store.insert([sample("s5", minute: 5)], device: "a", at: now)
+        let first = try #require(try await store.timelinePending(device: "a"))
+        #expect(first.from == day + .seconds(300))
+        _ = try await store.commitImport(
+            [sample("i30", minute: 30)], device: "a", checkpoint: ImportCheckpoint(fingerprint: "f", format: "GPX"),
+            at: now)
+        let second = try #require(try await store.timelinePending(device: "a"))
+        #expect(second.from == day + .seconds(300) && second.version > first.version)
+        // A save that read the first mark leaves the second; one that read the second clears it.
+        try await store.saveTimeline(
+            device: "a", closed: [], checkpoint: "{}", newest: day + .seconds(1800), replacingFrom: .epoch,
+            resumePoints: [], consuming: first)
+        #expect(try await store.timelinePending(device: "a") == second)
+        try await store.saveTimeline(
+            device: "a", closed: [], checkpoint: "{}", newest: day + .seconds(1800), replacingFrom: .epoch,
+            resumePoints: [], consuming: second)
+        #expect(try await store.timelinePending(device: "a") == nil)
+        // An import newer than everything still marks: no updater was handed it.
+        _ = try await store.commitImport(
+            [sample("i40", minute: 40)], device: "a", checkpoint: ImportCheckpoint(fingerprint: "g", format: "GPX"),
+            at: now)
+        #expect(try await store.timelinePending(device: "a")?.from == day + .seconds(2400))
+        try await store.markTimelinePending(device: "a", from: day + .seconds(60))
+        #expect(try await store.timelinePending(device: "a")?.from == day + .seconds(60))
+        try await store.markTimelinePending(device: "nobody", from: day)
+    }
+
+    /// Resume points: the latest before a time; a rebuild's save drops those from its start on.
+    static func resumePointsAreKeptAndReplaced(_ store: any TrackStore & TimelineStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        #expect(try await store.timelineResumePoint(device: "a", before: day) == nil)
+        let ten = TimelineCheckpoint(newest: day + .seconds(10), builder: "{\"ten\":1}")
+        let twenty = TimelineCheckpoint(newest: day + .seconds(20), builder: "{\"twenty\":1}")
+        try await store.saveTimeline(
+            device: "a", closed: [], checkpoint: "{\"thirty\":1}", newest: day + .seconds(30), replacingFrom: nil,
+            resumePoints: [ten, twenty], consuming: nil)
+        #expect(try await store.timelineResumePoint(device: "a", before: day + .seconds(25)) == twenty)
+        #expect(try await store.timelineResumePoint(device: "a", before: day + .seconds(20)) == ten)
+        #expect(
+            try await store.timelineResumePoint(device: "a", before: day + .seconds(31))?.builder == "{\"thirty\":1}")
+        try await store.saveTimeline(
+            device: "a", closed: [], checkpoint: "{\"x\":1}", newest: nil, replacingFrom: day + .seconds(15),
+            resumePoints: [], consuming: nil)
+        #expect(try await store.timelineResumePoint(device: "a", before: day + .seconds(100)) == ten)
+        #expect(try await store.timelineResumePoint(device: "b", before: day + .seconds(100)) == nil)
+    }
+
+    /// The report's bugs on the store alone: history imported into a device an updater is serving,
+    /// older than its live samples, reaches the next read, and a new updater's first read.
+    static func anImportReachesTheNextReadAndARestart(_ store: any TrackStore & TimelineStore & ImportStore)
+        async throws
+    {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        let samples = daySamples()
+        let half = samples.count / 2
+        let updater = TimelineUpdater(store: store, settings: .init(), logger: quiet)
+        let live = Array(samples[half...])
+        _ = try await store.insert(live, device: "a", at: now)
+        await updater.ingest(live, device: "a")
+        #expect(try await all(updater) == offline(live))
+        _ = try await store.commitImport(
+            Array(samples[..<half]), device: "a", checkpoint: ImportCheckpoint(fingerprint: "f", format: "GPX"), at: now
+        )
+        #expect(try await all(updater) == offline(samples))
+        #expect(try await all(TimelineUpdater(store: store, settings: .init(), logger: quiet)) == offline(samples))
+    }
+
     /// Overland, OwnTracks and OsmAnd give no reasons: their gaps stay gaps by default.
     static func otherClientsGapsStayGaps(_ store: any TrackStore & TimelineStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
@@ -250,6 +339,21 @@ struct TimelineStoreContract {
     func otherClientsGapsStayGaps(kind: TimelineStoreKind) async throws {
         try await TimelineContract.otherClientsGapsStayGaps(kind.make())
     }
+
+    @Test(arguments: TimelineStoreKind.allCases)
+    func insertsMarkWhatTheTimelineMustRedo(kind: TimelineStoreKind) async throws {
+        try await TimelineContract.insertsMarkWhatTheTimelineMustRedo(kind.make())
+    }
+
+    @Test(arguments: TimelineStoreKind.allCases)
+    func resumePointsAreKeptAndReplaced(kind: TimelineStoreKind) async throws {
+        try await TimelineContract.resumePointsAreKeptAndReplaced(kind.make())
+    }
+
+    @Test(arguments: TimelineStoreKind.allCases)
+    func anImportReachesTheNextReadAndARestart(kind: TimelineStoreKind) async throws {
+        try await TimelineContract.anImportReachesTheNextReadAndARestart(kind.make())
+    }
 }
 
 @Suite("Timeline store contract: PostgreSQL")
@@ -278,5 +382,19 @@ struct PostgresTimelineStoreContract {
 
     @Test(.postgres) func otherClientsGapsStayGaps() async throws {
         try await PostgresTestDatabase.withStore { try await TimelineContract.otherClientsGapsStayGaps($0) }
+    }
+
+    @Test(.postgres) func insertsMarkWhatTheTimelineMustRedo() async throws {
+        try await PostgresTestDatabase.withStore { try await TimelineContract.insertsMarkWhatTheTimelineMustRedo($0) }
+    }
+
+    @Test(.postgres) func resumePointsAreKeptAndReplaced() async throws {
+        try await PostgresTestDatabase.withStore { try await TimelineContract.resumePointsAreKeptAndReplaced($0) }
+    }
+
+    @Test(.postgres) func anImportReachesTheNextReadAndARestart() async throws {
+        try await PostgresTestDatabase.withStore {
+            try await TimelineContract.anImportReachesTheNextReadAndARestart($0)
+        }
     }
 }
