@@ -22,17 +22,23 @@ public func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) 
 
 /// Runs `operation`, and every child task it starts (a live server's connections and handlers
 /// among them), on threads of their own rather than the cooperative pool: a live server in a test
-/// answers however busy the pool is with the other tests.
+/// answers however busy the pool is with the other tests. (Task executors need macOS 15; on an
+/// older Mac the operation runs on the pool as before.)
 public func onOwnThreads<T, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws(Failure) -> T
 ) async throws(Failure) -> T {
-    try await withTaskExecutorPreference(OwnThreadsExecutor.shared, isolation: isolation, operation: operation)
+    if #available(macOS 15.0, iOS 18.0, *) {
+        return try await withTaskExecutorPreference(
+            OwnThreadsExecutor.shared, isolation: isolation, operation: operation)
+    }
+    return try await operation()
 }
 
 /// A task executor over a few threads of its own.
 ///
 /// `@unchecked Sendable`: `jobs` is read and written only while `condition` is locked.
+@available(macOS 15.0, iOS 18.0, *)
 public final class OwnThreadsExecutor: TaskExecutor, @unchecked Sendable {
     /// Shared by every test in the process; its threads live as long as the process.
     public static let shared = OwnThreadsExecutor(threads: 4)
