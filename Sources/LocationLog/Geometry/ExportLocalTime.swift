@@ -16,7 +16,8 @@ public struct ExportLocalTime: Sendable {
     /// An instant's offset from UTC in seconds and its zone's IANA name.
     public typealias Stamp = (offsetSeconds: Int, zone: String)
 
-    private let stamp: @Sendable (Instant) -> Stamp
+    /// The offset and zone at an instant.
+    public let stamp: @Sendable (Instant) -> Stamp
 
     /// Local times from `stamp`, asked once per written time.
     public init(_ stamp: @escaping @Sendable (Instant) -> Stamp) {

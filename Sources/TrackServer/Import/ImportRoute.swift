@@ -152,13 +152,13 @@ struct UploadHead {
     /// Holds `buffer`; true once the head is whole (the pipeline can start). Chunks of white space
     /// before the file's first byte are dropped, so a body of spaces holds nothing.
     mutating func add(_ buffer: ByteBuffer) -> Bool {
-        if bytes.isEmpty, buffer.readableBytesView.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+        if bytes.isEmpty, buffer.readableBytesView.allSatisfy(XMLTokenizer.isWhitespace) {
             return false
         }
         held.append(buffer)
         // The head starts at the file's first byte that is not white space, wherever it fell.
         var view = buffer.readableBytesView[...]
-        if bytes.isEmpty { view = view.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) } }
+        if bytes.isEmpty { view = view.drop(while: XMLTokenizer.isWhitespace) }
         let missing = Self.size - bytes.count
         if missing > 0 { bytes += view.prefix(missing) }
         return bytes.count >= Self.size
@@ -174,9 +174,6 @@ struct UploadHead {
     /// body was split. A chunked upload (no length) gets a row of its own.
     func fingerprint(length: String?) -> String {
         guard let length else { return "upload " + Tokens.mint(prefix: "imp") }
-        return "upload "
-            + SHA256.digest(Array(length.utf8) + [0] + bytes).map {
-                ($0 < 16 ? "0" : "") + String($0, radix: 16)
-            }.joined()
+        return "upload " + SHA256.hex(digest: SHA256.digest(Array(length.utf8) + [0] + bytes))
     }
 }

@@ -39,7 +39,7 @@ public protocol TimelineStore: Sendable {
 
 /// A stretch of a device's timeline to redo: from the earliest sample an insert stored where the
 /// saved timeline may not cover it. `version` counts the inserts that marked it, so a rebuild
-/// clears only what it read (``TimelineStore/saveTimeline(device:closed:checkpoint:newest:replacingFrom:consuming:)``).
+/// clears only what it read (``TimelineStore/saveTimeline(device:closed:checkpoint:newest:replacingFrom:resumePoints:consuming:)``).
 public struct TimelinePending: Hashable, Sendable {
     public var from: Instant
     public var version: Int64

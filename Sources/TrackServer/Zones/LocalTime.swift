@@ -120,14 +120,20 @@ public struct LocalTime: Sendable {
         return spans
     }
 
+    /// Local times for an export, each instant asking its zone (an export of all time, as the
+    /// erasure's); ``exportLocalTime(from:to:)`` is quicker for a range.
+    public var exportLocalTime: ExportLocalTime {
+        ExportLocalTime { [self] instant in (offsetSeconds(at: instant), zone(at: instant).identifier) }
+    }
+
     /// Local times for an export of `from..<to`: the range's spans worked out once, each written
     /// time looked up among them (an instant outside the range asks its zone directly).
     public func exportLocalTime(from: Instant, to: Instant) -> ExportLocalTime {
         let spans = spans(from: from, to: max(to, from + .milliseconds(1)))
-        let whole = self
+        let direct = exportLocalTime
         return ExportLocalTime { instant in
             guard instant >= from, instant < to, let first = spans.first, first.start <= instant else {
-                return (whole.offsetSeconds(at: instant), whole.zone(at: instant).identifier)
+                return direct.stamp(instant)
             }
             // The last span starting at or before `instant`.
             var low = 0

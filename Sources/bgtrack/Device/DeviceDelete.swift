@@ -67,8 +67,7 @@ struct DeviceDelete: AsyncParsableCommand {
     /// Writes every sample of the device as CSV, a page at a time, with local times in the zones
     /// the device was in (this host's zone where it reported none). Returns the rows written.
     static func export(_ store: any TrackStore, device: String, to path: String) async throws -> Int {
-        let zones = LocalTime(try await store.timeZones(device: device), serverDefault: .current)
-        let localTime = ExportLocalTime { (zones.offsetSeconds(at: $0), zones.zone(at: $0).identifier) }
+        let localTime = LocalTime(try await store.timeZones(device: device), serverDefault: .current).exportLocalTime
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else { throw ValidationError("--export: cannot create \(path); check the directory exists and is writable") }
