@@ -80,21 +80,6 @@ final class EvaluationPeer: SimulatedNetworkPeer, @unchecked Sendable {
     /// `GET /v1/devices/{id}/timeline?from&to` with the device's token: the entries the server's
     /// incremental timeline holds, closed ones first, the open one last.
     func timeline(from: Instant, to: Instant) throws -> [TimelineEntry] {
-        var components = URLComponents(
-            url: server.appendingPathComponent("v1/devices/\(device)/timeline"), resolvingAgainstBaseURL: false)
-        components?.queryItems = [
-            URLQueryItem(name: "from", value: "\(from.milliseconds)"),
-            URLQueryItem(name: "to", value: "\(to.milliseconds)"),
-        ]
-        guard let url = components?.url else { throw EvaluationError("no timeline URL for device \(device)") }
-        var request = URLRequest(url: url)
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        let (status, data) = client.send(request)
-        guard status == 200, let data else {
-            throw EvaluationError(
-                "GET \(url.path) answered \(status.map(String.init) ?? "nothing"): "
-                    + String(decoding: data ?? Data(), as: UTF8.self))
-        }
-        return try TimelineDocument.entries(from: data)
+        try client.timeline(device: device, token: token, from: from, to: to)
     }
 }

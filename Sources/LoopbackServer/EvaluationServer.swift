@@ -93,6 +93,9 @@ package final class EvaluationServer: @unchecked Sendable {
 
     var base: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
 
+    /// The SQLite file the server stores into (`bgtrack import --db` writes beside it).
+    var databasePath: String { directory.appendingPathComponent("server.sqlite").path }
+
     /// Stops listening and removes the temporary store.
     package func stop() async {
         task.cancel()
@@ -115,9 +118,9 @@ final class SimulatedTime: @unchecked Sendable {
 }
 
 /// An evaluation failure with a message saying what went wrong.
-struct EvaluationError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct EvaluationError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Runs `body` on a thread of its own (not Swift's cooperative pool): the simulation blocks its

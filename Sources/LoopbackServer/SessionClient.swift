@@ -1,5 +1,6 @@
 package import BackgroundCore
 package import Foundation
+import LocationLog
 
 #if canImport(FoundationNetworking)
     package import FoundationNetworking
@@ -46,6 +47,27 @@ package struct SessionClient: Sendable {
         if let json { request.httpBody = try? JSONSerialization.data(withJSONObject: json) }
         let (status, data) = send(request)
         return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] })
+    }
+
+    /// `GET /v1/devices/{id}/timeline?from&to` with the device's token: the entries the server's
+    /// incremental timeline holds, closed ones first, the open one last.
+    func timeline(device: String, token: String, from: Instant, to: Instant) throws -> [TimelineEntry] {
+        var components = URLComponents(
+            url: base.appendingPathComponent("v1/devices/\(device)/timeline"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [
+            URLQueryItem(name: "from", value: "\(from.milliseconds)"),
+            URLQueryItem(name: "to", value: "\(to.milliseconds)"),
+        ]
+        guard let url = components?.url else { throw EvaluationError("no timeline URL for device \(device)") }
+        var request = URLRequest(url: url)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let (status, data) = send(request)
+        guard status == 200, let data else {
+            throw EvaluationError(
+                "GET \(url.path) answered \(status.map(String.init) ?? "nothing"): "
+                    + String(decoding: data ?? Data(), as: UTF8.self))
+        }
+        return try TimelineDocument.entries(from: data)
     }
 
     /// Any request; the status (nil without an answer) and the body.

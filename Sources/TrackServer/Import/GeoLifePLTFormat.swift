@@ -5,7 +5,7 @@ import LocationLog
 /// Reads GeoLife's `.plt` trajectories (Microsoft Research's GPS trajectory collection): six
 /// header lines, then `latitude,longitude,0,altitude in feet,days since 1899-12-30,date,time` a
 /// line, times in UTC, altitude -777 when unknown.
-struct GeoLifePLTFormat: LineFormat {
+package struct GeoLifePLTFormat: LineFormat {
     static let name = "GeoLife .plt"
     static let notALine = "not a .plt line"
     static let headerLines = 6
@@ -38,5 +38,19 @@ struct GeoLifePLTFormat: LineFormat {
         let feet = Double(fields[3])
         let altitude = feet.flatMap { $0 == Self.unknownAltitude || !$0.isFinite ? nil : $0 * Self.metresPerFoot }
         return .success([.imported(time: time, latitude: latitude, longitude: longitude, altitude: altitude)])
+    }
+}
+
+extension GeoLifePLTFormat {
+    /// The points of a whole `.plt` file, its header and any line that is no point left out: the
+    /// real-trace evaluation's reader (`bgtrack-bench timeline --real`).
+    package static func samples(in bytes: [UInt8]) -> [TrackSample] {
+        var format = GeoLifePLTFormat()
+        var samples: [TrackSample] = []
+        for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
+            if case .success(let decoded) = format.decode(trimmed, number: index + 1) { samples += decoded }
+        }
+        return samples
     }
 }

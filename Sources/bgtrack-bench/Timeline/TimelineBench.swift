@@ -18,8 +18,27 @@ struct TimelineBench: AsyncParsableCommand {
     @Option(help: "Seeds 1…N.") var seeds: UInt64 = 20
     @Flag(help: "Print each miss (false/missed stay, edge > 120 s, trip > 5 %) and its samples on stderr.")
     var misses = false
+    @Option(
+        help: ArgumentHelp(
+            "Judge real GPS traces instead: a GeoLife-layout folder (NNN/Trajectory/*.plt); needs --peer.",
+            valueName: "dir"))
+    var real: String?
+    @Option(help: ArgumentHelp("The peer's stays on --real (scripts/peer-stays.py's output).", valueName: "file"))
+    var peer: String?
+    @Option(help: "With --real: sampling intervals in seconds, comma-separated.") var intervals = "120,180"
+    @Option(help: "With --real: ingest paths, comma-separated (default: all).") var paths: String?
 
     func validate() throws {
+        if real != nil, peer == nil {
+            throw ValidationError("--real needs --peer FILE: run `python3 scripts/peer-stays.py DIR FILE` first")
+        }
+        for value in intervals.split(separator: ",") where Int64(value).map({ !(10...3600).contains($0) }) ?? true {
+            throw ValidationError("--intervals: \(value) is not a number of seconds between 10 and 3600")
+        }
+        for name in (paths ?? "").split(separator: ",") where IngestPath(rawValue: String(name)) == nil {
+            throw ValidationError(
+                "--paths: unknown \(name); use \(IngestPath.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         for name in scenarios.split(separator: ",") where Scenario.named(String(name)) == nil {
             throw ValidationError("--scenarios: unknown \(name); use \(Scenario.names.joined(separator: ", "))")
         }
@@ -31,6 +50,13 @@ struct TimelineBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let real, let peer {
+            try await RealTraceBench.run(
+                directory: real, peerFile: peer, intervals: intervals.split(separator: ",").compactMap { Int64($0) },
+                paths: paths.map { $0.split(separator: ",").compactMap { IngestPath(rawValue: String($0)) } }
+                    ?? IngestPath.allCases)
+            return
+        }
         let chosen =
             strategies.map { $0.split(separator: ",").compactMap { StrategyName(rawValue: String($0)) } }
             ?? StrategyName.allCases

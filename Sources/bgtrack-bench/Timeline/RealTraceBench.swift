@@ -1,0 +1,78 @@
+import BackgroundCore
+import Foundation
+import LocationLog
+import LoopbackServer
+
+/// `bgtrack-bench timeline --real DIR --peer FILE`: the timeline on real GPS traces (issue 38 item
+/// 3, docs/timeline-evaluation.md). Each person's full-rate fixes are cut to what a phone sampling
+/// every 120 s (and 180 s) sends, fed through every ingest path into a real server on loopback, and
+/// the server's timeline is scored against the peer library's stays on the full-rate fixes, beside
+/// the peer's own score on the same cut points.
+enum RealTraceBench {
+    static func run(directory: String, peerFile: String, intervals: [Int64], paths: [IngestPath]) async throws {
+        let traces = try RealTrace.geoLife(URL(fileURLWithPath: directory))
+        let peer = try JSONDecoder().decode(PeerStays.self, from: Data(contentsOf: URL(fileURLWithPath: peerFile)))
+        let missing = traces.map(\.person).filter { peer.users[$0] == nil }
+        guard missing.isEmpty else {
+            throw EvaluationError(
+                "\(peerFile) has no stays for \(missing.joined(separator: ", ")); run scripts/peer-stays.py on \(directory)")
+        }
+        let fixes = traces.reduce(0) { $0 + $1.fixes.count }
+        print("Real traces: \(traces.count) people, \(fixes) fixes, from \(directory)")
+        print("Reference: \(peer.library), \(peer.method), on the full-rate fixes")
+        print("")
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("bgtrack")
+        let server = try await EvaluationServer.start(settings: .sampling(every: .seconds(120)))
+        defer { Task { await server.stop() } }
+        let feed = RealTraceFeed(
+            server: server, bgtrack: FileManager.default.isExecutableFile(atPath: binary.path) ? binary : nil)
+        print("| every | path | points | reference stays | found | matched | precision | recall | inferred "
+            + "| start error s (median) | end error s (median) | trips judged | trip distance error (median abs) "
+            + "| trip distance bias (median) |")
+        print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for seconds in intervals {
+            var points = 0
+            var own = RealTraceScore()
+            var ownBridged = RealTraceScore()
+            for trace in traces {
+                guard let person = peer.users[trace.person] else { continue }
+                points += trace.sampled(every: seconds).count
+                own.judge(stays: person.sampled(seconds, bridged: false), against: person.reference)
+                ownBridged.judge(stays: person.sampled(seconds, bridged: true), against: person.reference)
+            }
+            print(row(seconds, "peer (\(peer.library)) on the same points", points, own))
+            print(row(seconds, "peer bridging silences, same points", points, ownBridged))
+            for path in paths {
+                let started = ContinuousClock.now
+                let result = await onOwnThread { () -> Result<RealTraceScore, any Error> in
+                    Result {
+                        var score = RealTraceScore()
+                        for trace in traces {
+                            guard let person = peer.users[trace.person] else { continue }
+                            let timeline = try feed.run(
+                                trace.sampled(every: seconds), path: path,
+                                device: "real-\(seconds)-\(path.rawValue)-\(trace.person)")
+                            score.judge(timeline: timeline, against: person.reference, fixes: trace.fixes)
+                        }
+                        return score
+                    }
+                }
+                let score = try result.get()
+                print(row(seconds, path.rawValue, points, score))
+                FileHandle.standardError.write(
+                    Data("\(seconds) s \(path.rawValue): \(ContinuousClock.now - started)\n".utf8))
+            }
+        }
+    }
+
+    static func row(_ seconds: Int64, _ name: String, _ points: Int, _ score: RealTraceScore) -> String {
+        func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
+        let trips = score.tripErrors
+        return "| \(seconds) s | \(name) | \(points) | \(score.reference) | \(score.found) | \(score.matched) "
+            + "| \(format(score.precision)) | \(format(score.recall)) | \(score.inferred) "
+            + "| \(format(score.startErrors.median, 0)) | \(format(score.endErrors.median, 0)) | \(trips.count) "
+            + "| \(trips.isEmpty ? "—" : format(trips.map(abs).median * 100, 1) + " %") "
+            + "| \(trips.isEmpty ? "—" : format(trips.median * 100, 1) + " %") |"
+    }
+}
