@@ -8,8 +8,9 @@ in trackintel: Martin et al. 2023, CEUS) finds:
 
 - `reference`: on the full-rate fixes, 100 m / 10 min, its default 15-minute gap threshold: the
   truth the bench scores against;
-- `bridged`: the same, allowed to bridge silences (gap threshold of a year): the reference for
-  stays across a logger's silences;
+- `bridged`: the same, allowed to bridge a silence whose two ends are within 100 m of each other
+  (the logger stopped indoors: the silence is filled with copies of the last fix, every 5 minutes,
+  before trackintel runs), as our timeline infers a stay across such a silence;
 - `sub120`, `sub180` (and their `_bridged` twins): the peer on the points the phone would send,
   one fix per 120 s or 180 s (the first fix, then each fix at least that long after the last one
   kept: the rule the bench uses for our paths).
@@ -19,13 +20,47 @@ Needs: pip install trackintel==1.4.2 (PyPI; pandas, geopandas, shapely come with
 """
 
 import json
+import math
 import sys
 
+import geopandas as gpd
+import pandas as pd
 import trackintel as ti
+from shapely.geometry import Point
 
 DIST = 100
 MINUTES = 10
-YEAR_MINUTES = 525_600
+GAP_MINUTES = 15
+
+
+def haversine(lat1, lon1, lat2, lon2):
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    a = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    return 2 * 6371000 * math.asin(min(1, math.sqrt(a)))
+
+
+def bridged(pfs):
+    """The fixes with every same-place silence (over GAP_MINUTES, ends within DIST) filled in."""
+    times = list(pfs["tracked_at"])
+    lats = list(pfs.geometry.y)
+    lons = list(pfs.geometry.x)
+    rows = []
+    for index in range(1, len(times)):
+        silence = times[index] - times[index - 1]
+        if silence > pd.Timedelta(minutes=GAP_MINUTES) and haversine(
+            lats[index - 1], lons[index - 1], lats[index], lons[index]
+        ) <= DIST:
+            t = times[index - 1] + pd.Timedelta(minutes=5)
+            while t < times[index]:
+                rows.append({"user_id": pfs["user_id"].iloc[0], "tracked_at": t, "geom": Point(lons[index - 1], lats[index - 1])})
+                t += pd.Timedelta(minutes=5)
+    if not rows:
+        return pfs
+    filled = gpd.GeoDataFrame(rows, geometry="geom", crs=pfs.crs)
+    both = pd.concat([pfs[["user_id", "tracked_at", "geom"]], filled], ignore_index=True)
+    both = both.sort_values("tracked_at", kind="stable").reset_index(drop=True)
+    both.index.name = "id"
+    return ti.Positionfixes(gpd.GeoDataFrame(both, geometry="geom", crs=pfs.crs))
 
 
 def stays(pfs, gap):
@@ -73,7 +108,7 @@ def main():
     result = {
         "library": f"trackintel {ti.__version__}",
         "method": f"generate_staypoints(method='sliding', dist_threshold={DIST}, time_threshold={MINUTES}, "
-        "gap_threshold=15 (bridged: a year), include_last=True)",
+        "gap_threshold=15, include_last=True); bridged: same-place silences filled in first",
         "users": {},
     }
     for user, fixes in pfs.groupby("user_id"):
@@ -81,14 +116,14 @@ def main():
         fixes = fixes[~fixes["tracked_at"].duplicated(keep="first")]
         entry = {
             "fixes": len(fixes),
-            "reference": stays(fixes, 15),
-            "bridged": stays(fixes, YEAR_MINUTES),
+            "reference": stays(fixes, GAP_MINUTES),
+            "bridged": stays(bridged(fixes), GAP_MINUTES),
         }
         for seconds in (120, 180):
             sub = subsample(fixes, seconds)
             entry[f"points{seconds}"] = len(sub)
-            entry[f"sub{seconds}"] = stays(sub, 15)
-            entry[f"sub{seconds}_bridged"] = stays(sub, YEAR_MINUTES)
+            entry[f"sub{seconds}"] = stays(sub, GAP_MINUTES)
+            entry[f"sub{seconds}_bridged"] = stays(bridged(sub), GAP_MINUTES)
         result["users"][f"{int(user):03d}"] = entry
         print(f"{int(user):03d}: {len(fixes)} fixes, {len(entry['reference'])} stays", file=sys.stderr)
     with open(sys.argv[2], "w") as out:

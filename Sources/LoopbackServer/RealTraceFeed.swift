@@ -1,4 +1,4 @@
-package import BackgroundCore
+import BackgroundCore
 package import Foundation
 package import LocationLog
 import TrackServer
@@ -51,7 +51,9 @@ package struct RealTraceFeed: Sendable {
         let token = Tokens.mint(prefix: "bgd")
         let store = server.store
         server.clock.set(first.time)
-        try blockingThrows { _ = try await store.addDevice(name: device, tokenHash: Tokens.hash(token), at: first.time) }
+        try blockingThrows {
+            _ = try await store.addDevice(name: device, tokenHash: Tokens.hash(token), at: first.time)
+        }
         switch path {
         case .native:
             for (number, chunk) in points.chunked(Self.batchSize).enumerated() {
@@ -140,7 +142,8 @@ package struct RealTraceFeed: Sendable {
 
     private func importWithBgtrack(_ points: [TimelinePoint], device: String) throws {
         guard let bgtrack else { throw EvaluationError("the import path needs bgtrack beside bgtrack-bench") }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bgtrack-real-\(UUID().uuidString).gpx")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bgtrack-real-\(UUID().uuidString).gpx")
         try Data(Self.gpx(points).utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
@@ -162,7 +165,8 @@ package struct RealTraceFeed: Sendable {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.httpBody = body
-        request.setValue(path.hasSuffix("imports") ? "application/gpx+xml" : "application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(
+            path.hasSuffix("imports") ? "application/gpx+xml" : "application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(auth, forHTTPHeaderField: "Authorization")
         for (name, value) in extra { request.setValue(value, forHTTPHeaderField: name) }
         try check(request, path: path)

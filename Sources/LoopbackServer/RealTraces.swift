@@ -1,4 +1,4 @@
-package import BackgroundCore
+import BackgroundCore
 package import Foundation
 package import LocationLog
 import TrackServer
@@ -43,7 +43,8 @@ package struct RealTrace: Sendable {
             for name in try files.contentsOfDirectory(atPath: folder.path).sorted() where name.hasSuffix(".plt") {
                 let data = try Data(contentsOf: folder.appendingPathComponent(name))
                 for sample in GeoLifePLTFormat.samples(in: Array(data)) {
-                    fixes.append(TimelinePoint(time: sample.time, latitude: sample.latitude, longitude: sample.longitude))
+                    fixes.append(
+                        TimelinePoint(time: sample.time, latitude: sample.latitude, longitude: sample.longitude))
                 }
             }
             fixes.sort { $0.t < $1.t }

@@ -27,7 +27,7 @@ import TrackServer
         let serve = try #require(
             try BGTrack.parseAsRoot([
                 "serve", "--stay-radius", "150", "--stay-minutes", "7.5", "--timeline-gap-minutes", "12",
-                "--infer-stays-for-all-clients",
+                "--no-infer-stays-for-all-clients",
             ]) as? ServeCommand)
         var configuration = ServerConfiguration()
         serve.timeline.apply(to: &configuration)
@@ -35,10 +35,11 @@ import TrackServer
         #expect(configuration.timeline.timeline.stayRadius == 150)
         #expect(configuration.timeline.timeline.minimumStay == .seconds(450))
         #expect(configuration.timeline.timeline.gapThreshold == .seconds(720))
-        #expect(configuration.timeline.infersStaysForOtherClients)
+        #expect(!configuration.timeline.infersStaysForOtherClients)
         let off = try #require(try BGTrack.parseAsRoot(["serve", "--no-timeline"]) as? ServeCommand)
         off.timeline.apply(to: &configuration)
         #expect(!configuration.timelineEnabled)
-        #expect(!configuration.timeline.infersStaysForOtherClients)
+        // Every path infers stays across same-place silences unless told not to (issue 38 item 2).
+        #expect(configuration.timeline.infersStaysForOtherClients)
     }
 }

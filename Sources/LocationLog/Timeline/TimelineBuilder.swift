@@ -8,7 +8,9 @@ public import BackgroundCore
 /// beside the closed entries and resumes without re-reading history.
 ///
 /// Rules, for 2-3 minute sampling with gaps:
-/// - a stay is `minimumStay` or longer within `stayRadius` of the running centre;
+/// - a stay is `minimumStay` or longer within `stayRadius` of one place: while it is a candidate,
+///   of both its running centre and its first sample; once open, of its centre at that moment,
+///   which stays put (a slow walk does not drag it along);
 /// - a trip is the movement between two stays, measured along its samples; a stay's last samples
 ///   that measured the person moving, inside the radius, begin the trip that leaves it;
 /// - two samples more than `gapThreshold` apart are a gap. With the same position at both ends
@@ -56,28 +58,35 @@ public struct TimelineBuilder: Sendable {
         switch state {
         case .empty:
             state = .moving(trip: nil, candidate: StayCluster(point))
-        case .staying(var stay):
-            if stay.distance(to: point) <= settings.stayRadius, !gapped || settings.infersStaysAcrossGaps {
-                stay.inferred = stay.inferred || gapped
-                stay.appendToStay(point)
-                state = .staying(stay)
-            } else if gapped, let previous {
-                closed.append(.stay(stay.stay))
-                closed.append(.gap(TimelineGap(start: Instant(milliseconds: previous), end: point.time)))
-                state = .moving(trip: nil, candidate: StayCluster(point))
-            } else {
-                // The stay's last samples that measured the person moving were the way out: the
-                // trip starts at the centre when the person was last settled and runs through them.
-                let (settled, departing) = stay.leaving()
-                closed.append(.stay(settled.stay))
-                var trip = OpenTrip(settled.centre(at: settled.last.t))
-                for point in departing { trip.append(point) }
-                state = .moving(trip: trip, candidate: StayCluster(point))
-            }
+        case .staying(let open):
+            closed += stay(open, point: point, gapFrom: gapped ? previous : nil)
         case .moving(let trip, let candidate):
             closed += move(trip: trip, candidate: candidate, point: point, gapFrom: gapped ? previous : nil)
         }
         return closed
+    }
+
+    /// Takes a sample while a stay is open: it stays, or the stay closes (and a trip or a gap begins).
+    private mutating func stay(_ stay: StayCluster, point: TimelinePoint, gapFrom: Int64?) -> [TimelineEntry] {
+        var stay = stay
+        let gapped = gapFrom != nil
+        if stay.holds(point, radius: settings.stayRadius), !gapped || settings.infersStaysAcrossGaps {
+            stay.inferred = stay.inferred || gapped
+            stay.appendToStay(point)
+            state = .staying(stay)
+            return []
+        }
+        if let gapFrom {
+            state = .moving(trip: nil, candidate: StayCluster(point))
+            return [.stay(stay.stay), .gap(TimelineGap(start: Instant(milliseconds: gapFrom), end: point.time))]
+        }
+        // The stay's last samples that measured the person moving were the way out: the trip
+        // starts at the centre when the person was last settled and runs through them.
+        let (settled, departing) = stay.leaving()
+        var trip = OpenTrip(settled.centre(at: settled.last.t))
+        for point in departing { trip.append(point) }
+        state = .moving(trip: trip, candidate: StayCluster(point))
+        return [.stay(settled.stay)]
     }
 
     /// A fix coarser than the stay radius (a significant-change or region fix, 100-200 m) whose
@@ -114,18 +123,32 @@ public struct TimelineBuilder: Sendable {
         var trip = trip
         var candidate = candidate
         var closed: [TimelineEntry] = []
-        if gapped, !(settings.infersStaysAcrossGaps && candidate.distance(to: point) <= settings.stayRadius) {
+        if gapped, !(settings.infersStaysAcrossGaps && candidate.holds(point, radius: settings.stayRadius)) {
             for member in candidate.points { trip = Self.extend(trip, with: member) }
             if let finished = trip?.trip { closed.append(.trip(finished)) }
             closed.append(.gap(TimelineGap(start: Instant(milliseconds: gapFrom ?? candidate.last.t), end: point.time)))
             state = .moving(trip: nil, candidate: StayCluster(point))
             return closed
         }
+        if !gapped, candidate.count > 1, !candidate.first.measuredMoving, !candidate.last.measuredMoving,
+            !candidate.holds(point, radius: settings.stayRadius),
+            point.time - candidate.first.time >= settings.minimumStay
+        {
+            // The person was here from the candidate's first sample until some time after its
+            // last, and this sample, out of reach, is the first that shows them gone: with it the
+            // time here is the minimum, so the candidate was a stay (with 2-3 minute sampling the
+            // last sample inside may come up to an interval before the departure). It closes now.
+            // Not when a speed shows the person walking in or out inside the radius: then the
+            // time at rest is known, and a shop stop of 8 minutes is no stay.
+            closed += open(candidate, reachedBy: trip)
+            guard case .staying(let opened) = state else { return closed }
+            return closed + stay(opened, point: point, gapFrom: nil)
+        }
         if gapped {
             candidate.inferred = true
         } else if !mayBeWhereTheCoarseFixesWere(candidate, point) {
             // Leading points that the new one pulls out of reach leave the candidate for the trip.
-            while candidate.count > 0, candidate.distance(to: point) > settings.stayRadius {
+            while candidate.count > 0, !candidate.holds(point, radius: settings.stayRadius) {
                 guard candidate.count > 1 else {
                     trip = Self.extend(trip, with: candidate.points[0])
                     candidate = StayCluster(point)
@@ -143,22 +166,32 @@ public struct TimelineBuilder: Sendable {
         // stay completes (someone pacing, or a speed reported at rest, still stays: without this
         // the candidate would never close and keep every sample).
         if candidate.duration >= settings.minimumStay, !point.measuredMoving || longEnoughBefore {
-            // The first samples that measured the person moving (at most two) were still on the
-            // way in: the trip runs through them to the centre, reached when the stay starts (its
-            // first sample), instead of a straight line from the last sample out of reach; the
-            // centre is where the person came to rest, without them.
-            if var reaching = trip {
-                let walkingIn = candidate.points.prefix(while: \.measuredMoving).prefix(StayCluster.departingMemory)
-                candidate.leaveOutOfCentre(walkingIn.count)
-                for point in walkingIn { reaching.append(point) }
-                reaching.append(candidate.centre(at: candidate.first.t))
-                if let finished = reaching.trip { closed.append(.trip(finished)) }
-            }
-            candidate.points = []
-            state = .staying(candidate)
+            closed += open(candidate, reachedBy: trip)
         } else {
             state = .moving(trip: trip, candidate: candidate)
         }
+        return closed
+    }
+
+    /// Opens the candidate as a stay, closing the trip that reached it.
+    ///
+    /// The first samples that measured the person moving (at most two) were still on the way in:
+    /// the trip runs through them to the centre, reached when the stay starts (its first sample),
+    /// instead of a straight line from the last sample out of reach; the centre is where the
+    /// person came to rest, without them.
+    private mutating func open(_ candidate: StayCluster, reachedBy trip: OpenTrip?) -> [TimelineEntry] {
+        var candidate = candidate
+        var closed: [TimelineEntry] = []
+        if var reaching = trip {
+            let walkingIn = candidate.points.prefix(while: \.measuredMoving).prefix(StayCluster.departingMemory)
+            candidate.leaveOutOfCentre(walkingIn.count)
+            for point in walkingIn { reaching.append(point) }
+            reaching.append(candidate.centre(at: candidate.first.t))
+            if let finished = reaching.trip { closed.append(.trip(finished)) }
+        }
+        candidate.points = []
+        candidate.anchor()
+        state = .staying(candidate)
         return closed
     }
 

@@ -26,7 +26,8 @@ public import Logging
 /// sees it.
 public actor TimelineUpdater {
     /// The settings, and whether stays are inferred across gaps for clients that cannot say why
-    /// they were silent (Overland, OwnTracks, OsmAnd): off by default (issue 24 item 4).
+    /// they were silent (Overland, OwnTracks, OsmAnd, imports): on by default, so every path
+    /// gives the same timeline for the same points (issue 38 item 2; issue 24 item 4 had it off).
     public struct Settings: Sendable {
         public var timeline: TimelineSettings
         public var infersStaysForOtherClients: Bool
@@ -45,7 +46,7 @@ public actor TimelineUpdater {
         public var coalescingWindow: Duration
 
         public init(
-            timeline: TimelineSettings = TimelineSettings(), infersStaysForOtherClients: Bool = false,
+            timeline: TimelineSettings = TimelineSettings(), infersStaysForOtherClients: Bool = true,
             rebuildInterval: Duration = .seconds(1), backlogLimit: Int = 100_000,
             coalescingWindow: Duration = .milliseconds(10)
         ) {

@@ -9,13 +9,17 @@ import LoopbackServer
 /// the server's timeline is scored against the peer library's stays on the full-rate fixes, beside
 /// the peer's own score on the same cut points.
 enum RealTraceBench {
-    static func run(directory: String, peerFile: String, intervals: [Int64], paths: [IngestPath]) async throws {
+    static func run(
+        directory: String, peerFile: String, intervals: [Int64], paths: [IngestPath], builderOnly: Bool,
+        settings: TimelineSettings
+    ) async throws {
         let traces = try RealTrace.geoLife(URL(fileURLWithPath: directory))
         let peer = try JSONDecoder().decode(PeerStays.self, from: Data(contentsOf: URL(fileURLWithPath: peerFile)))
         let missing = traces.map(\.person).filter { peer.users[$0] == nil }
         guard missing.isEmpty else {
             throw EvaluationError(
-                "\(peerFile) has no stays for \(missing.joined(separator: ", ")); run scripts/peer-stays.py on \(directory)")
+                "\(peerFile) has no stays for \(missing.joined(separator: ", ")); run scripts/peer-stays.py on \(directory)"
+            )
         }
         let fixes = traces.reduce(0) { $0 + $1.fixes.count }
         print("Real traces: \(traces.count) people, \(fixes) fixes, from \(directory)")
@@ -23,37 +27,48 @@ enum RealTraceBench {
         print("")
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("bgtrack")
-        let server = try await EvaluationServer.start(settings: .sampling(every: .seconds(120)))
+        let server = try await EvaluationServer.start(settings: settings)
         defer { Task { await server.stop() } }
         let feed = RealTraceFeed(
             server: server, bgtrack: FileManager.default.isExecutableFile(atPath: binary.path) ? binary : nil)
-        print("| every | path | points | reference stays | found | matched | precision | recall | inferred "
-            + "| start error s (median) | end error s (median) | trips judged | trip distance error (median abs) "
-            + "| trip distance bias (median) |")
-        print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        print(
+            "| every | path | points | reference stays | found | matched | precision | recall "
+                + "| bridged reference | matched | precision | recall | inferred "
+                + "| start error s (median) | end error s (median) | trips judged | trip distance error (median abs) "
+                + "| trip distance bias (median) |")
+        print(
+            "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+                + "| ---: | ---: | ---: |")
         for seconds in intervals {
             var points = 0
-            var own = RealTraceScore()
-            var ownBridged = RealTraceScore()
+            var own = (RealTraceScore(), RealTraceScore())
+            var alone = (RealTraceScore(), RealTraceScore())
             for trace in traces {
                 guard let person = peer.users[trace.person] else { continue }
                 points += trace.sampled(every: seconds).count
-                own.judge(stays: person.sampled(seconds, bridged: false), against: person.reference)
-                ownBridged.judge(stays: person.sampled(seconds, bridged: true), against: person.reference)
+                own.0.judge(stays: person.sampled(seconds, bridged: false), against: person.reference)
+                own.1.judge(stays: person.sampled(seconds, bridged: true), against: person.bridged)
+                var builder = TimelineBuilder(settings: settings)
+                var entries: [TimelineEntry] = []
+                for point in trace.sampled(every: seconds) { entries += builder.add(point) }
+                entries += builder.finish()
+                alone.0.judge(timeline: entries, against: person.reference, fixes: trace.fixes)
+                alone.1.judge(timeline: entries, against: person.bridged, fixes: trace.fixes)
             }
             print(row(seconds, "peer (\(peer.library)) on the same points", points, own))
-            print(row(seconds, "peer bridging silences, same points", points, ownBridged))
-            for path in paths {
+            print(row(seconds, "TimelineBuilder alone (no server)", points, alone))
+            for path in paths where !builderOnly {
                 let started = ContinuousClock.now
-                let result = await onOwnThread { () -> Result<RealTraceScore, any Error> in
+                let result = await onOwnThread { () -> Result<(RealTraceScore, RealTraceScore), any Error> in
                     Result {
-                        var score = RealTraceScore()
+                        var score = (RealTraceScore(), RealTraceScore())
                         for trace in traces {
                             guard let person = peer.users[trace.person] else { continue }
                             let timeline = try feed.run(
                                 trace.sampled(every: seconds), path: path,
                                 device: "real-\(seconds)-\(path.rawValue)-\(trace.person)")
-                            score.judge(timeline: timeline, against: person.reference, fixes: trace.fixes)
+                            score.0.judge(timeline: timeline, against: person.reference, fixes: trace.fixes)
+                            score.1.judge(timeline: timeline, against: person.bridged, fixes: trace.fixes)
                         }
                         return score
                     }
@@ -66,11 +81,16 @@ enum RealTraceBench {
         }
     }
 
-    static func row(_ seconds: Int64, _ name: String, _ points: Int, _ score: RealTraceScore) -> String {
+    /// A table row: the stays against the reference, then against the bridged one; trips once.
+    static func row(_ seconds: Int64, _ name: String, _ points: Int, _ scores: (RealTraceScore, RealTraceScore))
+        -> String
+    {
+        let (score, bridged) = scores
         func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
         let trips = score.tripErrors
         return "| \(seconds) s | \(name) | \(points) | \(score.reference) | \(score.found) | \(score.matched) "
-            + "| \(format(score.precision)) | \(format(score.recall)) | \(score.inferred) "
+            + "| \(format(score.precision)) | \(format(score.recall)) | \(bridged.reference) | \(bridged.matched) "
+            + "| \(format(bridged.precision)) | \(format(bridged.recall)) | \(score.inferred) "
             + "| \(format(score.startErrors.median, 0)) | \(format(score.endErrors.median, 0)) | \(trips.count) "
             + "| \(trips.isEmpty ? "—" : format(trips.map(abs).median * 100, 1) + " %") "
             + "| \(trips.isEmpty ? "—" : format(trips.median * 100, 1) + " %") |"

@@ -27,6 +27,10 @@ struct TimelineBench: AsyncParsableCommand {
     var peer: String?
     @Option(help: "With --real: sampling intervals in seconds, comma-separated.") var intervals = "120,180"
     @Option(help: "With --real: ingest paths, comma-separated (default: all).") var paths: String?
+    @Flag(help: "With --real: only the TimelineBuilder in process, no server.") var builderOnly = false
+    @Option(help: "With --real: the stay radius in metres.") var stayRadius = 100.0
+    @Option(help: "With --real: minutes that make a stay.") var stayMinutes = 10.0
+    @Option(help: "With --real: minutes without a sample that make a gap.") var gapMinutes = 8.0
 
     func validate() throws {
         if real != nil, peer == nil {
@@ -54,7 +58,10 @@ struct TimelineBench: AsyncParsableCommand {
             try await RealTraceBench.run(
                 directory: real, peerFile: peer, intervals: intervals.split(separator: ",").compactMap { Int64($0) },
                 paths: paths.map { $0.split(separator: ",").compactMap { IngestPath(rawValue: String($0)) } }
-                    ?? IngestPath.allCases)
+                    ?? IngestPath.allCases, builderOnly: builderOnly,
+                settings: TimelineSettings(
+                    stayRadius: stayRadius, minimumStay: .milliseconds(Int64(stayMinutes * 60_000)),
+                    gapThreshold: .milliseconds(Int64(gapMinutes * 60_000))))
             return
         }
         let chosen =

@@ -13,10 +13,11 @@ struct TimelineOptions: ParsableArguments {
                 + "phones' sampling interval."))
     var timelineGapMinutes = 8.0
     @Flag(
+        inversion: .prefixedNo,
         help: ArgumentHelp(
-            "Infer a stay across an unexplained gap with the same position at both ends for Overland, "
-                + "OwnTracks and OsmAnd clients too (by default their gaps stay gaps)."))
-    var inferStaysForAllClients = false
+            "Infer a stay across a silence with the same position at both ends for Overland, OwnTracks, "
+                + "OsmAnd clients and imports, as for the native client (on; --no-… keeps their silences gaps)."))
+    var inferStaysForAllClients = true
     @Flag(help: "Compute no timeline (GET /v1/devices/{id}/timeline answers 404).") var noTimeline = false
 
     func validate() throws {

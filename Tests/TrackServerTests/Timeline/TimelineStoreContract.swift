@@ -90,8 +90,8 @@ enum TimelineContract {
         return entries + builder.finish()
     }
 
-    static func all(_ updater: TimelineUpdater) async throws -> [TimelineEntry] {
-        let found = try await updater.timeline(device: "a", from: day, to: day + .seconds(86_400))
+    static func all(_ updater: TimelineUpdater, device: String = "a") async throws -> [TimelineEntry] {
+        let found = try await updater.timeline(device: device, from: day, to: day + .seconds(86_400))
         return found.closed + found.provisional
     }
 
@@ -260,7 +260,7 @@ enum TimelineContract {
     }
 
     /// Overland, OwnTracks and OsmAnd give no reasons: their gaps stay gaps by default.
-    static func otherClientsGapsStayGaps(_ store: any TrackStore & TimelineStore) async throws {
+    static func otherClientsSilencesAreInferredUnlessTurnedOff(_ store: any TrackStore & TimelineStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         var samples: [TrackSample] = []
         for minute in Array(stride(from: Int64(0), to: 60, by: 2)) + Array(stride(from: Int64(240), to: 300, by: 2)) {
@@ -270,9 +270,16 @@ enum TimelineContract {
                     accuracy: 10, source: .overland))
         }
         _ = try await store.insert(samples, device: "a", at: now)
+        // Every path infers a stay across a same-place silence (issue 38 item 2) ...
         let updater = TimelineUpdater(store: store, settings: .init(), logger: quiet)
         await updater.ingest(samples, device: "a")
-        #expect(try await all(updater).map(\.kind) == ["stay", "gap", "stay"])
+        #expect(try await all(updater).map(\.kind) == ["inferred-stay"])
+        // ... unless the operator keeps other clients' silences gaps.
+        _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
+        _ = try await store.insert(samples, device: "b", at: now)
+        let strict = TimelineUpdater(store: store, settings: .init(infersStaysForOtherClients: false), logger: quiet)
+        await strict.ingest(samples, device: "b")
+        #expect(try await all(strict, device: "b").map(\.kind) == ["stay", "gap", "stay"])
         let native = samples.map { sample -> TrackSample in
             var copy = sample
             copy.source = .native
@@ -336,8 +343,8 @@ struct TimelineStoreContract {
     }
 
     @Test(arguments: TimelineStoreKind.allCases)
-    func otherClientsGapsStayGaps(kind: TimelineStoreKind) async throws {
-        try await TimelineContract.otherClientsGapsStayGaps(kind.make())
+    func otherClientsSilencesAreInferredUnlessTurnedOff(kind: TimelineStoreKind) async throws {
+        try await TimelineContract.otherClientsSilencesAreInferredUnlessTurnedOff(kind.make())
     }
 
     @Test(arguments: TimelineStoreKind.allCases)
@@ -380,8 +387,10 @@ struct PostgresTimelineStoreContract {
         try await PostgresTestDatabase.withStore { try await TimelineContract.theUpdaterMatchesTheOfflineTimeline($0) }
     }
 
-    @Test(.postgres) func otherClientsGapsStayGaps() async throws {
-        try await PostgresTestDatabase.withStore { try await TimelineContract.otherClientsGapsStayGaps($0) }
+    @Test(.postgres) func otherClientsSilencesAreInferredUnlessTurnedOff() async throws {
+        try await PostgresTestDatabase.withStore {
+            try await TimelineContract.otherClientsSilencesAreInferredUnlessTurnedOff($0)
+        }
     }
 
     @Test(.postgres) func insertsMarkWhatTheTimelineMustRedo() async throws {

@@ -1,0 +1,80 @@
+import BackgroundCore
+import Foundation
+import Testing
+
+@testable import LocationLog
+
+/// Stays that real people make (issue 38 item 2), each rule from a miss on GeoLife's traces cut
+/// to 2-minute samples (docs/timeline-evaluation.md): a place that stays put, a place left
+/// between two samples, and trips measured along a bend without speeds. GPS fixes, 10 m, no speed,
+/// as an import or an OwnTracks client sends them.
+@Suite struct TimelinePlaceTests {
+    typealias Edge = TimelineEdgeTests
+
+    /// A stroll at 0.25 m/s (30 m every 2 minutes) for 20 minutes stays within 100 m of its own
+    /// running centre all along (the centre follows it) but is no place: no stay. One stroll on
+    /// the real traces made four stays of radius 94-99 m this way.
+    @Test func aSlowWalkIsNoStay() {
+        let stroll = stride(from: Int64(0), through: 1200, by: 120).map { Edge.point($0, north: Double($0) / 4) }
+        #expect(Edge.timeline(stroll).map(\.kind) == ["trip"])
+    }
+
+    /// Ten minutes at home, then a slow walk away: the stay's place is where it was when it became
+    /// a stay, so the sample 110 m from it has left, although the running centre (dragged 15 m
+    /// north by the walk's first samples) is within 100 m of it.
+    @Test func aStaysPlaceStaysPutWhileTheWalkLeavesIt() throws {
+        var points = Edge.staying(from: 0, minutes: 12)
+        points += [Edge.point(720, north: 40), Edge.point(840, north: 80), Edge.point(960, north: 110)]
+        points += [Edge.point(1080, north: 300), Edge.point(1200, north: 500)]
+        let entries = Edge.timeline(points)
+        #expect(entries.map(\.kind) == ["stay", "trip"])
+        #expect(entries.first?.end == Instant(milliseconds: 840_000), "the stay ends at the last sample within 100 m")
+    }
+
+    /// Samples at a place from 0 to 480 s (8 minutes of samples) and the next one, 2 minutes
+    /// later, out of reach: the person was there from 0 until after 480 s, and the first sample
+    /// that shows them gone is 10 minutes after the first: a stay, as the reference counts it.
+    @Test func aPlaceLeftBetweenTwoSamplesCountsUntilTheFirstSampleOutOfReach() {
+        var points = [Edge.point(-240, north: -900), Edge.point(-120, north: -450)]
+        points += Edge.staying(from: 0, minutes: 10)
+        points += [Edge.point(600, north: 500), Edge.point(720, north: 1000)]
+        #expect(Edge.timeline(points).map(\.kind) == ["trip", "stay", "trip"])
+        // One sample fewer at the place: the first sample out of reach is 8 minutes in, no stay.
+        let short = points.filter { $0.t != 480_000 }.map { point -> TimelinePoint in
+            var moved = point
+            if moved.t >= 600_000 { moved.t -= 120_000 }
+            return moved
+        }
+        #expect(Edge.timeline(short).map(\.kind) == ["trip"])
+    }
+
+    /// A leg without speeds bends with the sample before it: a right-angle turn at `from` is the
+    /// arc through the three (α = 45°: 1.11 times the chord); a straight line stays the chord;
+    /// a turn back is bent by at most 60° (1.21).
+    @Test func aLegWithoutSpeedsIsTheArcThroughTheSampleBeforeIt() {
+        let west = Edge.point(0, north: 0)
+        let corner = Edge.point(120, north: 0).shifted(east: 200)
+        let north = Edge.point(240, north: 200).shifted(east: 200)
+        let chord = OpenTrip.leg(from: corner, to: north)
+        let arc = OpenTrip.leg(from: corner, to: north, after: west.shifted(east: 0))
+        #expect(abs(arc / chord - (Double.pi / 4) / sin(Double.pi / 4)) < 0.01, "\(arc / chord)")
+        let straight = Edge.point(240, north: 0).shifted(east: 400)
+        #expect(abs(OpenTrip.leg(from: corner, to: straight, after: west) / corner.distance(to: straight) - 1) < 1e-9)
+        let back = Edge.point(240, north: 100)
+        let bentBack = OpenTrip.leg(from: corner, to: back, after: west) / corner.distance(to: back)
+        #expect(abs(bentBack - (Double.pi / 3) / sin(Double.pi / 3)) < 0.01, "\(bentBack)")
+        // With two moving speeds the speeds measure the path, as before.
+        let moving = OpenTrip.leg(
+            from: Edge.point(120, north: 0, speed: 1.5), to: Edge.point(240, north: 150, speed: 1.5), after: west)
+        #expect(abs(moving - 180) < 0.5)
+    }
+}
+
+extension TimelinePoint {
+    /// The point moved `east` metres.
+    func shifted(east: Double) -> TimelinePoint {
+        var moved = self
+        moved.lon += east / (111_320 * cos(lat * .pi / 180))
+        return moved
+    }
+}
