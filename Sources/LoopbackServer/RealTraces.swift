@@ -109,6 +109,9 @@ package struct RealTraceScore: Sendable {
     package var endErrors: [Double] = []
     /// (detected - full-rate path) / full-rate path, for each judged trip.
     package var tripErrors: [Double] = []
+    /// The reference stays no detected stay matched, and the detected stays that matched none.
+    package var missed: [PeerStays.Stay] = []
+    package var falseStays: [PeerStays.Stay] = []
 
     package init() {}
 
@@ -125,29 +128,40 @@ package struct RealTraceScore: Sendable {
         startErrors += other.startErrors
         endErrors += other.endErrors
         tripErrors += other.tripErrors
+        missed += other.missed
+        falseStays += other.falseStays
     }
 
     /// Scores detected stays against the reference's.
     package mutating func judge(stays: [PeerStays.Stay], against truth: [PeerStays.Stay]) {
         reference += truth.count
         found += stays.count
-        var taken = Set<Int>()
-        for expected in truth {
-            var best: (index: Int, overlap: Int64)?
-            for (index, stay) in stays.enumerated() where !taken.contains(index) {
+        // Every pair that may match, greatest overlap first: one to one, so a long stay is given
+        // to the reference stay it overlaps most, not the first one it touches.
+        var pairs: [(found: Int, expected: Int, overlap: Int64)] = []
+        for (index, expected) in truth.enumerated() {
+            for (candidate, stay) in stays.enumerated() {
                 let overlap = min(stay.end, expected.end) - max(stay.start, expected.start)
                 let shorter = min(stay.end - stay.start, expected.end - expected.start)
                 let apart = Haversine.distance(
                     latitude1: stay.lat, longitude1: stay.lon, latitude2: expected.lat, longitude2: expected.lon)
-                guard overlap > 0, overlap * 2 >= shorter, apart <= Self.centreLimit else { continue }
-                if overlap > best?.overlap ?? 0 { best = (index, overlap) }
+                if overlap > 0, overlap * 2 >= shorter, apart <= Self.centreLimit {
+                    pairs.append((candidate, index, overlap))
+                }
             }
-            guard let best else { continue }
-            taken.insert(best.index)
-            matched += 1
-            startErrors.append(Double(abs(stays[best.index].start - expected.start)) / 1000)
-            endErrors.append(Double(abs(stays[best.index].end - expected.end)) / 1000)
         }
+        var taken = Set<Int>()
+        var matchedTruth = Set<Int>()
+        for pair in pairs.sorted(by: { $0.overlap > $1.overlap })
+        where !taken.contains(pair.found) && !matchedTruth.contains(pair.expected) {
+            taken.insert(pair.found)
+            matchedTruth.insert(pair.expected)
+            matched += 1
+            startErrors.append(Double(abs(stays[pair.found].start - truth[pair.expected].start)) / 1000)
+            endErrors.append(Double(abs(stays[pair.found].end - truth[pair.expected].end)) / 1000)
+        }
+        missed += truth.indices.filter { !matchedTruth.contains($0) }.map { truth[$0] }
+        falseStays += stays.indices.filter { !taken.contains($0) }.map { stays[$0] }
     }
 
     /// Scores a timeline's stays and trips: stays against `truth`, trips against the path of the

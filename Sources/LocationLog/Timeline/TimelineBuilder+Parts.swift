@@ -235,14 +235,19 @@ struct OpenTrip: Hashable, Sendable, Codable {
     /// taken as the circular arc through the sample before `from`, `from` and `to`: a person
     /// turning at `from` was already turning before it, and the arc's length over its chord is
     /// α / sin α, α the angle at the earlier sample between the other two (1 on a straight line;
-    /// α at most ``widestBend``, 1.21: a turn back is no arc). On GeoLife's walks and rides, cut to
+    /// α at most ``widestBend``, 1.21: a turn back is no arc), where both legs are over four times
+    /// the three fixes' worst accuracy (else the bend may be their error). On GeoLife's walks and rides, cut to
     /// 2-minute samples, the chord alone is a median 16 % short of the full-rate path
     /// (docs/timeline-evaluation.md).
     static func leg(from: TimelinePoint, to: TimelinePoint, after earlier: TimelinePoint? = nil) -> Double {
         let straight = from.distance(to: to)
         if !from.measuredMoving, !to.measuredMoving, straight <= max(from.acc ?? 0, to.acc ?? 0) { return 0 }
         guard let before = from.spd, let after = to.spd, before >= movingSpeed, after >= movingSpeed else {
+            // The bend is a turn only where the fixes are sharp beside the legs: Wi-Fi fixes 30-60 m
+            // off bend a short leg at random.
             guard let earlier else { return straight }
+            let noise = max(earlier.acc ?? 0, from.acc ?? 0, to.acc ?? 0)
+            guard straight > 4 * noise, earlier.distance(to: from) > 4 * noise else { return straight }
             return straight * arcRatio(earlier, from, to)
         }
         let travelled = (before + after) / 2 * Double(to.t - from.t) / 1000

@@ -123,7 +123,11 @@ public struct TimelineBuilder: Sendable {
         var trip = trip
         var candidate = candidate
         var closed: [TimelineEntry] = []
-        if gapped, !(settings.infersStaysAcrossGaps && candidate.holds(point, radius: settings.stayRadius)) {
+        // A silence whose two ends (the last sample before it and this one) are within the stay
+        // radius of each other is a stay inferred across it; the samples before it that this one
+        // is out of reach of were on the way in, and go to the trip.
+        let sameEnds = settings.infersStaysAcrossGaps && candidate.last.distance(to: point) <= settings.stayRadius
+        if gapped, !sameEnds {
             for member in candidate.points { trip = Self.extend(trip, with: member) }
             if let finished = trip?.trip { closed.append(.trip(finished)) }
             closed.append(.gap(TimelineGap(start: Instant(milliseconds: gapFrom ?? candidate.last.t), end: point.time)))
@@ -145,6 +149,9 @@ public struct TimelineBuilder: Sendable {
             return closed + stay(opened, point: point, gapFrom: nil)
         }
         if gapped {
+            while candidate.count > 1, !candidate.holds(point, radius: settings.stayRadius) {
+                trip = Self.extend(trip, with: candidate.dropFirst())
+            }
             candidate.inferred = true
         } else if !mayBeWhereTheCoarseFixesWere(candidate, point) {
             // Leading points that the new one pulls out of reach leave the candidate for the trip.

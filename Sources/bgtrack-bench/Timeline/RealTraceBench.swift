@@ -3,6 +3,16 @@ import Foundation
 import LocationLog
 import LoopbackServer
 
+extension TimelineEntry {
+    var kindName: String {
+        switch self {
+        case .stay(let stay): stay.inferred ? "inferred stay" : "stay"
+        case .trip: "trip"
+        case .gap: "gap"
+        }
+    }
+}
+
 /// `bgtrack-bench timeline --real DIR --peer FILE`: the timeline on real GPS traces (issue 38 item
 /// 3, docs/timeline-evaluation.md). Each person's full-rate fixes are cut to what a phone sampling
 /// every 120 s (and 180 s) sends, fed through every ingest path into a real server on loopback, and
@@ -11,7 +21,7 @@ import LoopbackServer
 enum RealTraceBench {
     static func run(
         directory: String, peerFile: String, intervals: [Int64], paths: [IngestPath], builderOnly: Bool,
-        settings: TimelineSettings
+        settings: TimelineSettings, misses: Bool
     ) async throws {
         let traces = try RealTrace.geoLife(URL(fileURLWithPath: directory))
         let peer = try JSONDecoder().decode(PeerStays.self, from: Data(contentsOf: URL(fileURLWithPath: peerFile)))
@@ -53,7 +63,17 @@ enum RealTraceBench {
                 for point in trace.sampled(every: seconds) { entries += builder.add(point) }
                 entries += builder.finish()
                 alone.0.judge(timeline: entries, against: person.reference, fixes: trace.fixes)
+                let before = (alone.1.missed.count, alone.1.falseStays.count)
                 alone.1.judge(timeline: entries, against: person.bridged, fixes: trace.fixes)
+                if misses {
+                    let points = trace.sampled(every: seconds)
+                    for stay in alone.1.missed.dropFirst(before.0) {
+                        report("missed", trace.person, stay, entries: entries, points: points)
+                    }
+                    for stay in alone.1.falseStays.dropFirst(before.1) {
+                        report("false", trace.person, stay, entries: entries, points: points)
+                    }
+                }
             }
             print(row(seconds, "peer (\(peer.library)) on the same points", points, own))
             print(row(seconds, "TimelineBuilder alone (no server)", points, alone))
@@ -79,6 +99,27 @@ enum RealTraceBench {
                     Data("\(seconds) s \(path.rawValue): \(ContinuousClock.now - started)\n".utf8))
             }
         }
+    }
+
+    /// A miss on standard error: the stay, the timeline's entries around it, and the cut points.
+    static func report(
+        _ kind: String, _ person: String, _ stay: PeerStays.Stay, entries: [TimelineEntry], points: [TimelinePoint]
+    ) {
+        func clock(_ t: Int64) -> String { Instant(milliseconds: t).iso8601 }
+        var text =
+            "\(kind) \(person) \(clock(stay.start)) – \(clock(stay.end)) (\((stay.end - stay.start) / 60_000) min) "
+            + "at \(stay.lat),\(stay.lon)\n"
+        let from = stay.start - 1_800_000
+        let to = stay.end + 1_800_000
+        for entry in entries where entry.end.milliseconds >= from && entry.start.milliseconds <= to {
+            text += "  \(entry.kindName) \(clock(entry.start.milliseconds)) – \(clock(entry.end.milliseconds))\n"
+        }
+        for point in points where point.t >= from && point.t <= to {
+            let metres = Haversine.distance(
+                latitude1: point.lat, longitude1: point.lon, latitude2: stay.lat, longitude2: stay.lon)
+            text += "    \(clock(point.t)) \(Int(metres)) m\n"
+        }
+        FileHandle.standardError.write(Data(text.utf8))
     }
 
     /// A table row: the stays against the reference, then against the bridged one; trips once.

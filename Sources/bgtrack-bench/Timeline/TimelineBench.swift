@@ -61,7 +61,7 @@ struct TimelineBench: AsyncParsableCommand {
                     ?? IngestPath.allCases, builderOnly: builderOnly,
                 settings: TimelineSettings(
                     stayRadius: stayRadius, minimumStay: .milliseconds(Int64(stayMinutes * 60_000)),
-                    gapThreshold: .milliseconds(Int64(gapMinutes * 60_000))))
+                    gapThreshold: .milliseconds(Int64(gapMinutes * 60_000))), misses: misses)
             return
         }
         let chosen =

@@ -48,6 +48,18 @@ import Testing
         #expect(Edge.timeline(short).map(\.kind) == ["trip"])
     }
 
+    /// Walking in to a place, the logger falls silent indoors for an hour: the silence's two ends
+    /// (the last sample before it and the first after) are within 100 m of each other, so it is a
+    /// stay inferred across it, although the samples walking in are out of reach of the one after.
+    @Test func aSilenceWhoseEndsAreTogetherIsAStayWhateverCameBeforeIt() throws {
+        var points = [Edge.point(0, north: -400), Edge.point(120, north: -90), Edge.point(240, north: -10)]
+        points += [Edge.point(3840, north: 60), Edge.point(3960, north: 50), Edge.point(4080, north: 600)]
+        points += [Edge.point(4200, north: 1200)]
+        let entries = Edge.timeline(points)
+        #expect(entries.map(\.kind) == ["trip", "inferred-stay", "trip"])
+        #expect(entries.first { $0.kind == "inferred-stay" }?.start == Instant(milliseconds: 240_000))
+    }
+
     /// A leg without speeds bends with the sample before it: a right-angle turn at `from` is the
     /// arc through the three (α = 45°: 1.11 times the chord); a straight line stays the chord;
     /// a turn back is bent by at most 60° (1.21).
@@ -63,6 +75,11 @@ import Testing
         let back = Edge.point(240, north: 100)
         let bentBack = OpenTrip.leg(from: corner, to: back, after: west) / corner.distance(to: back)
         #expect(abs(bentBack - (Double.pi / 3) / sin(Double.pi / 3)) < 0.01, "\(bentBack)")
+        // Fixes whose error could make the bend (Wi-Fi, 60 m, on 200 m legs) are not bent.
+        var blurred = [west, corner, north]
+        for index in blurred.indices { blurred[index].acc = 60 }
+        #expect(
+            OpenTrip.leg(from: blurred[1], to: blurred[2], after: blurred[0]) == blurred[1].distance(to: blurred[2]))
         // With two moving speeds the speeds measure the path, as before.
         let moving = OpenTrip.leg(
             from: Edge.point(120, north: 0, speed: 1.5), to: Edge.point(240, north: 150, speed: 1.5), after: west)
