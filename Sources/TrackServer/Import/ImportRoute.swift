@@ -140,11 +140,13 @@ extension TrackServerEnvironment {
             // finished. Read from the start, what an earlier try stored counts as duplicates.
             let fingerprint = identity.fingerprint ?? head.fingerprint(length: request.headers[.contentLength])
             var resume: ImportCheckpoint?
-            if let saved, !saved.finished, saved.records > 0 {
+            if let saved, saved.records > 0 {
                 if saved.digest != identity.digestText {
                     note =
-                        "an earlier try of this import declared another Repr-Digest (another file): read from the "
-                        + "first record"
+                        "an earlier \(saved.finished ? "import" : "try") under this Import-Id declared another "
+                        + "Repr-Digest (another file): read from the first record"
+                } else if saved.finished {
+                    note = "this file was imported before: read again, what it stored counts as duplicates"
                 } else if saved.format != format.rawValue {
                     note = "an earlier try of this import was read as \(saved.format): read from the first record"
                 } else if body.expected == nil || body.matched == false {
@@ -213,9 +215,12 @@ extension TrackServerEnvironment {
                     "device": "\(device)", "format": "\(current.formatName)", "added": "\(current.checkpoint.added)",
                     "duplicates": "\(current.checkpoint.duplicates)", "rejected": "\(current.checkpoint.rejected)",
                 ])
+            // This request's rows: a resume's counts carry the earlier try's, already counted.
+            let before = resumed == nil ? nil : saved
             metrics.recordSamples(
-                protocol: IngestSource.imported.rawValue, accepted: current.checkpoint.added,
-                duplicates: current.checkpoint.duplicates, rejected: current.checkpoint.rejected)
+                protocol: IngestSource.imported.rawValue, accepted: current.checkpoint.added - (before?.added ?? 0),
+                duplicates: current.checkpoint.duplicates - (before?.duplicates ?? 0),
+                rejected: current.checkpoint.rejected - (before?.rejected ?? 0))
             return try answer(current, error: nil)
         } catch let failure as ImportFailure {
             guard var current = pipeline else { throw APIError(.badRequest, failure.message) }

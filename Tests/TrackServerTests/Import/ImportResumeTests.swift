@@ -4,8 +4,11 @@ import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocationLogTesting
+import Logging
 import NIOCore
 import Testing
+import TrackServerPostgres
 
 @testable import TrackServer
 
@@ -105,6 +108,7 @@ import Testing
         // Finished: the same file again is read from its start, all duplicates.
         let third = try await Self.post(server, Self.file, id: "trip-2024", digest: digest)
         #expect(third.answer["skipped"] as? Int == 0 && third.answer["duplicates"] as? Int == 3_000)
+        #expect((third.answer["note"] as? String)?.contains("imported before") == true, "\(third.answer)")
     }
 
     /// A digest the body does not match: 422, the job not finished, every record stored; the file
@@ -207,6 +211,50 @@ import Testing
             #expect(response.status == .badRequest && response.text.utf8.count < 1_000, "\(response.text.prefix(300))")
         }
         #expect(try await server.sampleCount() == 0)
+    }
+
+    /// The same cases through the route on PostgreSQL: a cut-short try, the same file resumed
+    /// (only the rest stored, no duplicates), another file under the id read whole, one row.
+    @Test(.postgres) func onPostgresTheSameFileResumesAndAnotherStartsOver() async throws {
+        try await PostgresTestDatabase.withStore { store in
+            _ = try await store.addDevice(
+                name: "iphone-42", tokenHash: Tokens.hash(TestServer.phoneToken), at: TestServer.start)
+            var quiet = Logger(label: "test")
+            quiet.logLevel = .critical
+            let environment = TrackServerEnvironment(
+                store: store, clock: ManualTime(TestServer.start).serverClock, configuration: ServerConfiguration(),
+                logger: quiet)
+            let app = Application(router: buildRouter(environment), logger: quiet)
+            func post(_ body: some StringProtocol, id: String, digest: String) async throws -> [String: Any] {
+                let headers: HTTPFields = [
+                    .authorization: "Bearer \(TestServer.phoneToken)", .importID: id, .reprDigest: digest,
+                ]
+                let text = String(body)
+                let response = try await app.test(.router) { client in
+                    try await client.executeRequest(
+                        uri: "/v1/devices/iphone-42/imports", method: .post, headers: headers,
+                        body: ByteBuffer(string: text))
+                }
+                return try ImportRouteTests.answer(response)
+            }
+            let digest = Self.digest(Self.file)
+            let first = try await post(Self.file.prefix(150_000), id: "trip", digest: digest)
+            #expect(first["finished"] as? Bool == false)
+            let resumed = try await post(Self.file, id: "trip", digest: digest)
+            #expect(resumed["finished"] as? Bool == true && (resumed["skipped"] as? Int ?? 0) > 1_000, "\(resumed)")
+            #expect(resumed["duplicates"] as? Int == 0)
+            Self.expectCountsAddUp(resumed)
+            #expect(try await store.device(named: "iphone-42")?.sampleCount == 3_000)
+            let other = try await post(Self.other, id: "trip", digest: Self.digest(Self.other))
+            #expect(other["finished"] as? Bool == true && other["skipped"] as? Int == 0, "\(other)")
+            #expect((other["note"] as? String)?.contains("another Repr-Digest") == true)
+            Self.expectCountsAddUp(other)
+            let added = other["added"] as? Int ?? -1
+            let count = try await store.device(named: "iphone-42")?.sampleCount
+            #expect(added > 1_000 && count == 3_000 + added)
+            let job = try #require(try await store.importCheckpoint(device: "iphone-42", fingerprint: "id trip"))
+            #expect(job.finished && job.digest == Self.digest(Self.other))
+        }
     }
 
     /// The first bytes an earlier try's records lay in are checked however the network split the
