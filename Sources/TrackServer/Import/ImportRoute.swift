@@ -107,9 +107,12 @@ extension TrackServerEnvironment {
             keep(current.takeProblems())
             try await commit(batches, of: &current)
         }
-        /// The body is not the one whose records the resume skipped: the job's row starts over, so
-        /// the next try reads the file from its start.
-        func notTheSameFile(_ current: ImportPipeline) async throws -> ImportFailure {
+        /// The body is not the one whose records the resume skipped: the records it completed are
+        /// stored, then the job's row starts over, so the next try reads the file from its start.
+        func notTheSameFile(_ current: inout ImportPipeline) async throws -> ImportFailure {
+            try await commit(current.stop(), of: &current)
+            keep(current.takeProblems())
+            pipeline = current
             let fingerprint = current.checkpoint.fingerprint
             _ = try await store.commitImport(
                 [], device: device,
@@ -172,8 +175,8 @@ extension TrackServerEnvironment {
             for try await buffer in request.body {
                 read += Int64(buffer.readableBytes)
                 body.add(buffer)
-                if let current = pipeline, body.expected != nil, body.matched == false {
-                    throw try await notTheSameFile(current)
+                if var current = pipeline, body.expected != nil, body.matched == false {
+                    throw try await notTheSameFile(&current)
                 }
                 guard read <= limit else {
                     throw ImportFailure(
@@ -192,7 +195,7 @@ extension TrackServerEnvironment {
             guard var current = pipeline else {
                 throw APIError(.badRequest, "the body is empty; send the file as the request body")
             }
-            if body.expected != nil, body.matched != true { throw try await notTheSameFile(current) }
+            if body.expected != nil, body.matched != true { throw try await notTheSameFile(&current) }
             let whole = body.hasher.finalize()
             if let declared = identity.digest, whole != declared {
                 // Not the file it said it was (cut short, changed, or a wrong header): what it

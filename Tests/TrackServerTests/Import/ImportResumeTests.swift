@@ -145,6 +145,8 @@ import TrackServerPostgres
         #expect(second.status == .unprocessableContent, "\(second.answer)")
         #expect(second.answer["finished"] as? Bool == false)
         #expect((second.answer["error"] as? String)?.contains("does not start with the 200000 bytes") == true)
+        let counts = ["points", "added", "duplicates"].map { second.answer[$0] as? Int ?? -1 }
+        #expect(counts[0] == counts[1] + counts[2], "every point read stored or a duplicate: \(second.answer)")
         let reset = try #require(
             try await server.store.importCheckpoint(device: "iphone-42", fingerprint: "id trip-2024"))
         #expect(reset.records == 0 && !reset.finished && reset.digest == nil)
