@@ -7,15 +7,17 @@ extension PostgresTrackStore: ImportStore {
     public func importCheckpoint(device: String, fingerprint: String) async throws -> ImportCheckpoint? {
         let found = try await rows(
             """
-            SELECT j.fingerprint, j.format, j.records, j.bytes, j.points, j.added, j.duplicates, j.rejected, j.finished
+            SELECT j.fingerprint, j.format, j.records, j.bytes, j.points, j.added, j.duplicates, j.rejected, j.finished,
+                j.digest, j.prefix
             FROM import_job j JOIN device d ON d.id = j.device_id WHERE d.name = \(device) AND j.fingerprint = \(fingerprint)
             """)
         guard let row = found.first else { return nil }
-        let (print, format, records, bytes, points, added, duplicates, rejected, finished) = try row.decode(
-            (String, String, Int64, Int64, Int64, Int64, Int64, Int64, Bool).self)
+        let (print, format, records, bytes, points, added, duplicates, rejected, finished, digest, prefix) =
+            try row.decode((String, String, Int64, Int64, Int64, Int64, Int64, Int64, Bool, String?, String?).self)
         return ImportCheckpoint(
             fingerprint: print, format: format, records: Int(records), bytes: bytes, points: Int(points),
-            added: Int(added), duplicates: Int(duplicates), rejected: Int(rejected), finished: finished)
+            added: Int(added), duplicates: Int(duplicates), rejected: Int(rejected), finished: finished,
+            digest: digest, prefix: prefix)
     }
 
     public func commitImport(
@@ -39,15 +41,16 @@ extension PostgresTrackStore: ImportStore {
                 try await connection.query(
                     """
                     INSERT INTO import_job (device_id, fingerprint, format, records, bytes, points, added, duplicates,
-                        rejected, finished, updated_at)
+                        rejected, finished, updated_at, digest, prefix)
                     VALUES (\(deviceID), \(checkpoint.fingerprint), \(checkpoint.format), \(Int64(checkpoint.records)),
                         \(checkpoint.bytes), \(Int64(checkpoint.points)), \(Int64(checkpoint.added + added)),
                         \(Int64(checkpoint.duplicates + samples.count - added)), \(Int64(checkpoint.rejected)),
-                        \(checkpoint.finished), \(now.ms))
+                        \(checkpoint.finished), \(now.ms), \(checkpoint.digest), \(checkpoint.prefix))
                     ON CONFLICT (device_id, fingerprint) DO UPDATE SET format = excluded.format,
                         records = excluded.records, bytes = excluded.bytes, points = excluded.points,
                         added = excluded.added, duplicates = excluded.duplicates, rejected = excluded.rejected,
-                        finished = excluded.finished, updated_at = excluded.updated_at
+                        finished = excluded.finished, updated_at = excluded.updated_at, digest = excluded.digest,
+                        prefix = excluded.prefix
                     """,
                     logger: logger)
                 return added

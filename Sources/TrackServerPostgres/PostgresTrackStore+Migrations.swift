@@ -195,6 +195,13 @@ extension PostgresTrackStore {
         // Issue 38 item 1: each checkpoint's newest sample time, and the stretches of the
         // timelines inserts marked to redo (PostgresTrackStore+Timeline.swift).
         timelinePendingMigration,
+        // Issue 38 item 5, as SQLite's `v15-import-digest`: an HTTP import's declared digest and
+        // the hash of what its checkpoint covers.
+        Migration(
+            version: 12, name: "v12-import-digest",
+            statements: [
+                "ALTER TABLE import_job ADD COLUMN digest TEXT", "ALTER TABLE import_job ADD COLUMN prefix TEXT",
+            ]),
     ]
 
     /// Brings the schema up to date on one connection of its own, in one transaction under an

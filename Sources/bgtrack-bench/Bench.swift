@@ -12,7 +12,7 @@ struct Bench: AsyncParsableCommand {
         subcommands: [
             CompareBenchmark.self, StoreBench.self, ServerBench.self, PostgresBench.self, SinglePointBench.self,
             SimplifyBench.self, ParseBench.self, HealthBench.self, ReadsBench.self, YearMapBench.self, ImportBench.self,
-            ImportGenBench.self, TimelineBench.self,
+            ImportGenBench.self, TimelineBench.self, BackfillBench.self, BackfillReadBench.self,
         ]
     )
 }

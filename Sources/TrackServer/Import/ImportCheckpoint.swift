@@ -18,10 +18,16 @@ public struct ImportCheckpoint: Hashable, Sendable {
     public var rejected: Int
     /// The whole file was read.
     public var finished: Bool
+    /// The body's SHA-256 as its client declared it (`Repr-Digest`, `sha-256=:…:`), `nil` when it
+    /// declared none: a later try under the same id resumes only with the same one.
+    public var digest: String?
+    /// `<bytes> <SHA-256 hex>` of the body's first bytes when the batch was committed, which hold
+    /// every record counted: a resume skips those records only when its body starts with the same.
+    public var prefix: String?
 
     public init(
         fingerprint: String, format: String, records: Int = 0, bytes: Int64 = 0, points: Int = 0, added: Int = 0,
-        duplicates: Int = 0, rejected: Int = 0, finished: Bool = false
+        duplicates: Int = 0, rejected: Int = 0, finished: Bool = false, digest: String? = nil, prefix: String? = nil
     ) {
         self.fingerprint = fingerprint
         self.format = format
@@ -32,5 +38,7 @@ public struct ImportCheckpoint: Hashable, Sendable {
         self.duplicates = duplicates
         self.rejected = rejected
         self.finished = finished
+        self.digest = digest
+        self.prefix = prefix
     }
 }

@@ -53,6 +53,15 @@ public struct ImportPipeline {
         return take(reader.finish(), finished: true)
     }
 
+    /// The input stopped short of being the file (its digest was not the one declared): the batch
+    /// of the records its bytes completed, unfinished. What only the end of the input would decide
+    /// (a last record without its end) is left undecided, so a later try that resumes from this
+    /// checkpoint reads it whole.
+    public mutating func stop() -> [ImportBatch] {
+        guard failure == nil else { return [] }
+        return [cut(after: lastPosition, finished: false)]
+    }
+
     /// Why the file could not be read to its end (truncated, not the format): the points before it
     /// are in the batches already answered.
     public private(set) var failure: ImportFailure?

@@ -20,6 +20,13 @@ extension SQLiteTrackStore: ImportStore {
         )
         """
 
+    /// `v15-import-digest`: the digest a client declared for the file and the hash of the body's
+    /// part its committed records lie in (``ImportCheckpoint/digest``, ``ImportCheckpoint/prefix``).
+    static let importDigestMigration = """
+        ALTER TABLE import_job ADD COLUMN digest TEXT;
+        ALTER TABLE import_job ADD COLUMN prefix TEXT;
+        """
+
     public func importCheckpoint(device: String, fingerprint: String) async throws -> ImportCheckpoint? {
         try await writer.read { db in
             try Row.fetchOne(
@@ -34,7 +41,7 @@ extension SQLiteTrackStore: ImportStore {
                     fingerprint: row["fingerprint"], format: row["format"], records: row["records"],
                     bytes: row["bytes"],
                     points: row["points"], added: row["added"], duplicates: row["duplicates"],
-                    rejected: row["rejected"], finished: row["finished"])
+                    rejected: row["rejected"], finished: row["finished"], digest: row["digest"], prefix: row["prefix"])
             }
         }
     }
@@ -62,17 +69,18 @@ extension SQLiteTrackStore: ImportStore {
             try db.execute(
                 sql: """
                     INSERT INTO import_job (device_id, fingerprint, format, records, bytes, points, added, duplicates,
-                        rejected, finished, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        rejected, finished, updated_at, digest, prefix)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (device_id, fingerprint) DO UPDATE SET format = excluded.format,
                         records = excluded.records, bytes = excluded.bytes, points = excluded.points,
                         added = excluded.added, duplicates = excluded.duplicates, rejected = excluded.rejected,
-                        finished = excluded.finished, updated_at = excluded.updated_at
+                        finished = excluded.finished, updated_at = excluded.updated_at, digest = excluded.digest,
+                        prefix = excluded.prefix
                     """,
                 arguments: [
                     deviceID, checkpoint.fingerprint, checkpoint.format, checkpoint.records, checkpoint.bytes,
                     checkpoint.points, checkpoint.added + added, checkpoint.duplicates + samples.count - added,
-                    checkpoint.rejected, checkpoint.finished, now.milliseconds,
+                    checkpoint.rejected, checkpoint.finished, now.milliseconds, checkpoint.digest, checkpoint.prefix,
                 ])
             return added
         }

@@ -172,6 +172,11 @@ extension SQLiteTrackStore {
         migrator.registerMigration("v14-timeline-pending") { db in
             try db.execute(sql: SQLiteTrackStore.timelinePendingMigration)
         }
+        // Issue 38 item 5: an HTTP import's declared digest and the hash of what its checkpoint
+        // covers, so a resume skips records only of the same file.
+        migrator.registerMigration("v15-import-digest") { db in
+            try db.execute(sql: SQLiteTrackStore.importDigestMigration)
+        }
         return migrator
     }
 }

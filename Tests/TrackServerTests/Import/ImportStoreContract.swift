@@ -59,6 +59,22 @@ enum ImportContract {
         #expect(try await store.importCheckpoint(device: "ghost", fingerprint: "file") == nil)
     }
 
+    /// Issue 38 item 5: a checkpoint keeps the digest its client declared and the hash of the
+    /// body's bytes its records lie in, and a later batch under the same name replaces them.
+    static func aCheckpointKeepsItsDigestAndPrefix(_ store: any ImportStore) async throws {
+        _ = try await store.addDevice(name: "p", tokenHash: "h", at: now)
+        let digest = "sha-256=:" + String(repeating: "A", count: 43) + "=:"
+        var checkpoint = ImportCheckpoint(
+            fingerprint: "id trip", format: "gpx", records: 7, bytes: 900, points: 7, digest: digest,
+            prefix: "1000 " + String(repeating: "ab", count: 32))
+        _ = try await store.commitImport([], device: "p", checkpoint: checkpoint, at: now)
+        #expect(try await store.importCheckpoint(device: "p", fingerprint: "id trip") == checkpoint)
+        checkpoint = ImportCheckpoint(fingerprint: "id trip", format: "gpx")
+        _ = try await store.commitImport([], device: "p", checkpoint: checkpoint, at: now)
+        let reset = try await store.importCheckpoint(device: "p", fingerprint: "id trip")
+        #expect(reset == checkpoint && reset?.digest == nil && reset?.prefix == nil)
+    }
+
     static func importsAreKeptPerDevice(_ store: any ImportStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
@@ -90,6 +106,10 @@ struct ImportStoreContract {
         try await ImportContract.anUnknownDeviceWritesNothing(Self.make(kind))
     }
 
+    @Test(arguments: StoreKind.allCases) func aCheckpointKeepsItsDigestAndPrefix(kind: StoreKind) async throws {
+        try await ImportContract.aCheckpointKeepsItsDigestAndPrefix(Self.make(kind))
+    }
+
     @Test(arguments: StoreKind.allCases) func importsAreKeptPerDevice(kind: StoreKind) async throws {
         try await ImportContract.importsAreKeptPerDevice(Self.make(kind))
     }
@@ -113,6 +133,10 @@ struct PostgresImportStoreContract {
 
     @Test(.postgres) func anUnknownDeviceWritesNothing() async throws {
         try await PostgresTestDatabase.withStore { try await ImportContract.anUnknownDeviceWritesNothing($0) }
+    }
+
+    @Test(.postgres) func aCheckpointKeepsItsDigestAndPrefix() async throws {
+        try await PostgresTestDatabase.withStore { try await ImportContract.aCheckpointKeepsItsDigestAndPrefix($0) }
     }
 
     @Test(.postgres) func importsAreKeptPerDevice() async throws {
