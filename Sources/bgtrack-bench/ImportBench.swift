@@ -126,39 +126,12 @@ struct ImportBench: AsyncParsableCommand {
         var cpuSeconds: Double
     }
 
-    /// Runs `bgtrack ARGS` under `/usr/bin/time -f %M`, reading the summary it printed.
+    /// Runs `bgtrack ARGS` under `/usr/bin/time` (``Child``), reading the summary it printed.
     static func bgtrack(_ binary: String, _ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        // /usr/bin/time's figures into a file, the import's problems (standard error) to nothing: two
-        // pipes read one after the other would stall a child that fills the second.
-        let timeFile = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "bgtrack-time-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: timeFile) }
-        process.arguments = ["-o", timeFile.path, "-f", "maxrss %M\ncpu %U %S"] + [binary] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let outText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let errText = (try? String(contentsOf: timeFile, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0 else {
-            throw ValidationError("bgtrack \(arguments.joined(separator: " ")) failed: \(outText.suffix(500))")
-        }
-        func value(_ label: String, in text: String, word: Int = 1) -> Double {
-            for line in text.split(separator: "\n") {
-                let words = line.split(separator: " ")
-                if words.first.map(String.init) == label, words.count > word, let number = Double(words[word]) {
-                    return number
-                }
-            }
-            return 0
-        }
+        let child = try Child.run(binary, arguments)
         return Run(
-            points: Int(value("points", in: outText)), added: Int(value("added", in: outText)),
-            seconds: value("time", in: outText), peakMB: Int(value("maxrss", in: errText) / 1024),
-            cpuSeconds: value("cpu", in: errText) + value("cpu", in: errText, word: 2))
+            points: child.value("points"), added: child.value("added"), seconds: child.value("time", as: Double.self),
+            peakMB: child.peakMB, cpuSeconds: child.cpuSeconds)
     }
 
     /// The same store method an import commits with, fed ready samples in the same batches: what

@@ -189,11 +189,13 @@ struct BackfillReadBench: AsyncParsableCommand {
     }
 }
 
-/// A child process run under `/usr/bin/time`: its standard output, wall time and peak RSS.
+/// A child process run under `/usr/bin/time`: its standard output, wall time, peak RSS and CPU
+/// time (user + system: on a loaded machine the wall time is mostly waiting for a core).
 struct Child {
     var output: String
     var wall: Double
     var peakMB: Int
+    var cpuSeconds: Double
 
     static func run(_ binary: String, _ arguments: [String]) throws -> Child {
         let process = Process()
@@ -201,7 +203,9 @@ struct Child {
         let timeFile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "bgtrack-time-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: timeFile) }
-        process.arguments = ["-o", timeFile.path, "-f", "maxrss %M"] + [binary] + arguments
+        // /usr/bin/time's figures into a file, the child's standard error to nothing: two pipes
+        // read one after the other would stall a child that fills the second.
+        process.arguments = ["-o", timeFile.path, "-f", "maxrss %M\ncpu %U\nsys %S"] + [binary] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -216,7 +220,8 @@ struct Child {
         }
         let timeText = (try? String(contentsOf: timeFile, encoding: .utf8)) ?? ""
         let kilobytes = Child.number("maxrss", in: timeText) ?? 0
-        return Child(output: text, wall: wall, peakMB: Int(kilobytes / 1024))
+        let cpu = (Child.number("cpu", in: timeText) ?? 0) + (Child.number("sys", in: timeText) ?? 0)
+        return Child(output: text, wall: wall, peakMB: Int(kilobytes / 1024), cpuSeconds: cpu)
     }
 
     /// The first number after `label` at the start of a line of the output.
