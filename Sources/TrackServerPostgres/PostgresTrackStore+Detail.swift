@@ -41,24 +41,25 @@ extension PostgresTrackStore: TrackDetailStore {
     ) async throws {
         let accepted = Set(outcome.accepted)
         let times = samples.lazy.filter { accepted.contains($0.key) }.map(\.time.ms)
-        guard let earliest = times.min() else { return }
+        guard let earliest = times.min(), let latest = times.max() else { return }
         let ordered = DayDetail.pendingDays(after: Set(times.map(DayDetail.day)))
         let timeline: PostgresQuery =
             imported
             ? """
             WITH timeline AS (
-                INSERT INTO timeline_pending (device_id, from_at) VALUES (\(deviceID), \(earliest))
+                INSERT INTO timeline_pending (device_id, from_at, until_at) VALUES (\(deviceID), \(earliest), \(latest))
                 ON CONFLICT (device_id) DO UPDATE SET from_at = LEAST(timeline_pending.from_at, EXCLUDED.from_at),
-                    version = timeline_pending.version + 1)
+                    until_at = \(unescaped: untilSQL), version = timeline_pending.version + 1)
             INSERT INTO detail_pending (device_id, day) SELECT \(deviceID), unnest(\(ordered)::int8[])
             ON CONFLICT (device_id, day) DO UPDATE SET version = detail_pending.version + 1
             """
             : """
             WITH timeline AS (
-                INSERT INTO timeline_pending (device_id, from_at)
-                SELECT device_id, \(earliest) FROM timeline_state WHERE device_id = \(deviceID) AND newest_at >= \(earliest)
+                INSERT INTO timeline_pending (device_id, from_at, until_at)
+                SELECT device_id, \(earliest), \(latest) FROM timeline_state
+                WHERE device_id = \(deviceID) AND newest_at >= \(earliest)
                 ON CONFLICT (device_id) DO UPDATE SET from_at = LEAST(timeline_pending.from_at, EXCLUDED.from_at),
-                    version = timeline_pending.version + 1)
+                    until_at = \(unescaped: untilSQL), version = timeline_pending.version + 1)
             INSERT INTO detail_pending (device_id, day) SELECT \(deviceID), unnest(\(ordered)::int8[])
             ON CONFLICT (device_id, day) DO UPDATE SET version = detail_pending.version + 1
             """

@@ -202,6 +202,10 @@ extension PostgresTrackStore {
             statements: [
                 "ALTER TABLE import_job ADD COLUMN digest TEXT", "ALTER TABLE import_job ADD COLUMN prefix TEXT",
             ]),
+        // Issue 38 item 1, as SQLite's `v16-timeline-pending-until`: where each marked stretch ends.
+        Migration(
+            version: 13, name: "v13-timeline-pending-until",
+            statements: ["ALTER TABLE timeline_pending ADD COLUMN until_at BIGINT"]),
     ]
 
     /// Brings the schema up to date on one connection of its own, in one transaction under an

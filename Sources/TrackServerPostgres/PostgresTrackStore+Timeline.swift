@@ -1,5 +1,6 @@
 public import BackgroundCore
 public import LocationLog
+import Logging
 import PostgresNIO
 public import TrackServer
 
@@ -29,30 +30,11 @@ extension PostgresTrackStore: TimelineStore {
                     "DELETE FROM timeline_checkpoint WHERE device_id = \(id) AND newest_at >= \(replacingFrom.ms)",
                     logger: logger)
             }
-            for point in resumePoints + (newest.map { [TimelineCheckpoint(newest: $0, builder: checkpoint)] } ?? []) {
-                try await connection.query(
-                    """
-                    INSERT INTO timeline_checkpoint (device_id, newest_at, builder)
-                    VALUES (\(id), \(point.newest.ms), \(point.builder))
-                    ON CONFLICT (device_id, newest_at) DO UPDATE SET builder = EXCLUDED.builder
-                    """, logger: logger)
-            }
-            for entry in closed {
-                let row = TimelineRow(entry)
-                try await connection.query(
-                    """
-                    INSERT INTO timeline_entry (device_id, kind, start_at, end_at, latitude, longitude, end_latitude,
-                        end_longitude, radius, distance, sample_count, inferred, mode)
-                    VALUES (\(id), \(row.kind), \(row.start), \(row.end), \(row.latitude), \(row.longitude),
-                        \(row.endLatitude), \(row.endLongitude), \(row.radius), \(row.distance), \(row.sampleCount),
-                        \(row.inferred), \(row.mode))
-                    ON CONFLICT (device_id, start_at, kind) DO UPDATE SET end_at = EXCLUDED.end_at,
-                        latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude,
-                        end_latitude = EXCLUDED.end_latitude, end_longitude = EXCLUDED.end_longitude,
-                        radius = EXCLUDED.radius, distance = EXCLUDED.distance, sample_count = EXCLUDED.sample_count,
-                        inferred = EXCLUDED.inferred, mode = EXCLUDED.mode
-                    """, logger: logger)
-            }
+            try await Self.insert(
+                connection, device: id, closed: closed,
+                resumePoints: resumePoints
+                    + (newest.map { [TimelineCheckpoint(newest: $0, builder: checkpoint)] } ?? []),
+                logger: logger)
             try await connection.query(
                 """
                 INSERT INTO timeline_state (device_id, builder, newest_at) VALUES (\(id), \(checkpoint), \(newest?.ms))
@@ -66,15 +48,92 @@ extension PostgresTrackStore: TimelineStore {
         }
     }
 
+    /// Stores entries and resume points (replacing any at the same key).
+    private static func insert(
+        _ connection: PostgresConnection, device id: Int64, closed: [TimelineEntry],
+        resumePoints: [TimelineCheckpoint], logger: Logger
+    ) async throws {
+        for point in resumePoints {
+            try await connection.query(
+                """
+                INSERT INTO timeline_checkpoint (device_id, newest_at, builder)
+                VALUES (\(id), \(point.newest.ms), \(point.builder))
+                ON CONFLICT (device_id, newest_at) DO UPDATE SET builder = EXCLUDED.builder
+                """, logger: logger)
+        }
+        for entry in closed {
+            let row = TimelineRow(entry)
+            try await connection.query(
+                """
+                INSERT INTO timeline_entry (device_id, kind, start_at, end_at, latitude, longitude, end_latitude,
+                    end_longitude, radius, distance, sample_count, inferred, mode)
+                VALUES (\(id), \(row.kind), \(row.start), \(row.end), \(row.latitude), \(row.longitude),
+                    \(row.endLatitude), \(row.endLongitude), \(row.radius), \(row.distance), \(row.sampleCount),
+                    \(row.inferred), \(row.mode))
+                ON CONFLICT (device_id, start_at, kind) DO UPDATE SET end_at = EXCLUDED.end_at,
+                    latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude,
+                    end_latitude = EXCLUDED.end_latitude, end_longitude = EXCLUDED.end_longitude,
+                    radius = EXCLUDED.radius, distance = EXCLUDED.distance, sample_count = EXCLUDED.sample_count,
+                    inferred = EXCLUDED.inferred, mode = EXCLUDED.mode
+                """, logger: logger)
+        }
+    }
+
+    public func timelineResumePoints(device: String, after: Instant, limit: Int) async throws
+        -> [TimelineCheckpoint]
+    {
+        let found = try await rows(
+            """
+            SELECT newest_at, builder FROM timeline_checkpoint
+            WHERE device_id = (SELECT id FROM device WHERE name = \(device)) AND newest_at > \(after.ms)
+            ORDER BY newest_at LIMIT \(Int64(limit))
+            """)
+        return try found.map { row in
+            let (newest, builder) = try row.decode((Int64, String).self)
+            return TimelineCheckpoint(newest: Instant(milliseconds: newest), builder: builder)
+        }
+    }
+
+    public func saveTimelineStretch(
+        device: String, closed: [TimelineEntry], from: Instant, entriesBefore: Instant, resumePointsBefore: Instant,
+        resumePoints: [TimelineCheckpoint], consuming: TimelinePending?
+    ) async throws {
+        let logger = logger
+        try await transaction { connection in
+            let found = try await connection.query(
+                "SELECT id FROM device WHERE name = \(device)", logger: logger
+            ).collect()
+            guard let row = found.first else { throw TrackStoreError.unknownDevice(device) }
+            let id = try row.decode(Int64.self)
+            try await connection.query(
+                """
+                DELETE FROM timeline_entry
+                WHERE device_id = \(id) AND start_at >= \(from.ms) AND start_at < \(entriesBefore.ms)
+                """, logger: logger)
+            try await connection.query(
+                """
+                DELETE FROM timeline_checkpoint
+                WHERE device_id = \(id) AND newest_at >= \(from.ms) AND newest_at < \(resumePointsBefore.ms)
+                """, logger: logger)
+            try await Self.insert(connection, device: id, closed: closed, resumePoints: resumePoints, logger: logger)
+            if let consuming {
+                try await connection.query(
+                    "DELETE FROM timeline_pending WHERE device_id = \(id) AND version = \(consuming.version)",
+                    logger: logger)
+            }
+        }
+    }
+
     public func timelinePending(device: String) async throws -> TimelinePending? {
         let found = try await rows(
             """
-            SELECT from_at, version FROM timeline_pending
+            SELECT from_at, until_at, version FROM timeline_pending
             WHERE device_id = (SELECT id FROM device WHERE name = \(device))
             """)
         guard let row = found.first else { return nil }
-        let (from, version) = try row.decode((Int64, Int64).self)
-        return TimelinePending(from: Instant(milliseconds: from), version: version)
+        let (from, until, version) = try row.decode((Int64, Int64?, Int64).self)
+        return TimelinePending(
+            from: Instant(milliseconds: from), until: until.map(Instant.init(milliseconds:)), version: version)
     }
 
     public func timelineResumePoint(device: String, before: Instant) async throws -> TimelineCheckpoint? {
@@ -89,14 +148,20 @@ extension PostgresTrackStore: TimelineStore {
         return TimelineCheckpoint(newest: Instant(milliseconds: newest), builder: builder)
     }
 
-    public func markTimelinePending(device: String, from: Instant) async throws {
+    public func markTimelinePending(device: String, from: Instant, until: Instant) async throws {
         _ = try await rows(
             """
-            INSERT INTO timeline_pending (device_id, from_at) SELECT id, \(from.ms) FROM device WHERE name = \(device)
+            INSERT INTO timeline_pending (device_id, from_at, until_at)
+            SELECT id, \(from.ms), \(until.ms) FROM device WHERE name = \(device)
             ON CONFLICT (device_id) DO UPDATE SET from_at = LEAST(timeline_pending.from_at, EXCLUDED.from_at),
-                version = timeline_pending.version + 1
+                until_at = \(unescaped: Self.untilSQL), version = timeline_pending.version + 1
             """)
     }
+
+    /// `until_at` grows to the newest marked sample and stays NULL once unknown (a mark from before
+    /// the column): PostgreSQL's `GREATEST` would skip the NULL.
+    static let untilSQL =
+        "CASE WHEN timeline_pending.until_at IS NULL THEN NULL ELSE GREATEST(timeline_pending.until_at, EXCLUDED.until_at) END"
 
     /// Version 11, as SQLite's `v14-timeline-pending`: each checkpoint's newest sample time (the
     /// device's newest sample for those saved before), the stretches to redo, and the resume

@@ -41,10 +41,10 @@ extension SQLiteTrackStore: TrackDetailStore {
     /// timeline's stretch from the earliest row, where its state may not cover it
     /// (``markTimelinePending(_:deviceID:rows:)``).
     static func markPending(_ db: Database, deviceID: Int64, rows: NewRows) throws {
-        guard let earliest = rows.earliest else { return }
+        guard let earliest = rows.earliest, let latest = rows.latest else { return }
         let statement = try db.cachedStatement(sql: markPendingSQL)
         for day in DayDetail.pendingDays(after: rows.days) { try statement.execute(arguments: [deviceID, day]) }
-        try markTimelinePending(db, deviceID: deviceID, earliest: earliest, imported: rows.imported)
+        try markTimelinePending(db, deviceID: deviceID, earliest: earliest, latest: latest, imported: rows.imported)
     }
 
     public func useDetailRules(_ fingerprint: String) async throws -> Bool {

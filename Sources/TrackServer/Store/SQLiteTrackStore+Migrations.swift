@@ -177,6 +177,11 @@ extension SQLiteTrackStore {
         migrator.registerMigration("v15-import-digest") { db in
             try db.execute(sql: SQLiteTrackStore.importDigestMigration)
         }
+        // Issue 38 item 1: where each marked stretch ends, so a backfill's rebuild stops where it
+        // meets the saved timeline again instead of re-reading the rest of the history.
+        migrator.registerMigration("v16-timeline-pending-until") { db in
+            try db.execute(sql: SQLiteTrackStore.timelinePendingUntilMigration)
+        }
         return migrator
     }
 }

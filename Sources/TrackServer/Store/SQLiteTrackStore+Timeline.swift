@@ -29,24 +29,10 @@ extension SQLiteTrackStore: TimelineStore {
                     sql: "DELETE FROM timeline_checkpoint WHERE device_id = ? AND newest_at >= ?",
                     arguments: [id, replacingFrom.milliseconds])
             }
-            let resume = try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO timeline_checkpoint (device_id, newest_at, builder) VALUES (?, ?, ?)")
-            for point in resumePoints + (newest.map { [TimelineCheckpoint(newest: $0, builder: checkpoint)] } ?? []) {
-                try resume.execute(arguments: [id, point.newest.milliseconds, point.builder])
-            }
-            let insert = try db.cachedStatement(
-                sql: """
-                    INSERT OR REPLACE INTO timeline_entry (device_id, kind, start_at, end_at, latitude, longitude,
-                        end_latitude, end_longitude, radius, distance, sample_count, inferred, mode)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-            for entry in closed {
-                let row = TimelineRow(entry)
-                try insert.execute(arguments: [
-                    id, row.kind, row.start, row.end, row.latitude, row.longitude, row.endLatitude,
-                    row.endLongitude, row.radius, row.distance, row.sampleCount, row.inferred, row.mode,
-                ])
-            }
+            try Self.insert(
+                db, device: id, closed: closed,
+                resumePoints: resumePoints
+                    + (newest.map { [TimelineCheckpoint(newest: $0, builder: checkpoint)] } ?? []))
             try db.execute(
                 sql: "INSERT OR REPLACE INTO timeline_state (device_id, builder, newest_at) VALUES (?, ?, ?)",
                 arguments: [id, checkpoint, newest?.milliseconds])
@@ -63,10 +49,14 @@ extension SQLiteTrackStore: TimelineStore {
             try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT from_at, version FROM timeline_pending
+                    SELECT from_at, until_at, version FROM timeline_pending
                     WHERE device_id = (SELECT id FROM device WHERE name = ?)
                     """, arguments: [device]
-            ).map { TimelinePending(from: Instant(milliseconds: $0[0]), version: $0[1]) }
+            ).map { row in
+                let until: Int64? = row[1]
+                return TimelinePending(
+                    from: Instant(milliseconds: row[0]), until: until.map(Instant.init(milliseconds:)), version: row[2])
+            }
         }
     }
 
@@ -83,11 +73,72 @@ extension SQLiteTrackStore: TimelineStore {
         }
     }
 
-    public func markTimelinePending(device: String, from: Instant) async throws {
+    public func timelineResumePoints(device: String, after: Instant, limit: Int) async throws
+        -> [TimelineCheckpoint]
+    {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT newest_at, builder FROM timeline_checkpoint
+                    WHERE device_id = (SELECT id FROM device WHERE name = ?) AND newest_at > ?
+                    ORDER BY newest_at LIMIT ?
+                    """, arguments: [device, after.milliseconds, limit]
+            ).map { TimelineCheckpoint(newest: Instant(milliseconds: $0[0]), builder: $0[1]) }
+        }
+    }
+
+    public func saveTimelineStretch(
+        device: String, closed: [TimelineEntry], from: Instant, entriesBefore: Instant, resumePointsBefore: Instant,
+        resumePoints: [TimelineCheckpoint], consuming: TimelinePending?
+    ) async throws {
+        try await writer.write { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [device])
+            else { throw TrackStoreError.unknownDevice(device) }
+            try db.execute(
+                sql: "DELETE FROM timeline_entry WHERE device_id = ? AND start_at >= ? AND start_at < ?",
+                arguments: [id, from.milliseconds, entriesBefore.milliseconds])
+            try db.execute(
+                sql: "DELETE FROM timeline_checkpoint WHERE device_id = ? AND newest_at >= ? AND newest_at < ?",
+                arguments: [id, from.milliseconds, resumePointsBefore.milliseconds])
+            try Self.insert(db, device: id, closed: closed, resumePoints: resumePoints)
+            if let consuming {
+                try db.execute(
+                    sql: "DELETE FROM timeline_pending WHERE device_id = ? AND version = ?",
+                    arguments: [id, consuming.version])
+            }
+        }
+    }
+
+    /// Stores entries and resume points (replacing any at the same key).
+    private static func insert(
+        _ db: Database, device id: Int64, closed: [TimelineEntry], resumePoints: [TimelineCheckpoint]
+    ) throws {
+        let resume = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO timeline_checkpoint (device_id, newest_at, builder) VALUES (?, ?, ?)")
+        for point in resumePoints { try resume.execute(arguments: [id, point.newest.milliseconds, point.builder]) }
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO timeline_entry (device_id, kind, start_at, end_at, latitude, longitude,
+                    end_latitude, end_longitude, radius, distance, sample_count, inferred, mode)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        for entry in closed {
+            let row = TimelineRow(entry)
+            try insert.execute(arguments: [
+                id, row.kind, row.start, row.end, row.latitude, row.longitude, row.endLatitude,
+                row.endLongitude, row.radius, row.distance, row.sampleCount, row.inferred, row.mode,
+            ])
+        }
+    }
+
+    public func markTimelinePending(device: String, from: Instant, until: Instant) async throws {
         try await writer.write { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [device])
             else { return }
-            try db.cachedStatement(sql: Self.markImportedSQL).execute(arguments: [id, from.milliseconds])
+            try db.cachedStatement(sql: Self.markImportedSQL).execute(arguments: [
+                id, from.milliseconds, until.milliseconds,
+            ])
         }
     }
 
@@ -117,25 +168,34 @@ extension SQLiteTrackStore: TimelineStore {
         WHERE first IS NOT NULL;
         """
 
+    /// `until_at` grows to the newest marked sample; SQLite's `max` of a NULL (a mark from before
+    /// the column) stays NULL: unknown, so the rebuild reads to the end.
     static let markImportedSQL = """
-        INSERT INTO timeline_pending (device_id, from_at) VALUES (?, ?)
-        ON CONFLICT (device_id) DO UPDATE SET from_at = min(from_at, excluded.from_at), version = version + 1
+        INSERT INTO timeline_pending (device_id, from_at, until_at) VALUES (?, ?, ?)
+        ON CONFLICT (device_id) DO UPDATE SET from_at = min(from_at, excluded.from_at),
+            until_at = max(until_at, excluded.until_at), version = version + 1
         """
 
     /// Only where the checkpoint has taken a sample as new: a row in order matches nothing here.
     static let markLateSQL = """
-        INSERT INTO timeline_pending (device_id, from_at)
-        SELECT device_id, ? FROM timeline_state WHERE device_id = ? AND newest_at >= ?
-        ON CONFLICT (device_id) DO UPDATE SET from_at = min(from_at, excluded.from_at), version = version + 1
+        INSERT INTO timeline_pending (device_id, from_at, until_at)
+        SELECT device_id, ?, ? FROM timeline_state WHERE device_id = ? AND newest_at >= ?
+        ON CONFLICT (device_id) DO UPDATE SET from_at = min(from_at, excluded.from_at),
+            until_at = max(until_at, excluded.until_at), version = version + 1
         """
 
-    /// In an insert's transaction: the timeline stretch from `earliest` is pending when the rows
-    /// were imported, or when the device's checkpoint took a sample at least as new.
-    static func markTimelinePending(_ db: Database, deviceID: Int64, earliest: Int64, imported: Bool) throws {
+    /// `v16-timeline-pending-until`: where each marked stretch ends (unknown for marks before it).
+    static let timelinePendingUntilMigration = "ALTER TABLE timeline_pending ADD COLUMN until_at INTEGER"
+
+    /// In an insert's transaction: the timeline stretch `earliest...latest` is pending when the
+    /// rows were imported, or when the device's checkpoint took a sample at least as new.
+    static func markTimelinePending(
+        _ db: Database, deviceID: Int64, earliest: Int64, latest: Int64, imported: Bool
+    ) throws {
         if imported {
-            try db.cachedStatement(sql: markImportedSQL).execute(arguments: [deviceID, earliest])
+            try db.cachedStatement(sql: markImportedSQL).execute(arguments: [deviceID, earliest, latest])
         } else {
-            try db.cachedStatement(sql: markLateSQL).execute(arguments: [earliest, deviceID, earliest])
+            try db.cachedStatement(sql: markLateSQL).execute(arguments: [earliest, latest, deviceID, earliest])
         }
     }
 }
@@ -168,17 +228,20 @@ extension SQLiteTrackStore {
 struct NewRows {
     var days = Set<Int64>()
     var earliest: Int64?
+    var latest: Int64?
     /// Rows of an import, which no timeline was handed.
     var imported = false
 
     mutating func add(_ time: Int64) {
         days.insert(DayDetail.day(time))
         earliest = min(time, earliest ?? time)
+        latest = max(time, latest ?? time)
     }
 
     mutating func merge(_ other: NewRows) {
         days.formUnion(other.days)
         if let time = other.earliest { earliest = min(time, earliest ?? time) }
+        if let time = other.latest { latest = max(time, latest ?? time) }
         imported = imported || other.imported
     }
 }

@@ -28,11 +28,25 @@ public protocol TimelineStore: Sendable {
     /// The device's latest resume point older than `before`: a builder saved after taking every
     /// sample up to its time (and none after), to rebuild from without re-reading what precedes.
     func timelineResumePoint(device: String, before: Instant) async throws -> TimelineCheckpoint?
+    /// The device's resume points newer than `after`, oldest first, at most `limit`: what a
+    /// rebuild compares its own with, to stop where it meets the saved timeline again.
+    func timelineResumePoints(device: String, after: Instant, limit: Int) async throws -> [TimelineCheckpoint]
+    /// In one transaction, a rebuild that met the saved timeline again: deletes the device's
+    /// entries that start in `from..<entriesBefore` and its resume points in
+    /// `from..<resumePointsBefore`, stores `closed` and `resumePoints`, leaves the checkpoint and
+    /// everything later as it is, and clears the pending stretch `consuming` was read as, unless
+    /// an insert has marked it since.
+    /// Throws ``TrackStoreError/unknownDevice(_:)`` for a device that is not registered.
+    func saveTimelineStretch(
+        device: String, closed: [TimelineEntry], from: Instant, entriesBefore: Instant, resumePointsBefore: Instant,
+        resumePoints: [TimelineCheckpoint], consuming: TimelinePending?
+    ) async throws
     /// The stretch of the device's timeline that inserts marked to be redone, `nil` when none is.
     func timelinePending(device: String) async throws -> TimelinePending?
-    /// Marks the device's timeline to be redone from `from` (or earlier, if marked so already): what
-    /// an updater owes and has not run yet outlives it (a restart before the rebuild).
-    func markTimelinePending(device: String, from: Instant) async throws
+    /// Marks the device's timeline to be redone from `from` (or earlier, if marked so already), for
+    /// samples up to `until`: what an updater owes and has not run yet outlives it (a restart
+    /// before the rebuild).
+    func markTimelinePending(device: String, from: Instant, until: Instant) async throws
     /// The device's closed entries that overlap `from..<to` (end ≥ from, start < to), in time order.
     func timelineEntries(device: String, from: Instant, to: Instant) async throws -> [TimelineEntry]
 }
@@ -42,10 +56,15 @@ public protocol TimelineStore: Sendable {
 /// clears only what it read (``TimelineStore/saveTimeline(device:closed:checkpoint:newest:replacingFrom:resumePoints:consuming:)``).
 public struct TimelinePending: Hashable, Sendable {
     public var from: Instant
+    /// The newest sample any of the marking inserts stored; `nil` when one did not say (a mark
+    /// from before `until_at`): a rebuild past it that meets the saved timeline again may stop,
+    /// and without it reads to the device's newest sample.
+    public var until: Instant?
     public var version: Int64
 
-    public init(from: Instant, version: Int64) {
+    public init(from: Instant, until: Instant? = nil, version: Int64) {
         self.from = from
+        self.until = until
         self.version = version
     }
 }

@@ -260,7 +260,7 @@ public actor TimelineUpdater {
             // there too, so a restart before it still redoes them (the checkpoint may have taken
             // newer samples since their insert, which then marked nothing).
             owedRebuild[device] = min(earliest, owedRebuild[device] ?? earliest)
-            try await store.markTimelinePending(device: device, from: earliest)
+            try await store.markTimelinePending(device: device, from: earliest, until: sorted.last?.time ?? earliest)
             return
         }
         // A rebuild owed re-reads these from the store too.
@@ -300,7 +300,7 @@ public actor TimelineUpdater {
         }
         let checkpointNewest = builder.newestTime
         let after = checkpointNewest.map { $0 + .milliseconds(1) } ?? .epoch
-        let (closed, newest, points) = try await feed(&builder, device: device, from: after)
+        let (closed, newest, points, _) = try await feed(&builder, device: device, from: after)
         builders[device] = builder
         held[device] = newest
         if !closed.isEmpty {
@@ -333,7 +333,26 @@ public actor TimelineUpdater {
         let after = builder.newestTime.map { $0 + .milliseconds(1) } ?? .epoch
         // The entries the resumed builder had closed stand; its open one and the rest are redone.
         let start = resumed == nil ? .epoch : builder.openSince ?? after
-        let (closed, newest, points) = try await feed(&builder, device: device, from: after)
+        // Past the newest sample the marks cover, a builder equal to the one saved after the same
+        // sample will close what was closed before: the rebuild stops there (a year of history
+        // imported before a live year redoes the imported year, not both).
+        var saved: [TimelineCheckpoint] = []
+        if let until = pending?.until, until >= time {
+            saved = try await store.timelineResumePoints(device: device, after: until, limit: Self.convergenceLookahead)
+        }
+        let (closed, newest, points, met) = try await feed(&builder, device: device, from: after, meeting: saved)
+        if let met {
+            // The builder is the saved one here: what follows is stored already. Loaded again
+            // from the checkpoint when next needed.
+            builders[device] = nil
+            held[device] = nil
+            rebuilds += 1
+            try await store.saveTimelineStretch(
+                device: device, closed: closed, from: start,
+                entriesBefore: builder.openSince ?? met.newest + .milliseconds(1), resumePointsBefore: met.newest,
+                resumePoints: (resumed.map { [$0] } ?? []) + points, consuming: pending)
+            return
+        }
         builders[device] = builder
         held[device] = newest
         rebuilds += 1
@@ -342,26 +361,55 @@ public actor TimelineUpdater {
             resumePoints: (resumed.map { [$0] } ?? []) + points, consuming: pending)
     }
 
+    /// Saved resume points a rebuild compares its own with (``rebuild(device:from:)``); past the
+    /// last of them it reads to the end.
+    static let convergenceLookahead = 64
+    /// Samples read per page while a rebuild may meet a saved point.
+    static let meetingPageSize = 2_000
+
     /// Feeds the device's stored samples from `from` on, page by page, except the newest, which
     /// it returns held (``HeldSamples``); returns the closed entries too, and the builder as each
     /// sample that closed some left it (resume points for a later rebuild).
-    private func feed(_ builder: inout TimelineBuilder, device: String, from: Instant) async throws
-        -> (closed: [TimelineEntry], held: HeldSamples, resumePoints: [TimelineCheckpoint])
+    ///
+    /// With `saved` resume points, it stops where the builder, after a sample that closed entries,
+    /// is the one saved after that sample (by its newest time): from there on it would close what
+    /// is stored already. It returns that point as `met` (not among the resume points).
+    private func feed(
+        _ builder: inout TimelineBuilder, device: String, from: Instant, meeting saved: [TimelineCheckpoint] = []
+    ) async throws
+        -> (closed: [TimelineEntry], held: HeldSamples, resumePoints: [TimelineCheckpoint], met: TimelineCheckpoint?)
     {
         var closed: [TimelineEntry] = []
         var points: [TimelineCheckpoint] = []
         var pending = HeldSamples()
         var lower = from
+        var savedBuilders = Dictionary(saved.map { ($0.newest, $0.builder) }, uniquingKeysWith: { first, _ in first })
         while true {
+            // While a saved point may be met, smaller pages: the rebuild may stop soon.
+            let limit = savedBuilders.isEmpty ? Self.pageSize : Self.meetingPageSize
             let page = try await store.samples(
-                device: device, from: lower, to: Instant(milliseconds: .max), limit: Self.pageSize)
+                device: device, from: lower, to: Instant(milliseconds: .max), limit: limit)
             samplesRead += page.count
             pending.add(page)
-            let (newly, resumePoints) = try takeRecording(
-                pending.takeRipe(window: Self.reorderWindow, limit: Self.heldLimit)[...], into: &builder)
-            closed += newly
-            points += resumePoints
-            guard page.count == Self.pageSize, let last = page.last else { return (closed, pending, points) }
+            let ripe = pending.takeRipe(window: Self.reorderWindow, limit: Self.heldLimit)
+            if savedBuilders.isEmpty {
+                let (newly, resumePoints) = try takeRecording(ripe[...], into: &builder)
+                closed += newly
+                points += resumePoints
+            } else {
+                for sample in ripe {
+                    builder.settings = settings.builderSettings(for: sample.source)
+                    let newly = builder.add(sample.point)
+                    guard !newly.isEmpty, let newest = builder.newestTime else { continue }
+                    closed += newly
+                    let point = TimelineCheckpoint(newest: newest, builder: try Self.encode(builder))
+                    if savedBuilders[newest] == point.builder { return (closed, pending, points, point) }
+                    points.append(point)
+                    // Past the last saved point: nothing left to meet.
+                    if let last = saved.last, newest > last.newest { savedBuilders = [:] }
+                }
+            }
+            guard page.count == limit, let last = page.last else { return (closed, pending, points, nil) }
             // Past the page's last time: other samples at that time are left out, as the builder
             // ignores them (it takes the first sample of a time, and the page holds it).
             lower = last.time + .milliseconds(1)
@@ -408,8 +456,12 @@ public actor TimelineUpdater {
             replacingFrom: replacingFrom, resumePoints: resumePoints, consuming: consuming)
     }
 
+    /// The builder's JSON, its keys sorted: equal states encode alike, which is how a rebuild
+    /// knows it met a saved one (``feed(_:device:from:meeting:)``).
     private static func encode(_ builder: TimelineBuilder) throws -> String {
-        String(decoding: try JSONEncoder().encode(builder), as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(builder), as: UTF8.self)
     }
 }
 

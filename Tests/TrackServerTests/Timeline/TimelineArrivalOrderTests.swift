@@ -355,6 +355,43 @@ struct TimelineArrivalOrderTests {
         let lastDaySamples = all.filter { $0.time >= lastDay }.count
         #expect(read > late.count && read < lastDaySamples, "the backfill read \(read) of \(all.count) samples")
     }
+
+    /// Ten days of history imported before ten live days (must-show 4's year, scaled down): the
+    /// rebuild starts at the first imported sample and stops where it meets the saved timeline
+    /// again, a little after the last one, instead of re-reading the live days too.
+    @Test func aBackfillBeforeTheLiveHistoryStopsWhereItMeetsTheSavedTimeline() async throws {
+        let store = try await Self.makeStore()
+        let server = Server(store: store, clock: ManualTime(Self.day + .seconds(20 * 86_400)))
+        var all: [Point] = []
+        for day in 0..<20 {
+            let start = Self.day + .seconds(Int64(day) * 86_400)
+            all += Self.points(hours: 24, start: start, seed: UInt64(day)).map { point in
+                var point = point
+                point.index += all.count
+                return point
+            }
+        }
+        let liveFrom = Self.day + .seconds(10 * 86_400)
+        let history = all.filter { $0.time < liveFrom }
+        let live = all.filter { $0.time >= liveFrom }
+        for first in stride(from: 0, to: live.count, by: 500) {
+            try await server.native(Array(live[first..<min(first + 500, live.count)]), batch: "b\(first)")
+        }
+        let timeline = try server.timeline
+        _ = try await server.read()
+        let readBefore = await timeline.samplesRead
+        try await server.importFile(history)
+        #expect(try await server.read() == Self.onePass(store))
+        let read = await timeline.samplesRead - readBefore
+        // The imported days, and at most a page or two of the live ones (pages of 2,000 while
+        // the rebuild may meet the saved timeline), not all ten live days again.
+        #expect(
+            read >= history.count && read < history.count + live.count / 2, "the backfill read \(read) of \(all.count)")
+        // Restarted, the server gives the same timeline from what was saved.
+        #expect(
+            try await Server(store: store, clock: ManualTime(Self.day + .seconds(20 * 86_400))).read()
+                == Self.onePass(store))
+    }
 }
 
 extension TimelineArrivalOrderTests.Server {

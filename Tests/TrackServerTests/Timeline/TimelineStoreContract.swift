@@ -214,9 +214,51 @@ enum TimelineContract {
             [sample("i40", minute: 40)], device: "a", checkpoint: ImportCheckpoint(fingerprint: "g", format: "GPX"),
             at: now)
         #expect(try await store.timelinePending(device: "a")?.from == day + .seconds(2400))
-        try await store.markTimelinePending(device: "a", from: day + .seconds(60))
+        #expect(try await store.timelinePending(device: "a")?.until == day + .seconds(2400))
+        try await store.markTimelinePending(device: "a", from: day + .seconds(60), until: day + .seconds(120))
         #expect(try await store.timelinePending(device: "a")?.from == day + .seconds(60))
-        try await store.markTimelinePending(device: "nobody", from: day)
+        // The stretch ends at the newest sample any mark covered.
+        #expect(try await store.timelinePending(device: "a")?.until == day + .seconds(2400))
+        try await store.markTimelinePending(device: "a", from: day + .seconds(90), until: day + .seconds(3000))
+        #expect(try await store.timelinePending(device: "a")?.until == day + .seconds(3000))
+        try await store.markTimelinePending(device: "nobody", from: day, until: day)
+    }
+
+    /// A rebuild that met the saved timeline again replaces only its stretch: entries that start
+    /// before the cut and resume points before the point it met; later ones and the checkpoint stay.
+    static func aStretchIsReplacedAndTheRestKept(_ store: any TrackStore & TimelineStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        func stay(_ minute: Int64) -> TimelineEntry {
+            .stay(
+                Stay(
+                    start: day + .seconds(minute * 60), end: day + .seconds(minute * 60 + 600), latitude: 31.2,
+                    longitude: 121.4, radius: 10, sampleCount: 5, inferred: false))
+        }
+        let points = [10, 20, 30, 40].map {
+            TimelineCheckpoint(newest: day + .seconds($0 * 60), builder: "{\"m\":\($0)}")
+        }
+        try await store.saveTimeline(
+            device: "a", closed: [stay(0), stay(15), stay(25), stay(35)], checkpoint: "{\"last\":1}",
+            newest: day + .seconds(3000), replacingFrom: nil, resumePoints: points, consuming: nil)
+        #expect(
+            try await store.timelineResumePoints(device: "a", after: day + .seconds(1200), limit: 10) == Array(
+                points[2...]) + [TimelineCheckpoint(newest: day + .seconds(3000), builder: "{\"last\":1}")])
+        #expect(try await store.timelineResumePoints(device: "a", after: day, limit: 2) == Array(points[..<2]))
+        let redone = TimelineCheckpoint(newest: day + .seconds(1260), builder: "{\"new\":1}")
+        try await store.saveTimelineStretch(
+            device: "a", closed: [stay(12)], from: day + .seconds(600), entriesBefore: day + .seconds(25 * 60),
+            resumePointsBefore: day + .seconds(1800), resumePoints: [redone], consuming: nil)
+        let entries = try await store.timelineEntries(device: "a", from: .epoch, to: day + .seconds(86_400))
+        #expect(entries.map(\.start) == [0, 12, 25, 35].map { day + .seconds($0 * 60) })
+        #expect(
+            try await store.timelineResumePoints(device: "a", after: .epoch, limit: 10).map(\.newest)
+                == [21, 30, 40, 50].map { day + .seconds($0 * 60) })
+        #expect(try await store.timelineCheckpoint(device: "a") == "{\"last\":1}")
+        await #expect(throws: TrackStoreError.self) {
+            try await store.saveTimelineStretch(
+                device: "nobody", closed: [], from: day, entriesBefore: day, resumePointsBefore: day, resumePoints: [],
+                consuming: nil)
+        }
     }
 
     /// Resume points: the latest before a time; a rebuild's save drops those from its start on.
@@ -353,6 +395,11 @@ struct TimelineStoreContract {
     }
 
     @Test(arguments: TimelineStoreKind.allCases)
+    func aStretchIsReplacedAndTheRestKept(kind: TimelineStoreKind) async throws {
+        try await TimelineContract.aStretchIsReplacedAndTheRestKept(kind.make())
+    }
+
+    @Test(arguments: TimelineStoreKind.allCases)
     func resumePointsAreKeptAndReplaced(kind: TimelineStoreKind) async throws {
         try await TimelineContract.resumePointsAreKeptAndReplaced(kind.make())
     }
@@ -395,6 +442,10 @@ struct PostgresTimelineStoreContract {
 
     @Test(.postgres) func insertsMarkWhatTheTimelineMustRedo() async throws {
         try await PostgresTestDatabase.withStore { try await TimelineContract.insertsMarkWhatTheTimelineMustRedo($0) }
+    }
+
+    @Test(.postgres) func aStretchIsReplacedAndTheRestKept() async throws {
+        try await PostgresTestDatabase.withStore { try await TimelineContract.aStretchIsReplacedAndTheRestKept($0) }
     }
 
     @Test(.postgres) func resumePointsAreKeptAndReplaced() async throws {
