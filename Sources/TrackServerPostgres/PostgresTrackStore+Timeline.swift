@@ -17,11 +17,7 @@ extension PostgresTrackStore: TimelineStore {
     ) async throws {
         let logger = logger
         try await transaction { connection in
-            let found = try await connection.query(
-                "SELECT id FROM device WHERE name = \(device)", logger: logger
-            ).collect()
-            guard let row = found.first else { throw TrackStoreError.unknownDevice(device) }
-            let id = try row.decode(Int64.self)
+            let id = try await Self.timelineDeviceID(connection, device, logger: logger)
             if let replacingFrom {
                 try await connection.query(
                     "DELETE FROM timeline_entry WHERE device_id = \(id) AND start_at >= \(replacingFrom.ms)",
@@ -40,12 +36,28 @@ extension PostgresTrackStore: TimelineStore {
                 INSERT INTO timeline_state (device_id, builder, newest_at) VALUES (\(id), \(checkpoint), \(newest?.ms))
                 ON CONFLICT (device_id) DO UPDATE SET builder = EXCLUDED.builder, newest_at = EXCLUDED.newest_at
                 """, logger: logger)
-            if let consuming {
-                try await connection.query(
-                    "DELETE FROM timeline_pending WHERE device_id = \(id) AND version = \(consuming.version)",
-                    logger: logger)
-            }
+            try await Self.consume(consuming, connection, device: id, logger: logger)
         }
+    }
+
+    /// The registered device's id, revoked or not, in a transaction; throws
+    /// ``TrackStoreError/unknownDevice(_:)``.
+    private static func timelineDeviceID(_ connection: PostgresConnection, _ device: String, logger: Logger)
+        async throws
+        -> Int64
+    {
+        let found = try await connection.query("SELECT id FROM device WHERE name = \(device)", logger: logger).collect()
+        guard let row = found.first else { throw TrackStoreError.unknownDevice(device) }
+        return try row.decode(Int64.self)
+    }
+
+    /// Clears the pending stretch a rebuild read, unless an insert has marked it since.
+    private static func consume(
+        _ consuming: TimelinePending?, _ connection: PostgresConnection, device id: Int64, logger: Logger
+    ) async throws {
+        guard let consuming else { return }
+        try await connection.query(
+            "DELETE FROM timeline_pending WHERE device_id = \(id) AND version = \(consuming.version)", logger: logger)
     }
 
     /// Stores entries and resume points (replacing any at the same key).
@@ -100,11 +112,7 @@ extension PostgresTrackStore: TimelineStore {
     ) async throws {
         let logger = logger
         try await transaction { connection in
-            let found = try await connection.query(
-                "SELECT id FROM device WHERE name = \(device)", logger: logger
-            ).collect()
-            guard let row = found.first else { throw TrackStoreError.unknownDevice(device) }
-            let id = try row.decode(Int64.self)
+            let id = try await Self.timelineDeviceID(connection, device, logger: logger)
             try await connection.query(
                 """
                 DELETE FROM timeline_entry
@@ -116,11 +124,7 @@ extension PostgresTrackStore: TimelineStore {
                 WHERE device_id = \(id) AND newest_at >= \(from.ms) AND newest_at < \(resumePointsBefore.ms)
                 """, logger: logger)
             try await Self.insert(connection, device: id, closed: closed, resumePoints: resumePoints, logger: logger)
-            if let consuming {
-                try await connection.query(
-                    "DELETE FROM timeline_pending WHERE device_id = \(id) AND version = \(consuming.version)",
-                    logger: logger)
-            }
+            try await Self.consume(consuming, connection, device: id, logger: logger)
         }
     }
 

@@ -320,14 +320,10 @@ struct TimelineArrivalOrderTests {
 
     // MARK: - Backfill
 
-    /// A late hour of history in the last of ten days recomputes from the last entry closed
-    /// before it (a resume point) on, not the device's whole history: the rebuild reads less than
-    /// the last day's samples, of ten days'.
-    @Test func aBackfillRecomputesOnlyTheAffectedStretch() async throws {
-        let store = try await Self.makeStore()
-        let server = Server(store: store, clock: ManualTime(Self.day + .seconds(10 * 86_400)))
+    /// `count` days of points from `day`, a day's pattern per seed, indices running on.
+    static func days(_ count: Int) -> [Point] {
         var all: [Point] = []
-        for day in 0..<10 {
+        for day in 0..<count {
             let start = Self.day + .seconds(Int64(day) * 86_400)
             all += Self.points(hours: 24, start: start, seed: UInt64(day)).map { point in
                 var point = point
@@ -335,6 +331,16 @@ struct TimelineArrivalOrderTests {
                 return point
             }
         }
+        return all
+    }
+
+    /// A late hour of history in the last of ten days recomputes from the last entry closed
+    /// before it (a resume point) on, not the device's whole history: the rebuild reads less than
+    /// the last day's samples, of ten days'.
+    @Test func aBackfillRecomputesOnlyTheAffectedStretch() async throws {
+        let store = try await Self.makeStore()
+        let server = Server(store: store, clock: ManualTime(Self.day + .seconds(10 * 86_400)))
+        let all = Self.days(10)
         // Hour 7 of the last day is held back and imported after everything else.
         let lastDay = Self.day + .seconds(9 * 86_400)
         let lateStart = lastDay + .seconds(7 * 3600)
@@ -362,15 +368,7 @@ struct TimelineArrivalOrderTests {
     @Test func aBackfillBeforeTheLiveHistoryStopsWhereItMeetsTheSavedTimeline() async throws {
         let store = try await Self.makeStore()
         let server = Server(store: store, clock: ManualTime(Self.day + .seconds(20 * 86_400)))
-        var all: [Point] = []
-        for day in 0..<20 {
-            let start = Self.day + .seconds(Int64(day) * 86_400)
-            all += Self.points(hours: 24, start: start, seed: UInt64(day)).map { point in
-                var point = point
-                point.index += all.count
-                return point
-            }
-        }
+        let all = Self.days(20)
         let liveFrom = Self.day + .seconds(10 * 86_400)
         let history = all.filter { $0.time < liveFrom }
         let live = all.filter { $0.time >= liveFrom }
