@@ -270,7 +270,7 @@ public actor TimelineUpdater {
         // The builder takes what is old enough; the rest waits for stragglers.
         held[device, default: HeldSamples()].add(sorted)
         let ripe = held[device, default: HeldSamples()].takeRipe(window: Self.reorderWindow, limit: Self.heldLimit)
-        let (closed, points) = try takeRecording(ripe[...], into: &builder)
+        let (closed, points, _) = try takeRecording(ripe[...], into: &builder)
         builders[device] = builder
         if !closed.isEmpty {
             try await save(device: device, closed: closed, builder: builder, replacingFrom: nil, resumePoints: points)
@@ -391,24 +391,14 @@ public actor TimelineUpdater {
                 device: device, from: lower, to: Instant(milliseconds: .max), limit: limit)
             samplesRead += page.count
             pending.add(page)
-            let ripe = pending.takeRipe(window: Self.reorderWindow, limit: Self.heldLimit)
-            if savedBuilders.isEmpty {
-                let (newly, resumePoints) = try takeRecording(ripe[...], into: &builder)
-                closed += newly
-                points += resumePoints
-            } else {
-                for sample in ripe {
-                    builder.settings = settings.builderSettings(for: sample.source)
-                    let newly = builder.add(sample.point)
-                    guard !newly.isEmpty, let newest = builder.newestTime else { continue }
-                    closed += newly
-                    let point = TimelineCheckpoint(newest: newest, builder: try Self.encode(builder))
-                    if savedBuilders[newest] == point.builder { return (closed, pending, points, point) }
-                    points.append(point)
-                    // Past the last saved point: nothing left to meet.
-                    if let last = saved.last, newest > last.newest { savedBuilders = [:] }
-                }
-            }
+            let (newly, resumePoints, met) = try takeRecording(
+                pending.takeRipe(window: Self.reorderWindow, limit: Self.heldLimit)[...], into: &builder,
+                meeting: savedBuilders)
+            closed += newly
+            points += resumePoints
+            if let met { return (closed, pending, points, met) }
+            // Past the last saved point: nothing left to meet.
+            if let last = saved.last, let newest = builder.newestTime, newest > last.newest { savedBuilders = [:] }
             guard page.count == limit, let last = page.last else { return (closed, pending, points, nil) }
             // Past the page's last time: other samples at that time are left out, as the builder
             // ignores them (it takes the first sample of a time, and the page holds it).
@@ -418,10 +408,12 @@ public actor TimelineUpdater {
 
     /// ``take(_:into:)`` that also returns the builder as each sample that closed some left it: a
     /// resume point for a rebuild, which then re-reads only from the last entry closed before the
-    /// late sample, however many samples one update took.
-    private func takeRecording(_ samples: ArraySlice<HeldSamples.Entry>, into builder: inout TimelineBuilder)
-        throws -> (closed: [TimelineEntry], resumePoints: [TimelineCheckpoint])
-    {
+    /// late sample, however many samples one update took. It stops at the first of them equal to
+    /// the one `saved` holds for the same newest time, and returns it as `met`.
+    private func takeRecording(
+        _ samples: ArraySlice<HeldSamples.Entry>, into builder: inout TimelineBuilder,
+        meeting saved: [Instant: String] = [:]
+    ) throws -> (closed: [TimelineEntry], resumePoints: [TimelineCheckpoint], met: TimelineCheckpoint?) {
         var closed: [TimelineEntry] = []
         var points: [TimelineCheckpoint] = []
         for sample in samples {
@@ -429,9 +421,11 @@ public actor TimelineUpdater {
             let newly = builder.add(sample.point)
             guard !newly.isEmpty, let newest = builder.newestTime else { continue }
             closed += newly
-            points.append(TimelineCheckpoint(newest: newest, builder: try Self.encode(builder)))
+            let point = TimelineCheckpoint(newest: newest, builder: try Self.encode(builder))
+            if saved[newest] == point.builder { return (closed, points, point) }
+            points.append(point)
         }
-        return (closed, points)
+        return (closed, points, nil)
     }
 
     /// Gives `samples` (in time order) to the builder; returns the entries they closed.
