@@ -50,13 +50,7 @@ struct ImportBench: AsyncParsableCommand {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("bgtrack-import-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         defer { if directory == nil { try? FileManager.default.removeItem(atPath: base) } }
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("bgtrack").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw ValidationError(
-                "no bgtrack beside bgtrack-bench; run `swift build --package-path Tools -c release --product bgtrack` first"
-            )
-        }
+        let binary = try Child.beside("bgtrack")
         let kinds =
             formats.map { $0.split(separator: ",").compactMap { ImportSampleFile.Kind(rawValue: String($0)) } }
             ?? ImportSampleFile.Kind.allCases

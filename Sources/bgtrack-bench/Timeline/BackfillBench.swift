@@ -43,14 +43,8 @@ struct BackfillBench: AsyncParsableCommand {
             .path
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         defer { if directory == nil { try? FileManager.default.removeItem(atPath: base) } }
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let bgtrack = folder.appendingPathComponent("bgtrack").path
-        guard FileManager.default.isExecutableFile(atPath: bgtrack) else {
-            throw ValidationError(
-                "no bgtrack beside bgtrack-bench; run `swift build --package-path Tools -c release --product bgtrack` first"
-            )
-        }
-        let bench = folder.appendingPathComponent("bgtrack-bench").path
+        let bgtrack = try Child.beside("bgtrack")
+        let bench = try Child.beside("bgtrack-bench")
         let perYear = days * 86_400 / interval
         let backfillStart = Self.liveStart - .seconds(Int64(days) * 86_400)
         let file = "\(base)/backfill.gpx"
@@ -196,6 +190,19 @@ struct Child {
     var wall: Double
     var peakMB: Int
     var cpuSeconds: Double
+
+    /// The release binary `name` beside this one (`bgtrack`, which the benches run as a child).
+    /// - Throws: `ValidationError` saying how to build it, when it is not there.
+    static func beside(_ name: String) throws -> String {
+        let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent(name).path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw ValidationError(
+                "no \(name) beside bgtrack-bench; run `swift build --package-path Tools -c release --product \(name)` "
+                    + "first")
+        }
+        return path
+    }
 
     static func run(_ binary: String, _ arguments: [String]) throws -> Child {
         let process = Process()

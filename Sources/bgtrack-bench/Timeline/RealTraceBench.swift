@@ -35,12 +35,11 @@ enum RealTraceBench {
         print("Real traces: \(traces.count) people, \(fixes) fixes, from \(directory)")
         print("Reference: \(peer.library), \(peer.method), on the full-rate fixes")
         print("")
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("bgtrack")
+        // Without bgtrack beside it, the `import` path says so when it comes to it.
+        let bgtrack = (try? Child.beside("bgtrack")).map(URL.init(fileURLWithPath:))
         let server = try await EvaluationServer.start(settings: settings)
         defer { Task { await server.stop() } }
-        let feed = RealTraceFeed(
-            server: server, bgtrack: FileManager.default.isExecutableFile(atPath: binary.path) ? binary : nil)
+        let feed = RealTraceFeed(server: server, bgtrack: bgtrack)
         print(
             "| every | path | points | reference stays | found | matched | precision | recall "
                 + "| bridged reference | matched | precision | recall | inferred "
