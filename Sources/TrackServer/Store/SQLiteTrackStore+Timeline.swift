@@ -19,8 +19,7 @@ extension SQLiteTrackStore: TimelineStore {
         resumePoints: [TimelineCheckpoint], consuming: TimelinePending?
     ) async throws {
         try await writer.write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [device])
-            else { throw TrackStoreError.unknownDevice(device) }
+            let id = try Self.timelineDeviceID(db, device)
             if let replacingFrom {
                 try db.execute(
                     sql: "DELETE FROM timeline_entry WHERE device_id = ? AND start_at >= ?",
@@ -36,11 +35,7 @@ extension SQLiteTrackStore: TimelineStore {
             try db.execute(
                 sql: "INSERT OR REPLACE INTO timeline_state (device_id, builder, newest_at) VALUES (?, ?, ?)",
                 arguments: [id, checkpoint, newest?.milliseconds])
-            if let consuming {
-                try db.execute(
-                    sql: "DELETE FROM timeline_pending WHERE device_id = ? AND version = ?",
-                    arguments: [id, consuming.version])
-            }
+            try Self.consume(consuming, db, device: id)
         }
     }
 
@@ -93,8 +88,7 @@ extension SQLiteTrackStore: TimelineStore {
         resumePoints: [TimelineCheckpoint], consuming: TimelinePending?
     ) async throws {
         try await writer.write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [device])
-            else { throw TrackStoreError.unknownDevice(device) }
+            let id = try Self.timelineDeviceID(db, device)
             try db.execute(
                 sql: "DELETE FROM timeline_entry WHERE device_id = ? AND start_at >= ? AND start_at < ?",
                 arguments: [id, from.milliseconds, entriesBefore.milliseconds])
@@ -102,12 +96,23 @@ extension SQLiteTrackStore: TimelineStore {
                 sql: "DELETE FROM timeline_checkpoint WHERE device_id = ? AND newest_at >= ? AND newest_at < ?",
                 arguments: [id, from.milliseconds, resumePointsBefore.milliseconds])
             try Self.insert(db, device: id, closed: closed, resumePoints: resumePoints)
-            if let consuming {
-                try db.execute(
-                    sql: "DELETE FROM timeline_pending WHERE device_id = ? AND version = ?",
-                    arguments: [id, consuming.version])
-            }
+            try Self.consume(consuming, db, device: id)
         }
+    }
+
+    /// The registered device's id, revoked or not; throws ``TrackStoreError/unknownDevice(_:)``.
+    private static func timelineDeviceID(_ db: Database, _ device: String) throws -> Int64 {
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [device]) else {
+            throw TrackStoreError.unknownDevice(device)
+        }
+        return id
+    }
+
+    /// Clears the pending stretch a rebuild read, unless an insert has marked it since.
+    private static func consume(_ consuming: TimelinePending?, _ db: Database, device id: Int64) throws {
+        guard let consuming else { return }
+        try db.execute(
+            sql: "DELETE FROM timeline_pending WHERE device_id = ? AND version = ?", arguments: [id, consuming.version])
     }
 
     /// Stores entries and resume points (replacing any at the same key).
