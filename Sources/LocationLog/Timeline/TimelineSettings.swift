@@ -15,8 +15,9 @@ public struct TimelineSettings: Hashable, Sendable {
     /// positioning is off by a kilometre); they still show the phone was sampling.
     public var worstAccuracy: Double
     /// Whether a gap with the same position at both ends becomes part of a stay (marked
-    /// inferred). Off means such a gap stays a gap: `bgtrack serve` turns it off for clients
-    /// that cannot say why they were silent (Overland, OwnTracks, OsmAnd).
+    /// inferred). Off means such a gap stays a gap: `bgtrack serve --no-infer-stays-for-all-clients`
+    /// turns it off for clients that cannot say why they were silent (Overland, OwnTracks, OsmAnd,
+    /// imports); by default every path infers alike.
     public var infersStaysAcrossGaps: Bool
 
     public init(
