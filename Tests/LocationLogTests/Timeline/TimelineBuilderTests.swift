@@ -85,7 +85,9 @@ extension TimelineEntry {
         #expect(trip.end == second.start)
         // 30 samples at home and the walk's first, taken before it left.
         #expect(first.radius < 20 && first.sampleCount == 31)
-        #expect(abs(trip.distance - 2000) < 2000 * 0.05, "distance \(trip.distance)")
+        // Samples without speeds: the straight 2 km is taken to wind as a real walk does (OpenTrip.detour).
+        let walked = 2000 * OpenTrip.detour(metresPerSecond: 1.4)
+        #expect(walked > 2150 && abs(trip.distance - walked) < walked * 0.05, "distance \(trip.distance)")
         #expect(trip.mode == .walking)
         #expect(!first.inferred && !second.inferred)
     }
@@ -245,8 +247,10 @@ extension TimelineEntry {
         let glitch = point(120, north: 55, speed: 12)
         let capped = OpenTrip.leg(from: out, to: glitch)
         #expect(capped <= 2 * 11.1 + 50 + 0.5 && capped >= 11)
-        // No speed at one end: the straight line.
+        // A speed at one end only: the straight line; at neither, the line times the detour.
         #expect(abs(OpenTrip.leg(from: out, to: point(120, north: 55, speed: nil)) - 11.1) < 0.5)
+        let unmeasured = OpenTrip.leg(from: point(0, north: 66, speed: nil), to: point(120, north: 55, speed: nil))
+        #expect(abs(unmeasured - 11.1 * OpenTrip.detour(metresPerSecond: 11.1 / 120)) < 0.5)
         // Agreeing speeds never shorten a leg below its straight line.
         #expect(abs(OpenTrip.leg(from: out, to: point(10, north: 366, speed: 1.2)) - 300) < 1)
     }

@@ -71,20 +71,27 @@ import Testing
         let arc = OpenTrip.leg(from: corner, to: north, after: west.shifted(east: 0))
         #expect(abs(arc / chord - (Double.pi / 4) / sin(Double.pi / 4)) < 0.01, "\(arc / chord)")
         let straight = Edge.point(240, north: 0).shifted(east: 400)
-        #expect(abs(OpenTrip.leg(from: corner, to: straight, after: west) / corner.distance(to: straight) - 1) < 1e-9)
+        // Without speeds every leg also winds by OpenTrip.detour; on a straight line that alone.
+        #expect(abs(OpenTrip.leg(from: corner, to: straight, after: west) / wound(corner, straight) - 1) < 1e-9)
         let back = Edge.point(240, north: 100)
-        let bentBack = OpenTrip.leg(from: corner, to: back, after: west) / corner.distance(to: back)
+        let bentBack = OpenTrip.leg(from: corner, to: back, after: west) / wound(corner, back)
         #expect(abs(bentBack - (Double.pi / 3) / sin(Double.pi / 3)) < 0.01, "\(bentBack)")
         // Fixes whose error could make the bend (Wi-Fi, 60 m, on 200 m legs) are not bent.
         var blurred = [west, corner, north]
         for index in blurred.indices { blurred[index].acc = 60 }
         #expect(
-            OpenTrip.leg(from: blurred[1], to: blurred[2], after: blurred[0]) == blurred[1].distance(to: blurred[2]))
+            OpenTrip.leg(from: blurred[1], to: blurred[2], after: blurred[0]) == wound(blurred[1], blurred[2]))
         // With two moving speeds the speeds measure the path, as before.
         let moving = OpenTrip.leg(
             from: Edge.point(120, north: 0, speed: 1.5), to: Edge.point(240, north: 150, speed: 1.5), after: west)
         #expect(abs(moving - 180) < 0.5)
     }
+}
+
+/// The straight line from `a` to `b` times the detour a leg without speeds is taken to wind by.
+private func wound(_ a: TimelinePoint, _ b: TimelinePoint) -> Double {
+    let metres = a.distance(to: b)
+    return metres * OpenTrip.detour(metresPerSecond: metres / (Double(b.t - a.t) / 1000))
 }
 
 extension TimelinePoint {
