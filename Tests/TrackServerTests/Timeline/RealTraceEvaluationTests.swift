@@ -96,7 +96,8 @@ struct RealTraceEvaluationTests {
             // taken to wind by (1.11 at 1.3 m/s, and the arc on jittered fixes; docs/timeline-evaluation.md
             // §Trips): 14-15 % over, never short.
             #expect(
-                score.tripErrors.count == 2 && score.tripErrors.allSatisfy { $0 > 0 && $0 < 0.2 }, "\(score.tripErrors)")
+                score.tripErrors.count == 2 && score.tripErrors.allSatisfy { $0 > 0 && $0 < 0.2 }, "\(score.tripErrors)"
+            )
         }
     }
 }
