@@ -17,6 +17,9 @@ import TrackServer
         (["--timeline-gap-minutes", "-1"], "--timeline-gap-minutes"),
         (["--timeline-gap-minutes", String(repeating: "9", count: 5000)], "--timeline-gap-minutes"),
         (["--stay-radius", "ten"], "--stay-radius"),
+        (["--resting-silence-minutes", "-1"], "--resting-silence-minutes"),
+        (["--resting-silence-minutes", "nan"], "--resting-silence-minutes"),
+        (["--resting-silence-minutes", "1e9"], "--resting-silence-minutes"),
     ])
     func badValuesNameTheFlag(arguments: [String], flag: String) throws {
         let text = try #require(refusal(["serve"] + arguments))
@@ -27,7 +30,7 @@ import TrackServer
         let serve = try #require(
             try BGTrack.parseAsRoot([
                 "serve", "--stay-radius", "150", "--stay-minutes", "7.5", "--timeline-gap-minutes", "12",
-                "--no-infer-stays-for-all-clients",
+                "--no-infer-stays-for-all-clients", "--resting-silence-minutes", "0",
             ]) as? ServeCommand)
         var configuration = ServerConfiguration()
         serve.timeline.apply(to: &configuration)
@@ -36,10 +39,12 @@ import TrackServer
         #expect(configuration.timeline.timeline.minimumStay == .seconds(450))
         #expect(configuration.timeline.timeline.gapThreshold == .seconds(720))
         #expect(!configuration.timeline.infersStaysForOtherClients)
+        #expect(configuration.timeline.timeline.restingSilence == .zero)
         let off = try #require(try BGTrack.parseAsRoot(["serve", "--no-timeline"]) as? ServeCommand)
         off.timeline.apply(to: &configuration)
         #expect(!configuration.timelineEnabled)
         // Every path infers stays across same-place silences unless told not to (issue 38 item 2).
         #expect(configuration.timeline.infersStaysForOtherClients)
+        #expect(configuration.timeline.timeline.restingSilence == .seconds(900))
     }
 }

@@ -15,7 +15,9 @@ public import BackgroundCore
 ///   that measured the person moving, inside the radius, begin the trip that leaves it;
 /// - two samples more than `gapThreshold` apart are a gap. With the same position at both ends
 ///   (within the stay radius) the stay continues across it, marked inferred (unless
-///   `infersStaysAcrossGaps` is off); otherwise the gap is its own entry, never a trip.
+///   `infersStaysAcrossGaps` is off); otherwise the gap is its own entry, never a trip, unless the
+///   samples before it were at rest and it is no longer than `restingSilence`: then the stay lasts
+///   until the first sample away (marked inferred).
 ///
 /// ```swift
 /// var builder = TimelineBuilder(settings: .sampling(every: .seconds(120)))
@@ -78,6 +80,11 @@ public struct TimelineBuilder: Sendable {
         }
         if let gapFrom {
             state = .moving(trip: nil, candidate: StayCluster(point))
+            if stay.departing.isEmpty, isRestingSilence(from: gapFrom, to: point) {
+                stay.inferred = true
+                stay.last.t = point.t
+                return [.stay(stay.stay)]
+            }
             return [.stay(stay.stay), .gap(TimelineGap(start: Instant(milliseconds: gapFrom), end: point.time))]
         }
         // The stay's last samples that measured the person moving were the way out: the trip
@@ -87,6 +94,12 @@ public struct TimelineBuilder: Sendable {
         for point in departing { trip.append(point) }
         state = .moving(trip: trip, candidate: StayCluster(point))
         return [.stay(settled.stay)]
+    }
+
+    /// Whether the silence from `gapFrom` to `point` is short enough to be time at rest
+    /// (``TimelineSettings/restingSilence``).
+    private func isRestingSilence(from gapFrom: Int64, to point: TimelinePoint) -> Bool {
+        settings.infersStaysAcrossGaps && point.t - gapFrom <= settings.restingSilence.wholeMilliseconds
     }
 
     /// A fix coarser than the stay radius (a significant-change or region fix, 100-200 m) whose
@@ -127,6 +140,15 @@ public struct TimelineBuilder: Sendable {
         // radius of each other is a stay inferred across it; the samples before it that this one
         // is out of reach of were on the way in, and go to the trip.
         let sameEnds = settings.infersStaysAcrossGaps && candidate.last.distance(to: point) <= settings.stayRadius
+        if let gapFrom, !sameEnds, !candidate.last.measuredMoving, isRestingSilence(from: gapFrom, to: point),
+            point.time - candidate.first.time >= settings.minimumStay
+        {
+            // At rest until the phone fell silent, seen next away: the candidate was a stay that
+            // lasted until this sample (the departure rule below, across a resting silence).
+            closed += open(candidate, reachedBy: trip)
+            guard case .staying(let opened) = state else { return closed }
+            return closed + stay(opened, point: point, gapFrom: gapFrom)
+        }
         if gapped, !sameEnds {
             for member in candidate.points { trip = Self.extend(trip, with: member) }
             if let finished = trip?.trip { closed.append(.trip(finished)) }

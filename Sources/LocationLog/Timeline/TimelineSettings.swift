@@ -19,16 +19,23 @@ public struct TimelineSettings: Hashable, Sendable {
     /// turns it off for clients that cannot say why they were silent (Overland, OwnTracks, OsmAnd,
     /// imports); by default every path infers alike.
     public var infersStaysAcrossGaps: Bool
+    /// A silence up to this long after samples at rest, ending away from the place, is taken as
+    /// time still there, and the stay lasts until the first sample away (marked inferred): iOS
+    /// pauses location updates for a phone at rest, and a logger indoors loses its fix, so the
+    /// person is seen again only once they have left. 15 minutes, the gap a stay may contain in
+    /// trackintel's stay detection (its `gap_threshold`). Only with `infersStaysAcrossGaps`.
+    public var restingSilence: Duration
 
     public init(
         stayRadius: Double = 100, minimumStay: Duration = .seconds(600), gapThreshold: Duration = .seconds(480),
-        worstAccuracy: Double = 200, infersStaysAcrossGaps: Bool = true
+        worstAccuracy: Double = 200, infersStaysAcrossGaps: Bool = true, restingSilence: Duration = .seconds(900)
     ) {
         self.stayRadius = stayRadius
         self.minimumStay = minimumStay
         self.gapThreshold = gapThreshold
         self.worstAccuracy = worstAccuracy
         self.infersStaysAcrossGaps = infersStaysAcrossGaps
+        self.restingSilence = restingSilence
     }
 
     /// The settings for a phone sampling every `interval`: the gap threshold is four intervals

@@ -12,6 +12,11 @@ struct TimelineOptions: ParsableArguments {
             "Minutes without a sample that make a gap in the timeline (fractions allowed); about 4× the "
                 + "phones' sampling interval."))
     var timelineGapMinutes = 8.0
+    @Option(
+        help: ArgumentHelp(
+            "Minutes of silence after samples at rest, ending away from the place, taken as time still there "
+                + "(the stay lasts until the first sample away, marked inferred); 0 makes every such silence a gap."))
+    var restingSilenceMinutes = 15.0
     @Flag(
         inversion: .prefixedNo,
         help: ArgumentHelp(
@@ -30,6 +35,10 @@ struct TimelineOptions: ParsableArguments {
         guard timelineGapMinutes.isFinite, timelineGapMinutes > 0, timelineGapMinutes <= 10_080 else {
             throw ValidationError("--timeline-gap-minutes \(timelineGapMinutes) must be above 0 and at most 10080")
         }
+        guard restingSilenceMinutes.isFinite, restingSilenceMinutes >= 0, restingSilenceMinutes <= 1440 else {
+            throw ValidationError(
+                "--resting-silence-minutes \(restingSilenceMinutes) must be from 0 (off) to 1440 (a day)")
+        }
     }
 
     func apply(to configuration: inout ServerConfiguration) {
@@ -37,7 +46,8 @@ struct TimelineOptions: ParsableArguments {
         configuration.timeline = TimelineUpdater.Settings(
             timeline: TimelineSettings(
                 stayRadius: stayRadius, minimumStay: .milliseconds(Int64((stayMinutes * 60_000).rounded())),
-                gapThreshold: .milliseconds(Int64((timelineGapMinutes * 60_000).rounded()))),
+                gapThreshold: .milliseconds(Int64((timelineGapMinutes * 60_000).rounded())),
+                restingSilence: .milliseconds(Int64((restingSilenceMinutes * 60_000).rounded()))),
             infersStaysForOtherClients: inferStaysForAllClients)
     }
 }

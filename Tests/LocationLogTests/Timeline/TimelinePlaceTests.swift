@@ -31,6 +31,40 @@ import Testing
         #expect(entries.first?.end == Instant(milliseconds: 840_000), "the stay ends at the last sample within 100 m")
     }
 
+    /// Two samples at rest, then 12 minutes of silence (a logger indoors, or iOS pausing updates
+    /// for a phone at rest), then a sample 400 m away: the person was there until the phone saw
+    /// them gone, a stay inferred across the silence that ends at that sample, not a gap (on the
+    /// real traces 12 of the stays missed were this). A silence over 15 minutes stays a gap, as
+    /// does one after samples that measured the person walking off.
+    @Test func aShortSilenceAtRestThatEndsAwayIsTheStayUntilThePersonIsSeenGone() throws {
+        let arriving = [Edge.point(-240, north: -900), Edge.point(-120, north: -450)]
+        let atRest = [Edge.point(0, north: 0), Edge.point(120, north: 5)]
+        let away = [Edge.point(840, north: 400), Edge.point(960, north: 900)]
+        let entries = Edge.timeline(arriving + atRest + away)
+        #expect(entries.map(\.kind) == ["trip", "inferred-stay", "trip"])
+        let stay = try #require(entries[1].stay)
+        #expect(stay.start == Instant(milliseconds: 0) && stay.end == Instant(milliseconds: 840_000))
+        #expect(entries[2].start == Instant(milliseconds: 840_000))
+        // An open stay (an hour here) falls silent for 14 minutes: it lasts until the sample away.
+        var hour = Edge.staying(from: 0, minutes: 60)
+        hour += [Edge.point(3480 + 840, north: 400), Edge.point(3480 + 960, north: 900)]
+        let long = Edge.timeline(hour)
+        #expect(long.map(\.kind) == ["inferred-stay", "trip"])
+        #expect(long.first?.end == Instant(milliseconds: 4_320_000))
+        // 16 minutes of silence: no one knows; a gap.
+        let late = [Edge.point(1080, north: 400), Edge.point(1200, north: 900)]
+        #expect(Edge.timeline(arriving + atRest + late).map(\.kind) == ["trip", "gap", "trip"])
+        // Walking (a measured 1.4 m/s) when the phone fell silent: the person was leaving; a gap.
+        let walkingOff = [Edge.point(0, north: 0), Edge.point(120, north: 5, speed: 1.4)]
+        #expect(Edge.timeline(arriving + walkingOff + away).map(\.kind) == ["trip", "gap", "trip"])
+        // Off with inference: a gap.
+        var builder = TimelineBuilder(settings: .sampling(every: .seconds(120)))
+        builder.settings.infersStaysAcrossGaps = false
+        var off: [TimelineEntry] = []
+        for point in arriving + atRest + away { off += builder.add(point) }
+        #expect((off + builder.finish()).map(\.kind) == ["trip", "gap", "trip"])
+    }
+
     /// Samples at a place from 0 to 480 s (8 minutes of samples) and the next one, 2 minutes
     /// later, out of reach: the person was there from 0 until after 480 s, and the first sample
     /// that shows them gone is 10 minutes after the first: a stay, as the reference counts it.
