@@ -81,8 +81,16 @@ public struct TimelineBuilder: Sendable {
         if let gapFrom {
             state = .moving(trip: nil, candidate: StayCluster(point))
             if stay.departing.isEmpty, isRestingSilence(from: gapFrom, to: point) {
+                // The person stayed until they left, which the first sample away dates: at its
+                // measured speed they left its distance before it (never before the silence
+                // began); without one, at it. The trip runs from the place to it.
+                var departed = point.t
+                if let speed = point.spd, speed >= OpenTrip.movingSpeed {
+                    departed = max(gapFrom, point.t - Int64(stay.distance(to: point) / speed * 1000))
+                }
                 stay.inferred = true
-                stay.last.t = point.t
+                stay.last.t = departed
+                state = .moving(trip: OpenTrip(stay.centre(at: departed)), candidate: StayCluster(point))
                 return [.stay(stay.stay)]
             }
             return [.stay(stay.stay), .gap(TimelineGap(start: Instant(milliseconds: gapFrom), end: point.time))]

@@ -45,6 +45,13 @@ import Testing
         let stay = try #require(entries[1].stay)
         #expect(stay.start == Instant(milliseconds: 0) && stay.end == Instant(milliseconds: 840_000))
         #expect(entries[2].start == Instant(milliseconds: 840_000))
+        #expect(abs((entries[2].trip?.distance ?? 0) - 900) < 90, "the trip runs from the place")
+        // The first sample away walking at a measured 1.25 m/s, 400 m out: the person left 320 s
+        // before it.
+        let walkingAway = [Edge.point(840, north: 400, speed: 1.25), Edge.point(960, north: 550, speed: 1.25)]
+        let dated = Edge.timeline(arriving + atRest + walkingAway)
+        #expect(dated.map(\.kind) == ["trip", "inferred-stay", "trip"])
+        #expect(abs((dated[1].end.milliseconds - 520_000)) < 5000, "\(dated[1].end)")
         // An open stay (an hour here) falls silent for 14 minutes: it lasts until the sample away.
         var hour = Edge.staying(from: 0, minutes: 60)
         hour += [Edge.point(3480 + 840, north: 400), Edge.point(3480 + 960, north: 900)]
