@@ -70,6 +70,29 @@ extension ShellSuite {
             #expect(switchedOff.notificationsByKind[UserNotice.locationServicesOff.rawValue, default: 0] == 1)
         }
 
+        @Test("an identifier the plist does not permit: no crash and no such task, through the shell as directly")
+        func unpermittedIdentifierBothModes() {
+            var plist = InfoPlist.minimal(for: .adaptive)
+            plist.permittedTaskIdentifiers.remove(BackgroundTaskIdentifiers.processing)
+            var reports: [SimulationReport] = []
+            for shell in [nil, IOSShell()] as [(any HostedAppFactory)?] {
+                var configuration = SimulationConfiguration(
+                    strategy: .adaptive, ios: 17, hours: 24, memoryKillFactor: 0, recordsTimeline: true)
+                configuration.plist = plist
+                configuration.app = shell
+                var simulation = Simulation(configuration)
+                reports.append(simulation.run())
+            }
+            for report in reports {
+                #expect(report.crashes.isEmpty, "\(report.shell): \(report.crashes)")
+                #expect(report.processingRuns == 0, "\(report.shell)")
+                #expect(report.submitRefusals == 0, "\(report.shell)")
+                #expect(
+                    report.timeline?.contains { $0.contains("BGTask \(BackgroundTaskIdentifiers.refresh) completed") }
+                        == true)
+            }
+        }
+
         @Test("uploads go through the shell's background session; each answer deletes only what it acknowledged")
         func uploadsThroughTheSimulatedSession() {
             // A day with outages, memory kills and a revoked session: answers arrive late, after

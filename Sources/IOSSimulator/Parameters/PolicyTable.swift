@@ -107,8 +107,9 @@ package enum PolicyTable {
             "[AD-CLM] allowsBackgroundLocationUpdates is iOS 9+"),
         .init(
             .contractTaskRegistration, 1, "bool", ios: all4, .documented,
-            "[BGH] register before launch ends, permitted, once; DTS forums thread 728585 "
-                + "(docs/ios-policy.md §Modes, §Scheduler, §Contract)"),
+            "[BGH] register before launch ends and once, or an assertion; an identifier not in "
+                + "BGTaskSchedulerPermittedIdentifiers: register returns false, submit throws notPermitted "
+                + "(BGTaskScheduler.h); DTS forums thread 728585 (docs/ios-policy.md §Modes, §Scheduler, §Contract)"),
         .init(
             .contractModesGateWakes, 1, "bool", ios: all4, .documented,
             "[AD-modes] [AD-push] [BGH] [APG-BG]: remote-notification, fetch, processing, audio, location "
