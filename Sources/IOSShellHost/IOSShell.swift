@@ -16,7 +16,8 @@ package import LocationLog
 /// `Tracker` and `didFinishLaunching` (with the location key after a location
 /// relaunch, and the `BGTaskScheduler` launch handler for a refresh or processing launch), a fix
 /// is the location manager delegate's call on the manager that asked, an expiry is the task's
-/// expiration handler, a timer is the shell clock's timer. Everything the shell then asks of
+/// expiration handler, a timer is the shell clock's timer, a fix that cannot be had is the
+/// delegate's `locationManager(_:didFailWithError:)`. Everything the shell then asks of
 /// UIKit, Core Location, AVFAudio, BackgroundTasks and UserNotifications (through AppleShadow)
 /// comes back as the effects the simulator carries out and checks, so the ledger, suspension and
 /// nothing-lost checks judge the shell that ships.
@@ -124,6 +125,10 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
     /// Runs app code with the system's answers as of now and collects what it did.
     func backgroundTaskExpiring(_ identifier: String, system: HostedSystemState) -> HostedResult {
         MainActor.assumeIsolated { running(system) { backend.expireBackgroundTask(identifier) } }
+    }
+
+    func locationFailed(_ failure: LocationFailure, system: HostedSystemState) -> HostedResult {
+        MainActor.assumeIsolated { running(system) { fail(failure) } }
     }
 
     @MainActor private func running(_ system: HostedSystemState, _ body: () -> Void) -> HostedResult {
@@ -291,6 +296,16 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
                 timestamp: Date(timeIntervalSince1970: fix.timestamp.seconds))
             delegate.locationManager(manager, didUpdateLocations: [location])
         }
+    }
+
+    /// A `requestLocation()` without a fix: the asking manager's delegate hears the error.
+    @MainActor private func fail(_ failure: LocationFailure) {
+        guard let manager = backend.manager(for: .oneShot), let delegate = manager.delegate else {
+            backend.notes.append("a location error (\(failure)) arrived, but no location manager of the app asked")
+            return
+        }
+        let code: CLError.Code = failure == .denied ? .denied : .locationUnknown
+        delegate.locationManager(manager, didFailWithError: CLError(code))
     }
 
     /// Changed settings reach the shell as iOS tells apps: the authorisation callback on every

@@ -377,9 +377,18 @@ final class SimulatedSystem: ShadowBackend {
     // MARK: BackgroundTasks
 
     func register(taskIdentifier: String, launchHandler: @escaping (BGTask) -> Void) -> Bool {
-        if rules.taskRegistration, let crash = scheduler.register(taskIdentifier) {
-            self.crash(crash)
-            return false
+        if rules.taskRegistration {
+            switch scheduler.register(taskIdentifier) {
+            case .registered: break
+            case .refused:
+                notes.append(
+                    "BGTaskScheduler.register(\(taskIdentifier)) returned false: not in "
+                        + "BGTaskSchedulerPermittedIdentifiers")
+                return false
+            case .crash(let crash):
+                self.crash(crash)
+                return false
+            }
         }
         launchHandlers[taskIdentifier] = launchHandler
         return true

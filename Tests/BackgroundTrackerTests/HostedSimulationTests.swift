@@ -70,6 +70,58 @@ extension ShellSuite {
             #expect(switchedOff.notificationsByKind[UserNotice.locationServicesOff.rawValue, default: 0] == 1)
         }
 
+        @Test("Location Services off: a refresh wake's fix fails (CLError.denied) and its BGTask completes at once")
+        func refreshWakeWithLocationOffEndsPromptly() {
+            // docs/ios-policy.md §Contract: a fix that cannot be had reaches the delegate as an
+            // error; the shell then completes the wake's task instead of holding it to expiry.
+            func afterSwitchOff(rule: Bool) -> [String] {
+                var configuration = SimulationConfiguration(
+                    strategy: .adaptive, ios: 17, hours: 8, memoryKillFactor: 0, recordsTimeline: true)
+                configuration.scenario.silentPushesPerHour = 0
+                configuration.scenario.happenings.append((at: 3600, .locationServices(false)))
+                if !rule { configuration.parameterScales[.contractFailedFixReported] = 0 }
+                configuration.app = IOSShell()
+                var simulation = Simulation(configuration)
+                return (simulation.run().timeline ?? []).filter { $0 > "01:00:01" }
+            }
+            let refresh = BackgroundTaskIdentifiers.refresh
+            let timeline = afterSwitchOff(rule: true)
+            let wakes = timeline.filter { $0.contains("(backgroundRefresh)") }
+            #expect(!wakes.isEmpty)
+            #expect(timeline.contains { $0.contains("didFailWithError(CLError.denied)") })
+            #expect(!timeline.contains { $0.contains("BGTask \(refresh) expiring") }, "\(timeline)")
+            // Each wake's task completes in the second it began.
+            for wake in wakes {
+                let time = wake.prefix(8)
+                #expect(timeline.contains("\(time) BGTask \(refresh) completed (success: true)"), "\(wake)")
+            }
+            // Without the error the shell waits for a fix that never comes, to the task's expiry.
+            #expect(afterSwitchOff(rule: false).contains { $0.contains("BGTask \(refresh) expiring") })
+        }
+
+        @Test("an identifier the plist does not permit: no crash and no such task, through the shell as directly")
+        func unpermittedIdentifierBothModes() {
+            var plist = InfoPlist.minimal(for: .adaptive)
+            plist.permittedTaskIdentifiers.remove(BackgroundTaskIdentifiers.processing)
+            var reports: [SimulationReport] = []
+            for shell in [nil, IOSShell()] as [(any HostedAppFactory)?] {
+                var configuration = SimulationConfiguration(
+                    strategy: .adaptive, ios: 17, hours: 24, memoryKillFactor: 0, recordsTimeline: true)
+                configuration.plist = plist
+                configuration.app = shell
+                var simulation = Simulation(configuration)
+                reports.append(simulation.run())
+            }
+            for report in reports {
+                #expect(report.crashes.isEmpty, "\(report.shell): \(report.crashes)")
+                #expect(report.processingRuns == 0, "\(report.shell)")
+                #expect(report.submitRefusals == 0, "\(report.shell)")
+                #expect(
+                    report.timeline?.contains { $0.contains("BGTask \(BackgroundTaskIdentifiers.refresh) completed") }
+                        == true)
+            }
+        }
+
         @Test("uploads go through the shell's background session; each answer deletes only what it acknowledged")
         func uploadsThroughTheSimulatedSession() {
             // A day with outages, memory kills and a revoked session: answers arrive late, after

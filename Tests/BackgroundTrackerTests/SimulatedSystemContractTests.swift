@@ -48,7 +48,7 @@ extension ShellSuite {
             }
         }
 
-        @Test("BGTaskScheduler.register crashes after launch, for an unlisted identifier, and twice")
+        @Test("BGTaskScheduler.register crashes after launch and twice")
         func registration() {
             let refresh = BackgroundTaskIdentifiers.refresh
             let system = Self.system()
@@ -66,13 +66,26 @@ extension ShellSuite {
                 _ = BGTaskScheduler.shared.register(forTaskWithIdentifier: refresh, using: nil) { _ in }
             }
             #expect(late.runtime == [.crash(.registeredAfterLaunch(refresh))])
+        }
 
+        @Test("BGTaskScheduler.register of an unlisted identifier returns false, no crash; submit throws notPermitted")
+        func unlistedIdentifier() {
+            // BGTaskScheduler.h: register returns NO "if the identifier isn't included in the
+            // BGTaskSchedulerPermittedIdentifiers Info.plist"; submit fails with notPermitted.
+            let refresh = BackgroundTaskIdentifiers.refresh
             let unlisted = Self.system(.minimal(for: .continuousLocation))
             Self.installed(unlisted) {
                 unlisted.processStarted()
-                _ = BGTaskScheduler.shared.register(forTaskWithIdentifier: refresh, using: nil) { _ in }
+                #expect(!BGTaskScheduler.shared.register(forTaskWithIdentifier: refresh, using: nil) { _ in })
+                #expect(throws: BGTaskScheduler.Error(.notPermitted)) {
+                    try BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: refresh))
+                }
             }
-            #expect(unlisted.runtime == [.crash(.registeredUnpermitted(refresh))])
+            #expect(!unlisted.runtime.contains { if case .crash = $0 { true } else { false } })
+            #expect(unlisted.runtime == [.submitRefused(identifier: refresh, .notPermitted)])
+            #expect(unlisted.launchHandlers[refresh] == nil)
+            #expect(unlisted.effects.isEmpty)
+            #expect(unlisted.crashedAfterEffects == nil)
         }
 
         @Test(

@@ -85,16 +85,26 @@ import Testing
         #expect(without.backgroundAliveS < 60)
     }
 
-    @Test("direct runs register the strategy's task identifiers while launching: an unlisted one crashes")
-    func unpermittedIdentifierCrashesAtLaunch() {
-        var configuration = SimulationConfiguration(strategy: .adaptive, ios: 17, hours: 2, memoryKillFactor: 0)
+    @Test("direct runs: an identifier the plist does not permit is refused (register returns false), no crash")
+    func unpermittedIdentifierIsRefused() {
+        // BGTaskScheduler.h: register returns NO "if the identifier isn't included in the
+        // BGTaskSchedulerPermittedIdentifiers Info.plist" (docs/ios-policy.md §Contract).
+        let processing = BackgroundTaskIdentifiers.processing
+        var configuration = SimulationConfiguration(
+            strategy: .adaptive, ios: 17, hours: 24, memoryKillFactor: 0, recordsTimeline: true)
         var plist = InfoPlist.minimal(for: .adaptive)
-        plist.permittedTaskIdentifiers.remove(BackgroundTaskIdentifiers.processing)
+        plist.permittedTaskIdentifiers.remove(processing)
         configuration.plist = plist
-        let report = configuration.run()
-        #expect(report.crashes.first?.reason.contains(BackgroundTaskIdentifiers.processing) == true)
-        #expect(report.crashes.first?.reason.contains("BGTaskSchedulerPermittedIdentifiers") == true)
+        let refused = configuration.run()
+        #expect(refused.crashes.isEmpty)
+        #expect(refused.timeline?.contains { $0.contains("register(\(processing)) returned false") } == true)
+        #expect(refused.processingRuns == 0)
+        // The app goes on with what it could register.
+        #expect(
+            refused.timeline?.contains { $0.contains("BGTask \(BackgroundTaskIdentifiers.refresh) completed") } == true)
         configuration.plist = nil
-        #expect(configuration.run().crashes.isEmpty)
+        let permitted = configuration.run()
+        #expect(permitted.crashes.isEmpty)
+        #expect(permitted.processingRuns > 0)
     }
 }

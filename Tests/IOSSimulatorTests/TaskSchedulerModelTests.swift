@@ -6,19 +6,33 @@ import Testing
 @Suite struct TaskSchedulerModelTests {
     static let refresh = BackgroundTaskIdentifiers.refresh
 
-    @Test("register: only while launching, only permitted identifiers, once per process")
+    @Test("register: only while launching and once per process (else a crash), only permitted identifiers")
     func registration() {
         var model = TaskSchedulerModel(plist: .minimal(for: .adaptive))
-        #expect(model.register(Self.refresh) == nil)
-        #expect(model.register(Self.refresh) == .registeredTwice(Self.refresh))
-        #expect(model.register("com.example.other") == .registeredUnpermitted("com.example.other"))
+        #expect(model.register(Self.refresh) == .registered)
+        #expect(model.register(Self.refresh) == .crash(.registeredTwice(Self.refresh)))
         model.launchFinished()
         #expect(
             model.register(BackgroundTaskIdentifiers.processing)
-                == .registeredAfterLaunch(BackgroundTaskIdentifiers.processing))
+                == .crash(.registeredAfterLaunch(BackgroundTaskIdentifiers.processing)))
         // A new process registers afresh.
         model.processStarted()
-        #expect(model.register(Self.refresh) == nil)
+        #expect(model.register(Self.refresh) == .registered)
+    }
+
+    @Test("register of an identifier the plist does not permit returns false (no crash); submitting it throws")
+    func unlistedIdentifierIsRefused() {
+        // BGTaskScheduler.h: register "returns NO if the identifier isn't included in the
+        // BGTaskSchedulerPermittedIdentifiers Info.plist"; submit fails with notPermitted.
+        var model = TaskSchedulerModel(plist: .minimal(for: .adaptive))
+        #expect(model.register("com.example.other") == .refused)
+        #expect(!model.isRegistered("com.example.other"))
+        #expect(model.submit("com.example.other", kind: .refresh, backgroundRefreshAvailable: true) == .notPermitted)
+        // Refused, not registered: asking again is refused again, not a second registration's crash.
+        #expect(model.register("com.example.other") == .refused)
+        // After launch the assertion comes first (docs/ios-policy.md §Contract).
+        model.launchFinished()
+        #expect(model.register("com.example.other") == .crash(.registeredAfterLaunch("com.example.other")))
     }
 
     @Test("submit: notPermitted, unavailable and tooManyPendingTaskRequests as iOS throws them")

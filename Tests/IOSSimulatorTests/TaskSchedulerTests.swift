@@ -36,7 +36,7 @@ import Testing
 
     @Test func aLaunchTakesTheRequestOutOfTheRulesPendingLimit() {
         var scheduler = TaskScheduler(plist: .minimal(for: .adaptive))
-        #expect(scheduler.rules.register(Self.refresh) == nil)
+        #expect(scheduler.rules.register(Self.refresh) == .registered)
         #expect(scheduler.rules.submit(Self.refresh, kind: .refresh, backgroundRefreshAvailable: true) == nil)
         _ = scheduler.requestRefresh()
         scheduler.refreshLaunched()

@@ -59,7 +59,9 @@ import TrackServer
         #expect(second.text.contains("last sample           2024-03-31 23:"), "\(second.text)")
         #expect(second.text.contains("+02:00 Europe/Berlin"))
         #expect(second.text.contains("Faults of the day (local time, Europe/Berlin)"))
-        #expect(second.text.contains("code: direct (the keep-alive machine)"), "the report says which code ran")
+        #expect(
+            second.text.contains("code: shell (BackgroundTracker, the iOS shell an app links)"),
+            "the report says which code ran: the shipping shell")
         let state = try #require(try DemoState.load(from: data.appendingPathComponent("demo.json")))
         #expect(state.days == ["2024-11-25", "2024-03-31"])
         do {

@@ -10,9 +10,10 @@ import LocationLog
 
 extension Tracker {
     /// Registers the refresh and processing identifiers the app's `Info.plist` permits
-    /// (`BGTaskSchedulerPermittedIdentifiers`); iOS raises an exception for an identifier it does
-    /// not list, and for any registration after `application(_:didFinishLaunchingWithOptions:)`
-    /// returned, so this runs only from `didFinishLaunching(_:)`. Launch handlers run on the main
+    /// (`BGTaskSchedulerPermittedIdentifiers`; iOS refuses any other, `register` returns false);
+    /// iOS raises an exception for any registration after
+    /// `application(_:didFinishLaunchingWithOptions:)` returned, so this runs only from
+    /// `didFinishLaunching(_:)`. Launch handlers run on the main
     /// queue.
     func registerBackgroundTasks() {
         let tasks: [(String, LaunchReason)] = [

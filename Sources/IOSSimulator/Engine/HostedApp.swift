@@ -50,6 +50,9 @@ package protocol HostedApp: AnyObject, Sendable {
     func credentialsChanged(system: HostedSystemState) -> HostedResult
     /// The open refresh or processing task's time is nearly up: iOS calls its expiration handler.
     func backgroundTaskExpiring(_ identifier: String, system: HostedSystemState) -> HostedResult
+    /// A `requestLocation()` ends without a fix: Core Location calls the asking manager's delegate,
+    /// `locationManager(_:didFailWithError:)`, with a `CLError` of `failure`'s code.
+    func locationFailed(_ failure: LocationFailure, system: HostedSystemState) -> HostedResult
     /// The tasks the app's ledger holds open, named by the identifiers the system handed out.
     var ledgerOpenTasks: [BackgroundTaskToken] { get }
     /// The user force-quits the app while it runs: iOS calls `applicationWillTerminate` first
@@ -64,6 +67,25 @@ package protocol HostedApp: AnyObject, Sendable {
 extension HostedApp {
     /// App code that does nothing when told it will terminate.
     package func willTerminate(system: HostedSystemState) -> HostedResult { HostedResult() }
+    /// App code that ignores location errors.
+    package func locationFailed(_ failure: LocationFailure, system: HostedSystemState) -> HostedResult {
+        HostedResult()
+    }
+}
+
+/// Why a one-shot fix cannot be had, as `CLError.Code` says it (docs/ios-policy.md §Contract).
+package enum LocationFailure: Int, Hashable, Sendable, CustomStringConvertible {
+    /// No fix in time: no signal, or the app may not get one now (`kCLErrorLocationUnknown`).
+    case locationUnknown = 0
+    /// Location Services off or the app's permission denied (`kCLErrorDenied`).
+    case denied = 1
+
+    package var description: String {
+        switch self {
+        case .locationUnknown: return "locationUnknown"
+        case .denied: return "denied"
+        }
+    }
 }
 
 /// Makes the hosted app of one simulation.

@@ -19,7 +19,8 @@ package protocol SimulatedNetworkPeer: AnyObject, Sendable {
     func revokeSession(at now: Instant)
     /// The user logs in again (the scenario's `renew-session`): the next heartbeat opens a new session.
     func renewSession(at now: Instant)
-    /// An upload was due but the phone had no network (a scenario outage): nothing was sent.
+    /// An upload was due but the phone had no network (a scenario outage): nothing was sent. A
+    /// background session's transfer is told once: the system then holds it until the network is back.
     func uploadFailedOffline(at now: Instant)
     /// Distinct samples the server acknowledged during this run.
     var acknowledgedSampleCount: Int { get }

@@ -16,6 +16,8 @@ extension Simulation {
         var outcome: UploadOutcome?
         /// The task's description when a hosted shell started it (its answer goes back to the shell).
         var description: String?
+        /// It came due in an outage and the system holds it for the network (told to the peer once).
+        var waitedForNetwork = false
     }
 
     /// The sync path with a background session: the machine decides as usual, but the upload
@@ -66,7 +68,15 @@ extension Simulation {
     mutating func runBackgroundTransferIfDue() {
         guard var transfer else { return }
         if transfer.outcome == nil {
-            guard now >= transfer.startsAt, configuration.scenario.networkUp(at: scenarioSeconds) else { return }
+            guard now >= transfer.startsAt else { return }
+            guard configuration.scenario.networkUp(at: scenarioSeconds) else {
+                if !transfer.waitedForNetwork {
+                    transfer.waitedForNetwork = true
+                    self.transfer = transfer
+                    configuration.peer?.uploadFailedOffline(at: now)
+                }
+                return
+            }
             energy.radioBurst(at: now, profile: profile)
             transfer.outcome =
                 configuration.peer?.upload(transfer.samples, gaps: transfer.gaps, at: now)

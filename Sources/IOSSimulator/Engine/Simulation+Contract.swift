@@ -49,12 +49,20 @@ extension Simulation {
     }
 
     /// Direct runs: the app registers its strategy's task identifiers while launching, as the shell
-    /// does in `didFinishLaunching`. Returns whether the app survived it.
+    /// does in `didFinishLaunching`; one the plist does not permit is refused (`register` returns
+    /// `false`) and the app goes on without it. Returns whether the app survived it.
     mutating func registerTasksWhileLaunching() -> Bool {
         scheduler.rules.processStarted()
         guard hosted == nil, profile.flag(.contractTaskRegistration) else { return true }
         for identifier in configuration.strategy.requirements.taskIdentifiers {
-            if let crash = scheduler.rules.register(identifier) {
+            switch scheduler.rules.register(identifier) {
+            case .registered: break
+            case .refused:
+                report.note(
+                    now,
+                    "BGTaskScheduler.register(\(identifier)) returned false: not in BGTaskSchedulerPermittedIdentifiers"
+                )
+            case .crash(let crash):
                 self.crash(crash)
                 return false
             }
@@ -62,10 +70,12 @@ extension Simulation {
         return true
     }
 
-    /// Direct runs: `submit` as iOS answers it; `true` when the request is pending.
+    /// Direct runs: `submit` as iOS answers it; `true` when the request is pending. Like the shell,
+    /// the app submits only identifiers it registered.
     mutating func submitDirect(_ identifier: String, kind: TaskSchedulerModel.Kind) -> Bool {
         // The hosted backend has asked already.
         guard hosted == nil, profile.flag(.contractTaskRegistration) else { return true }
+        guard scheduler.rules.isRegistered(identifier) else { return false }
         guard
             let error = scheduler.rules.submit(
                 identifier, kind: kind, backgroundRefreshAvailable: environment.backgroundRefreshAvailable)

@@ -55,15 +55,40 @@ extension Simulation {
 
     mutating func requestFix(_ accuracy: LocationAccuracy) {
         guard location.requestOneShot() else { return }
+        let request = location.oneShotRequest
+        if reportsFailedFixes, locationDenied {
+            // Core Location knows at once that no fix will come.
+            queue.push(.oneShotFailed(.denied, request: request), at: now)
+            return
+        }
         queue.push(.oneShotFix(accuracy, generation: timeline.generation), at: now + timeToFix(accuracy))
     }
 
+    /// Whether a fix that cannot be had reaches the app as an error (docs/ios-policy.md §Contract). Only
+    /// hosted code has a delegate to call; the keep-alive machine run directly takes no error.
+    var reportsFailedFixes: Bool { hosted != nil && profile.flag(.contractFailedFixReported) }
+
+    /// Location Services off or the app's permission denied: iOS answers both with `CLError.denied`.
+    var locationDenied: Bool { !environment.locationServicesEnabled || environment.authorization == .denied }
+
     mutating func completeOneShot(_ accuracy: LocationAccuracy, generation: Int) {
-        guard generation == timeline.generation, location.completeOneShot() else { return }
+        guard generation == timeline.generation, location.oneShotPending else { return }
         guard isRunning, locationDeliverable else {
+            if reportsFailedFixes, isRunning, locationDenied {
+                failOneShot(.denied, request: location.oneShotRequest)
+            } else if reportsFailedFixes, isRunning {
+                // "If a location fix cannot be determined in a timely manner" ([AD-CLM] requestLocation()):
+                // the error comes when the request's time is up. (A suspended app just loses the request.)
+                let left = profile.duration(.requestLocationTimeout) - timeToFix(accuracy)
+                queue.push(
+                    .oneShotFailed(.locationUnknown, request: location.oneShotRequest), at: now + max(.zero, left))
+            } else {
+                _ = location.completeOneShot()
+            }
             settle()
             return
         }
+        _ = location.completeOneShot()
         let source = component(for: accuracy)
         let timeKey: PolicyKey =
             source == .gps ? .gpsTimeToFix : source == .wifiLocation ? .wifiTimeToFix : .cellTimeToFix
@@ -71,6 +96,19 @@ extension Simulation {
             source, milliwatts: power(for: accuracy), seconds: timeToFix(accuracy).seconds,
             restingOn: [EnergyMeter.powerKey(source), timeKey])
         deliver(.locationFix(fix(accuracy: accuracy), source: .oneShot))
+        afterAppCode()
+    }
+
+    /// The one-shot request `request` ends without a fix: the app's manager delegate hears
+    /// `locationManager(_:didFailWithError:)` if the app runs (a suspended app is not woken for it).
+    mutating func failOneShot(_ failure: LocationFailure, request: Int) {
+        guard location.failOneShot(request: request) else { return }
+        guard isRunning else {
+            report.note(now, "requestLocation() failed (\(failure)) while the app was not running")
+            return
+        }
+        report.note(now, "requestLocation() failed: didFailWithError(CLError.\(failure))")
+        guard runHosted("a location error", { $0.locationFailed(failure, system: $1) }) else { return }
         afterAppCode()
     }
 

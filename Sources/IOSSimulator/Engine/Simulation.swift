@@ -22,6 +22,8 @@ package struct Simulation: Sendable {
         case tick
         case locationDelivery(generation: Int)
         case oneShotFix(LocationAccuracy, generation: Int)
+        /// The one-shot request numbered `request` ends in an error (refused, or timed out).
+        case oneShotFailed(LocationFailure, request: Int)
         case timeWarning(stint: Int)
         case expiryCall(stint: Int)
         case budgetDeadline(stint: Int)
@@ -224,6 +226,7 @@ package struct Simulation: Sendable {
         case .tick: tick()
         case .locationDelivery(let generation): deliverStandardUpdate(generation: generation)
         case .oneShotFix(let accuracy, let generation): completeOneShot(accuracy, generation: generation)
+        case .oneShotFailed(let failure, let request): failOneShot(failure, request: request)
         case .timeWarning(let stint): warnTimeRemaining(stint: stint)
         case .expiryCall(let stint): callExpiryHandlers(stint: stint)
         case .budgetDeadline(let stint): enforceBudget(stint: stint)

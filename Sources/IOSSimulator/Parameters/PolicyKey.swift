@@ -15,6 +15,7 @@ package enum PolicyKey: String, CaseIterable, Hashable, Sendable, Codable {
     case gpsTimeToFix = "location.gps-time-to-fix"
     case wifiTimeToFix = "location.wifi-time-to-fix"
     case cellTimeToFix = "location.cell-time-to-fix"
+    case requestLocationTimeout = "location.request-timeout"
     case approximateRefresh = "location.approximate-refresh"
     case approximateGrid = "location.approximate-grid"
     case undergroundWiFiRange = "location.underground-wifi-range"
@@ -65,4 +66,5 @@ package enum PolicyKey: String, CaseIterable, Hashable, Sendable, Codable {
     case contractPromptedAuthorization = "contract.prompted-authorization"
     case contractActivitySessionForeground = "contract.activity-session-foreground"
     case contractMainThread = "contract.main-thread"
+    case contractFailedFixReported = "contract.failed-fix-reported"
 }

@@ -25,6 +25,10 @@ package enum PolicyTable {
         .init(.wifiTimeToFix, 2, "s", ios: all4, .assumption, "Wi-Fi scan"),
         .init(.cellTimeToFix, 1, "s", ios: all4, .assumption, "cell lookup"),
         .init(
+            .requestLocationTimeout, 10, "s", ios: all4, .assumption,
+            "[AD-CLM] requestLocation(): an error if no fix comes \"in a timely manner\"; how long is unstated, "
+                + "10 s is an estimate (twice the GPS time to fix)"),
+        .init(
             .approximateRefresh, 900, "s", ios: 14...99, .assumption,
             "[AD-reduced] kCLLocationAccuracyReduced: updated \"at most a few times per hour\""),
         .init(.approximateRefresh, 0, "s", ios: 4...13, .documented, "[AD-reduced] iOS 14+ (0 = always precise)"),
@@ -107,8 +111,9 @@ package enum PolicyTable {
             "[AD-CLM] allowsBackgroundLocationUpdates is iOS 9+"),
         .init(
             .contractTaskRegistration, 1, "bool", ios: all4, .documented,
-            "[BGH] register before launch ends, permitted, once; DTS forums thread 728585 "
-                + "(docs/ios-policy.md §Modes, §Scheduler, §Contract)"),
+            "[BGH] register before launch ends and once, or an assertion; an identifier not in "
+                + "BGTaskSchedulerPermittedIdentifiers: register returns false, submit throws notPermitted "
+                + "(BGTaskScheduler.h); DTS forums thread 728585 (docs/ios-policy.md §Modes, §Scheduler, §Contract)"),
         .init(
             .contractModesGateWakes, 1, "bool", ios: all4, .documented,
             "[AD-modes] [AD-push] [BGH] [APG-BG]: remote-notification, fetch, processing, audio, location "
@@ -128,6 +133,10 @@ package enum PolicyTable {
         .init(
             .contractMainThread, 1, "bool", ios: all4, .documented,
             "Xcode Main Thread Checker; locationServicesEnabled() runtime warning (docs/ios-policy.md §Contract)"),
+        .init(
+            .contractFailedFixReported, 1, "bool", ios: all4, .documented,
+            "[AD-CLM] requestLocation(), locationManager(_:didFailWithError:): a fix that cannot be had is an error, "
+                + "denied (Location Services off, permission denied) or locationUnknown (docs/ios-policy.md §Contract)"),
     ]
 
     /// The parameter for `key` that applies to iOS `major`, or `nil` when the table has none.

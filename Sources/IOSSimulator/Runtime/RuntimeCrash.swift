@@ -36,13 +36,6 @@ package struct RuntimeCrash: Codable, Hashable, Sendable, CustomStringConvertibl
     package static func registeredTwice(_ identifier: String) -> RuntimeCrash {
         RuntimeCrash(reason: "Launch handler for task with identifier \(identifier) has already been registered")
     }
-
-    /// An identifier missing from `BGTaskSchedulerPermittedIdentifiers` (the wording is the simulator's).
-    package static func registeredUnpermitted(_ identifier: String) -> RuntimeCrash {
-        RuntimeCrash(
-            reason: "No launch handler may be registered for \(identifier): it is not listed in the Info.plist's "
-                + "BGTaskSchedulerPermittedIdentifiers")
-    }
 }
 
 /// `BGTaskScheduler.Error.Code`, as `submit(_:)` throws it ([BGH]).

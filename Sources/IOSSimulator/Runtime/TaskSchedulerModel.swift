@@ -1,11 +1,23 @@
 /// What `BGTaskScheduler` enforces for one app (docs/ios-policy.md §Modes, §Scheduler, §Contract):
-/// registration only while launching, once per identifier per process, only for permitted identifiers; submission only
+/// registration only while launching, once per identifier per process (else an assertion), and
+/// only for permitted identifiers (else `register` returns `false`); submission only
 /// for registered, permitted identifiers whose mode (`fetch`, `processing`) the plist declares,
 /// with Background App Refresh on, within the pending limits (1 refresh, 10 processing).
 ///
 /// The direct run and the hosted shell's backend both ask it, so the two enforce one rule.
 package struct TaskSchedulerModel: Sendable {
     package enum Kind: String, Sendable { case refresh, processing }
+
+    /// What `register(forTaskWithIdentifier:using:launchHandler:)` does.
+    package enum Registration: Hashable, Sendable {
+        /// The handler is registered: `register` returns `true`.
+        case registered
+        /// `register` returns `false`: the identifier "isn't included in the
+        /// BGTaskSchedulerPermittedIdentifiers Info.plist" (BGTaskScheduler.h).
+        case refused
+        /// iOS raises an exception: the app dies.
+        case crash(RuntimeCrash)
+    }
 
     private enum Launch: Sendable { case launching, finished }
 
@@ -29,13 +41,17 @@ package struct TaskSchedulerModel: Sendable {
     /// `application(_:didFinishLaunchingWithOptions:)` returned.
     package mutating func launchFinished() { launch = .finished }
 
-    /// `register(forTaskWithIdentifier:using:launchHandler:)`: the crash iOS raises, if any.
-    package mutating func register(_ identifier: String) -> RuntimeCrash? {
-        if case .finished = launch { return .registeredAfterLaunch(identifier) }
-        guard plist.permittedTaskIdentifiers.contains(identifier) else { return .registeredUnpermitted(identifier) }
-        guard registered.insert(identifier).inserted else { return .registeredTwice(identifier) }
-        return nil
+    /// `register(forTaskWithIdentifier:using:launchHandler:)`: registered, refused (`false`), or
+    /// the crash iOS raises.
+    package mutating func register(_ identifier: String) -> Registration {
+        if case .finished = launch { return .crash(.registeredAfterLaunch(identifier)) }
+        guard plist.permittedTaskIdentifiers.contains(identifier) else { return .refused }
+        guard registered.insert(identifier).inserted else { return .crash(.registeredTwice(identifier)) }
+        return .registered
     }
+
+    /// Whether this process registered a handler for `identifier`.
+    package func isRegistered(_ identifier: String) -> Bool { registered.contains(identifier) }
 
     /// `submit(_:)`: the error iOS throws, or `nil` when the request is now pending.
     package mutating func submit(

@@ -31,6 +31,8 @@ struct LocationServices: Sendable {
     private var deliveryScheduled = false
     private var lastDelivered: Coordinate?
     private(set) var oneShotPending = false
+    /// Numbers the one-shot requests, so a request's timeout does not end a later one.
+    private(set) var oneShotRequest = 0
 
     // The system's services.
     private(set) var significantChangesOn = false
@@ -108,12 +110,21 @@ struct LocationServices: Sendable {
     mutating func requestOneShot() -> Bool {
         guard !oneShotPending else { return false }
         oneShotPending = true
+        oneShotRequest += 1
         return true
     }
 
     /// The pending one-shot request completes: `false` if none was pending.
     mutating func completeOneShot() -> Bool {
         guard oneShotPending else { return false }
+        oneShotPending = false
+        return true
+    }
+
+    /// The one-shot request numbered `request` ends without a fix (an error, or its timeout):
+    /// `false` if it is no longer pending.
+    mutating func failOneShot(request: Int) -> Bool {
+        guard oneShotPending, request == oneShotRequest else { return false }
         oneShotPending = false
         return true
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BackgroundCore
 import Foundation
+import IOSShellHost
 import IOSSimulator
 import LocationLog
 import Logging
@@ -10,9 +11,11 @@ import TrackServer
     import FoundationNetworking
 #endif
 
-/// `bgtrack demo`: the whole system in one command. A simulated iPhone lives through a day in the
-/// background with the real phone store and sync, uploading over real HTTP to a real server on
-/// loopback; faults on the way; at the end a report that counts every sample and a map.
+/// `bgtrack demo`: the whole system in one command. A simulated iPhone runs the iOS shell an app
+/// links (`BackgroundTracker`, through AppleShadow, as `simulate --shell ios` does) through a day in
+/// the background with the real phone store, uploading through its background `URLSession` over
+/// real HTTP to a real server on loopback; faults on the way; at the end a report that counts every
+/// sample and a map.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -189,16 +192,17 @@ struct DemoRun {
             scenario: Scenario.demoDay(start: dayStart).inLocalTime(elapsed), hours: hours, seed: options.seed)
         configuration.peer = peer
         configuration.store = phone
+        // The shipping shell, as `simulate --shell ios` runs it; it uploads through its background
+        // URLSession, which the simulator runs as the system does.
+        configuration.app = IOSShell()
+        configuration.uploadSession = .background
         let firstSeq = try phone.nextSeq()
         let simulation = configuration
-        let report = await withCheckedContinuation { (continuation: CheckedContinuation<SimulationReport, Never>) in
-            // Its own thread: the peer blocks it on real HTTP, which must not block Swift's pool.
-            let thread = Thread {
-                var run = Simulation(simulation)
-                continuation.resume(returning: run.run())
-            }
-            thread.stackSize = 8 << 20
-            thread.start()
+        // On the main actor, as UIKit code runs: the peer blocks it on real HTTP, which the
+        // server answers from Swift's pool and its own threads, never the main actor.
+        let report = await MainActor.run {
+            var run = Simulation(simulation)
+            return run.run()
         }
         bar.update(totalMinutes, of: totalMinutes)
         bar.finish()

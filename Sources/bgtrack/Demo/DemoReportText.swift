@@ -103,10 +103,10 @@ struct DemoReportText {
             : "  (seq " + seqs.prefix(10).map(String.init).joined(separator: ", ") + (seqs.count > 10 ? ", …)" : ")")
     }
 
-    /// Which code produced the day: the keep-alive machine run by the simulator (the demo's
-    /// simulation runs on its own thread; the hosted shell needs the main actor).
+    /// Which code produced the day: the iOS shell an app links, hosted by the simulated iPhone.
     static func code(_ report: SimulationReport) -> String {
-        ReportTable.code(report) == "direct" ? "direct (the keep-alive machine)" : "shell (the iOS shell)"
+        ReportTable.code(report) == "direct"
+            ? "direct (the keep-alive machine)" : "shell (BackgroundTracker, the iOS shell an app links)"
     }
 }
 

@@ -9,10 +9,15 @@ final class ScriptedApp: HostedApp, @unchecked Sendable {
     typealias Script = @Sendable (KeepAliveEvent, HostedSystemState) -> HostedResult
     private let script: Script
     private let onExpiry: @Sendable (String) -> HostedResult
+    private let onLocationFailure: @Sendable (LocationFailure) -> HostedResult
 
-    init(_ script: @escaping Script, onExpiry: @escaping @Sendable (String) -> HostedResult = { _ in HostedResult() }) {
+    init(
+        _ script: @escaping Script, onExpiry: @escaping @Sendable (String) -> HostedResult = { _ in HostedResult() },
+        onLocationFailure: @escaping @Sendable (LocationFailure) -> HostedResult = { _ in HostedResult() }
+    ) {
         self.script = script
         self.onExpiry = onExpiry
+        self.onLocationFailure = onLocationFailure
     }
 
     func handle(_ event: KeepAliveEvent, system: HostedSystemState) -> HostedResult { script(event, system) }
@@ -22,6 +27,9 @@ final class ScriptedApp: HostedApp, @unchecked Sendable {
     func credentialsChanged(system: HostedSystemState) -> HostedResult { HostedResult() }
     func backgroundTaskExpiring(_ identifier: String, system: HostedSystemState) -> HostedResult {
         onExpiry(identifier)
+    }
+    func locationFailed(_ failure: LocationFailure, system: HostedSystemState) -> HostedResult {
+        onLocationFailure(failure)
     }
     var ledgerOpenTasks: [BackgroundTaskToken] { [] }
     func processTerminated() {}
