@@ -110,6 +110,20 @@ public struct TimelineBuilder: Sendable {
         settings.infersStaysAcrossGaps && point.t - gapFrom <= settings.restingSilence.wholeMilliseconds
     }
 
+    /// Whether the candidate's only sample came at walking pace from the one before, itself
+    /// within half the gap threshold: a person slowing to a stop while the phone sampled steadily,
+    /// so its falling silent after is a change (indoors, or iOS pausing updates at rest), not the
+    /// sparse fixes of significant-change monitoring, silent while a bicycle or car moves on.
+    private func arrivedSampling(_ trip: OpenTrip?, _ candidate: StayCluster) -> Bool {
+        guard let trip else { return false }
+        let milliseconds = candidate.first.t - trip.last.t
+        guard milliseconds > 0, milliseconds <= settings.gapThreshold.wholeMilliseconds / 2 else { return false }
+        return trip.last.distance(to: candidate.first) / (Double(milliseconds) / 1000) <= Self.walkingPace
+    }
+
+    /// The fastest approach (m/s) a single sample at rest may have come at (a brisk walk).
+    static let walkingPace = 2.0
+
     /// A fix coarser than the stay radius (a significant-change or region fix, 100-200 m) whose
     /// accuracy circle still reaches the open stay or candidate cannot tell whether the person
     /// left: it neither ends the stay nor pulls the candidate apart, and like a fix worse than
@@ -149,7 +163,7 @@ public struct TimelineBuilder: Sendable {
         // is out of reach of were on the way in, and go to the trip.
         let sameEnds = settings.infersStaysAcrossGaps && candidate.last.distance(to: point) <= settings.stayRadius
         if let gapFrom, !sameEnds, !candidate.last.measuredMoving, isRestingSilence(from: gapFrom, to: point),
-            point.time - candidate.first.time >= settings.minimumStay
+            point.time - candidate.first.time >= settings.minimumStay, candidate.count > 1 || arrivedSampling(trip, candidate)
         {
             // At rest until the phone fell silent, seen next away: the candidate was a stay that
             // lasted until this sample (the departure rule below, across a resting silence).

@@ -64,6 +64,12 @@ import Testing
         // Walking (a measured 1.4 m/s) when the phone fell silent: the person was leaving; a gap.
         let walkingOff = [Edge.point(0, north: 0), Edge.point(120, north: 5, speed: 1.4)]
         #expect(Edge.timeline(arriving + walkingOff + away).map(\.kind) == ["trip", "gap", "trip"])
+        // One sample before the silence: a stay only when it came at walking pace (a person
+        // slowing to a stop), not at 4.5 m/s (a bicycle passing, seen by significant-change fixes).
+        let walkedIn = [Edge.point(-240, north: -250), Edge.point(-120, north: -110), Edge.point(0, north: 0)]
+        #expect(Edge.timeline(walkedIn + away).map(\.kind) == ["trip", "inferred-stay", "trip"])
+        let rodePast = [Edge.point(-240, north: -1080), Edge.point(-120, north: -540), Edge.point(0, north: 0)]
+        #expect(Edge.timeline(rodePast + away).map(\.kind) == ["trip", "gap", "trip"])
         // Off with inference: a gap.
         var builder = TimelineBuilder(settings: .sampling(every: .seconds(120)))
         builder.settings.infersStaysAcrossGaps = false
