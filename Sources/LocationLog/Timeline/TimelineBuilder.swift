@@ -163,7 +163,8 @@ public struct TimelineBuilder: Sendable {
         // is out of reach of were on the way in, and go to the trip.
         let sameEnds = settings.infersStaysAcrossGaps && candidate.last.distance(to: point) <= settings.stayRadius
         if let gapFrom, !sameEnds, !candidate.last.measuredMoving, isRestingSilence(from: gapFrom, to: point),
-            point.time - candidate.first.time >= settings.minimumStay, candidate.count > 1 || arrivedSampling(trip, candidate)
+            point.time - candidate.first.time >= settings.minimumStay,
+            candidate.count > 1 || arrivedSampling(trip, candidate)
         {
             // At rest until the phone fell silent, seen next away: the candidate was a stay that
             // lasted until this sample (the departure rule below, across a resting silence).
