@@ -93,8 +93,8 @@ struct RealTraceEvaluationTests {
             #expect(score.precision == 1 && score.recall == 1, "\(path.rawValue): \(timelines[path] ?? [])")
             #expect(score.inferred == 1, "the office's silence is a stay inferred across it: \(path.rawValue)")
             // The walks are dead straight, the worst case for the detour a leg without speeds is
-            // taken to wind by (1.11 at 1.3 m/s, and the arc on jittered fixes; docs/timeline-evaluation.md
-            // §Trips): 14-15 % over, never short.
+            // taken to wind by (1.11 at 1.3 m/s, and the arc on jittered fixes;
+            // docs/timeline-evaluation.md §Trips): 14-15 % over, never short.
             #expect(
                 score.tripErrors.count == 2 && score.tripErrors.allSatisfy { $0 > 0 && $0 < 0.2 }, "\(score.tripErrors)"
             )
