@@ -99,9 +99,18 @@ public final class TrackerModel {
     public func willEnterForeground() { tracker?.applicationWillEnterForeground() }
 
     /// Forward from the app delegate; returns whether the session was the tracker's.
+    ///
+    /// Apple requires the completion handler be called. When no tracker runs in this process (its
+    /// store would not open) or the session is not the tracker's, this app has nothing to do with
+    /// the events, so it calls the handler at once instead of dropping it (issue 40).
     @discardableResult
     public func handleEventsForBackgroundURLSession(_ identifier: String, completion: @escaping () -> Void) -> Bool {
-        tracker?.handleEventsForBackgroundURLSession(identifier: identifier, completionHandler: completion) ?? false
+        guard let tracker, tracker.handleEventsForBackgroundURLSession(identifier: identifier, completionHandler: completion)
+        else {
+            completion()
+            return false
+        }
+        return true
     }
 
     @discardableResult
