@@ -1,0 +1,50 @@
+// Builds in Xcode as part of the app (one target, ../../project.yml). On Linux it is checked
+// against a real iPhoneOS SDK as a module of its own, importing the model's module (docs/development.md,
+// "Compiled on Linux against AppleShadow, checked against the iOS SDK"); the app's views cannot be
+// (iOS 17 SwiftUI and MapKit API the SDK lacks).
+import UIKit
+import UserNotifications
+
+#if canImport(TrackerAppModel)
+    import TrackerAppModel
+#endif
+
+/// What only an app delegate receives, forwarded to the tracker.
+final class AppDelegate: NSObject, UIApplicationDelegate, UNUserNotificationCenterDelegate {
+    @MainActor let model = TrackerModel()
+
+    func application(
+        _ application: UIApplication, didFinishLaunchingWithOptions options: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        UNUserNotificationCenter.current().delegate = self
+        // The tracker registers its BGTaskScheduler identifiers here, before launch finishes.
+        MainActor.assumeIsolated { model.didFinishLaunching(options) }
+        UNUserNotificationCenter.current().requestAuthorization(options: [.alert, .sound]) { _, _ in }
+        return true
+    }
+
+    func application(
+        _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
+        completionHandler: @escaping () -> Void
+    ) {
+        MainActor.assumeIsolated { _ = model.handleEventsForBackgroundURLSession(identifier, completion: completionHandler) }
+    }
+
+    /// `nonisolated`: the center and the response are not `Sendable`, so Swift 6 refuses them
+    /// into this main-actor delegate (UIApplicationDelegate makes it one); only the identifier, a
+    /// `String`, crosses to the main actor (issue 40 observation 8, checked against the iOS SDK).
+    nonisolated func userNotificationCenter(
+        _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse
+    ) async {
+        let identifier = response.notification.request.identifier
+        await model.didReceiveNotification(identifier)
+    }
+
+    /// The tracker's notices (tracking stopped, permission narrowed, uploads held) show as banners
+    /// while the app is open too; without this iOS shows a notification only in the background.
+    nonisolated func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification
+    ) async -> UNNotificationPresentationOptions {
+        [.banner, .list, .sound]
+    }
+}
