@@ -1,6 +1,8 @@
 import AppleShadow
 import BackgroundCore
 import Foundation
+import IOSShellHost
+import IOSSimulator
 import LocationLog
 import Testing
 
@@ -34,6 +36,40 @@ extension ShellSuite {
             #expect(upload.description == batch.batch, "the file and the task are named by the batch id")
             // The zone the user is in rides with the batch (version 3, docs/protocol.md §Zones).
             #expect(batch.tz == TimeZone.current.identifier && batch.v == BatchRequest.timeZoneVersion)
+        }
+
+        /// The server refuses a batch naming a device other than the token's (docs/protocol.md):
+        /// an app that names no device (the example app) sends none, never a minted id, even when
+        /// a state file from an earlier release holds one (every batch of those releases was
+        /// refused with 403 by a server whose token named `my-phone`).
+        @Test("no device configured: the batch names none, whatever an old state file says")
+        func noMintedDevice() throws {
+            let harness = try ShellHarness()
+            let old = #"{"tracking":false,"activitySession":false,"device":"0c9d8e7f-aaaa-bbbb-cccc-000011112222"}"#
+            try Data(old.utf8).write(to: harness.directory.url.appendingPathComponent("shell-state.json"))
+            let tracker = try Tracker(
+                configuration: .init(
+                    server: try #require(URL(string: "https://tracks.example")), token: "secret-token"),
+                clock: harness.clock, uploader: harness.uploader, store: harness.store,
+                directory: harness.directory.url, iosMajor: 17, appInfo: AppInfo(InfoPlist.minimal(for: .adaptive)),
+                seed: 7)
+            tracker.didFinishLaunching(nil)
+            tracker.start()
+            try harness.storeOneSample(tracker)
+            let upload = try #require(harness.uploader.uploads.first)
+            let body = try #require(
+                try JSONSerialization.jsonObject(with: Gzip.decompress(Data(contentsOf: upload.file))) as? [String: Any]
+            )
+            #expect(body["device"] == nil, "\(body.keys.sorted())")
+            #expect((body["samples"] as? [Any])?.count == 1)
+            #expect(tracker.diagnosticsReport().contains("device: the token's own"))
+            // Named, it rides with every batch.
+            let named = try ShellHarness()
+            _ = try named.trackingWithOneSample()
+            let namedUpload = try #require(named.uploader.uploads.first)
+            let namedBody = try JSONDecoder().decode(
+                BatchRequest.self, from: Gzip.decompress(Data(contentsOf: namedUpload.file)))
+            #expect(namedBody.device == "test-phone")
         }
 
         @Test("a refused token's typed notice reaches the user as the uploads-held notification")

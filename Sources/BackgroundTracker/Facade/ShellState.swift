@@ -1,12 +1,14 @@
 import Foundation
 
 /// What the shell remembers across launches, beside the store: whether tracking is on, whether a
-/// background activity session was held (to recreate it at a relaunch), the dead-man notice's due
-/// time and the device id. A small JSON file, written atomically.
+/// background activity session was held (to recreate it at a relaunch) and the dead-man notice's
+/// due time. A small JSON file, written atomically.
 struct ShellState: Codable, Hashable {
     var tracking = false
     var activitySession = false
     var deadManDueMilliseconds: Int64?
+    /// A device id minted by releases before the token named the device; read, never used
+    /// (the server refused batches naming it).
     var device: String?
     /// Whether the Always upgrade was asked for (iOS shows its prompt once per install). Optional
     /// so a state file written before it existed still decodes.

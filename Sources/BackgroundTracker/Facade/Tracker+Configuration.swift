@@ -15,8 +15,9 @@ extension Tracker {
         public var token: String
         /// The keep-alive strategy; `adaptive` unless you measured a better one (`bgtrack compare`).
         public var strategy: StrategyName
-        /// The device id the server files samples under; `nil` mints one at the first launch and
-        /// keeps it.
+        /// The device name batches carry (`bgtrack device add NAME`); it must be the token's own
+        /// device, or the server refuses every batch. `nil` (the default) sends none: the server
+        /// files the samples under the token's device.
         public var device: String?
         public var sampling: SamplingMachine.Configuration
         public var sync: SyncMachine.Configuration

@@ -15,7 +15,7 @@ extension Tracker {
         var lines = [
             "BackgroundTracker diagnostics",
             "server: \(configuration.server.absoluteString)",
-            "device: \(device)",
+            "device: \(device ?? "the token's own")",
             "strategy: \(configuration.strategy.rawValue)",
             "iOS: \(iosMajor)",
             "tracking: \(status.isTracking)",

@@ -38,7 +38,9 @@ public final class Tracker {
     let iosMajor: Int
     /// What the app's `Info.plist` declares: the shell asks iOS only for what it allows.
     let appInfo: AppInfo
-    let device: String
+    /// The device name the batches carry: the app's `Configuration.device`, or none, and the
+    /// server files them under the token's device.
+    let device: String?
     var state: ShellState
 
     var machine: KeepAliveMachine?
@@ -118,9 +120,10 @@ public final class Tracker {
         self.iosMajor = iosMajor
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("uploads"), withIntermediateDirectories: true)
-        var state = ShellState.load(from: directory.appendingPathComponent("shell-state.json"))
-        let device = configuration.device ?? state.device ?? UUID().uuidString.lowercased()
-        state.device = device
+        let state = ShellState.load(from: directory.appendingPathComponent("shell-state.json"))
+        // Never a minted id: the server refuses a batch naming a device other than the token's
+        // (docs/protocol.md), so a made-up name would have every upload refused.
+        let device = configuration.device
         self.device = device
         self.state = state
         self.sync = try SyncDriver(store: store, device: device, configuration: configuration.sync, seed: seed)

@@ -8,7 +8,8 @@ extension SyncDriver {
         public let samples: [Sample]
         /// The gap intervals that ride with them (batch version 2 when there are any).
         public let gaps: [WireGap]
-        public let device: String
+        /// The device name the batch carries; `nil` sends none (the token names the device).
+        public let device: String?
         /// The IANA zone the phone is in (`TimeZone.current.identifier`), sent as the batch's `tz`
         /// (version 3); `nil` sends a batch an older server reads unchanged.
         public var timeZone: String? = nil

@@ -19,10 +19,10 @@ public import Foundation
 /// ```
 public struct SyncDriver: Sendable {
     public private(set) var machine: SyncMachine
-    /// The device name the batches carry.
-    public let device: String
+    /// The device name the batches carry; `nil` sends none (the token names the device).
+    public let device: String?
 
-    public init(machine: SyncMachine, device: String) {
+    public init(machine: SyncMachine, device: String?) {
         self.machine = machine
         self.device = device
     }
@@ -30,7 +30,7 @@ public struct SyncDriver: Sendable {
     /// A driver whose machine resumes from the sync state `store` saved.
     /// - Throws: `StoreError` when the saved sync state cannot be read.
     public init(
-        store: LocationStore, device: String, configuration: SyncMachine.Configuration = .init(), seed: UInt64
+        store: LocationStore, device: String?, configuration: SyncMachine.Configuration = .init(), seed: UInt64
     ) throws(StoreError) {
         self.init(
             machine: SyncMachine(configuration: configuration, snapshot: try store.syncSnapshot(), seed: seed),

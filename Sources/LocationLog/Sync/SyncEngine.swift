@@ -14,7 +14,7 @@ import Foundation
 public actor SyncEngine {
     public let store: LocationStore
     public let transport: any BatchTransport
-    public var device: String { driver.device }
+    public var device: String? { driver.device }
     public var machine: SyncMachine { driver.machine }
     private var driver: SyncDriver
     private let now: @Sendable () -> Instant

@@ -11,7 +11,7 @@ extension BatchRequest {
 
     /// A batch with the phone's pending gap intervals and its time zone: version 3 with a zone,
     /// version 2 with gaps alone, else exactly the version-1 body an older server reads.
-    public init(batch: String, device: String, samples: [WireSample], gaps: [WireGap], timeZone: String? = nil) {
+    public init(batch: String, device: String?, samples: [WireSample], gaps: [WireGap], timeZone: String? = nil) {
         self.init(batch: batch, device: device, samples: samples)
         if !gaps.isEmpty {
             v = Self.gapsVersion

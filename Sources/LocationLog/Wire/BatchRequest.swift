@@ -12,8 +12,9 @@ public import Foundation
 public struct BatchRequest: Codable, Hashable, Sendable {
     /// The batch id: a UUID minted by the phone for this upload attempt.
     public var batch: String
-    /// The device name the token belongs to.
-    public var device: String
+    /// The device name the token belongs to; absent, the server files the batch under the
+    /// token's device (a batch naming another device is refused whole).
+    public var device: String?
     public var samples: [WireSample]
     /// The batch format: absent (1) or 2, which may carry ``gaps`` (docs/protocol.md §Gaps).
     public var v: Int? = nil
@@ -22,13 +23,13 @@ public struct BatchRequest: Codable, Hashable, Sendable {
     /// The IANA time zone the phone is in, e.g. `Europe/Berlin` (version 3); absent when unknown.
     public var tz: String? = nil
 
-    public init(batch: String, device: String, samples: [WireSample]) {
+    public init(batch: String, device: String?, samples: [WireSample]) {
         self.batch = batch
         self.device = device
         self.samples = samples
     }
 
-    public init(batch: UUID, device: String, samples: [Sample]) {
+    public init(batch: UUID, device: String?, samples: [Sample]) {
         self.init(batch: batch.wireString, device: device, samples: samples.map(WireSample.init))
     }
 }
