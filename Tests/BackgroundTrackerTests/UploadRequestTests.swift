@@ -72,6 +72,34 @@ extension ShellSuite {
             #expect(namedBody.device == "test-phone")
         }
 
+        /// Issue 40: a state file that cannot be decoded or read is a problem the app sees, not a
+        /// silent fresh start; a damaged one is kept aside, an unreadable one is not overwritten.
+        @Test("a damaged or unreadable state file is reported, kept, and never overwritten unread")
+        func stateFileProblems() throws {
+            let harness = try ShellHarness()
+            let file = harness.directory.url.appendingPathComponent("shell-state.json")
+            try Data(#"{"tracking":tru"#.utf8).write(to: file)
+            let damaged = try harness.tracker(.adaptive)
+            #expect(damaged.status.lastProblem?.contains("damaged") == true, "\(damaged.status.lastProblem ?? "")")
+            let aside = harness.directory.url.appendingPathComponent("shell-state.damaged.json")
+            #expect(try String(contentsOf: aside, encoding: .utf8) == #"{"tracking":tru"#)
+            #expect(FileManager.default.fileExists(atPath: file.path), "a fresh state is saved in its place")
+            #expect(damaged.diagnosticsReport().contains("damaged"))
+
+            // Unreadable (here a folder where the file should be; on a phone, a stricter
+            // protection class before the first unlock): reported, and left as it is.
+            let locked = try ShellHarness()
+            let lockedFile = locked.directory.url.appendingPathComponent("shell-state.json")
+            try FileManager.default.createDirectory(at: lockedFile, withIntermediateDirectories: true)
+            let tracker = try locked.tracker(.adaptive)
+            #expect(tracker.status.lastProblem?.contains("cannot be read") == true)
+            tracker.didFinishLaunching(nil)
+            tracker.start()
+            var isFolder: ObjCBool = false
+            #expect(
+                FileManager.default.fileExists(atPath: lockedFile.path, isDirectory: &isFolder) && isFolder.boolValue)
+        }
+
         @Test("a refused token's typed notice reaches the user as the uploads-held notification")
         func noticeDelivered() throws {
             let harness = try ShellHarness()

@@ -14,10 +14,36 @@ struct ShellState: Codable, Hashable {
     /// so a state file written before it existed still decodes.
     var askedAlways: Bool?
 
-    static func load(from url: URL) -> ShellState {
-        guard let data = try? Data(contentsOf: url), let state = try? JSONDecoder().decode(ShellState.self, from: data)
-        else { return ShellState() }
-        return state
+    /// The state saved at `url`: a fresh one when there is none (the first launch), else what
+    /// the file says, or a problem. A file that cannot be read (before the first unlock, if its
+    /// protection is stricter than the store's) is left as it is for a later launch; one that
+    /// cannot be decoded is moved aside to `shell-state.damaged.json`. Either way the tracker
+    /// starts from a fresh state and says so; it never silently forgets that tracking was on.
+    static func load(from url: URL) -> (state: ShellState, problem: String?) {
+        guard FileManager.default.fileExists(atPath: url.path) else { return (ShellState(), nil) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            return (
+                ShellState(),
+                "the tracker's state file \(url.lastPathComponent) cannot be read (\(error)); tracking restarts "
+                    + "only when the user starts it, and the file is left for the next launch"
+            )
+        }
+        do {
+            return (try JSONDecoder().decode(ShellState.self, from: data), nil)
+        } catch {
+            let aside = url.deletingLastPathComponent().appendingPathComponent("shell-state.damaged.json")
+            try? FileManager.default.removeItem(at: aside)
+            let kept = (try? FileManager.default.moveItem(at: url, to: aside)) != nil
+            return (
+                ShellState(),
+                "the tracker's state file \(url.lastPathComponent) is damaged (\(error))"
+                    + (kept ? "; kept as \(aside.lastPathComponent)" : "")
+                    + "; tracking is off until the user starts it again"
+            )
+        }
     }
 
     func save(to url: URL) throws {

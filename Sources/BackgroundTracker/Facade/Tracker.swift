@@ -42,6 +42,8 @@ public final class Tracker {
     /// server files them under the token's device.
     let device: String?
     var state: ShellState
+    /// The state file exists but could not be read at launch: it is not overwritten.
+    var stateUnreadable = false
 
     var machine: KeepAliveMachine?
     var sync: SyncDriver
@@ -120,13 +122,19 @@ public final class Tracker {
         self.iosMajor = iosMajor
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("uploads"), withIntermediateDirectories: true)
-        let state = ShellState.load(from: directory.appendingPathComponent("shell-state.json"))
+        let (state, stateProblem) = ShellState.load(from: directory.appendingPathComponent("shell-state.json"))
         // Never a minted id: the server refuses a batch naming a device other than the token's
         // (docs/protocol.md), so a made-up name would have every upload refused.
         let device = configuration.device
         self.device = device
         self.state = state
         self.sync = try SyncDriver(store: store, device: device, configuration: configuration.sync, seed: seed)
+        if let stateProblem {
+            stateUnreadable = FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent("shell-state.json").path)
+            status.lastProblem = stateProblem
+            log(.error, stateProblem)
+        }
         saveState()
     }
 
@@ -390,6 +398,9 @@ public final class Tracker {
     }
 
     func saveState() {
+        // A state file this process could not read is kept for a launch that can (never
+        // overwritten with the fresh state of a process that knows nothing).
+        guard !stateUnreadable else { return }
         do {
             try state.save(to: directory.appendingPathComponent("shell-state.json"))
         } catch {
