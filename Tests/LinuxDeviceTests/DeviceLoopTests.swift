@@ -126,6 +126,10 @@ import Testing
         while time.now < end {
             if time.now >= fills, time.now < frees, disk.freeBytes != 0 {
                 storedBeforeFull = await loop.stored
+                // Other apps take every byte, the log's too (truncated by a checkpoint): from now
+                // on each write must grow a file. (With its log's space kept, the store would
+                // write on for a while: see FullDiskSyncTests.)
+                try store.checkpointLog()
                 disk.fill()
             }
             if time.now >= frees, disk.freeBytes == 0 { disk.freeAll() }

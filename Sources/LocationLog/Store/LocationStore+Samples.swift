@@ -120,14 +120,14 @@ extension LocationStore {
     /// never touched, because only ids the server named are deleted.
     /// - Returns: how many rows were deleted and how many quarantined.
     ///
-    /// The write-ahead log is then checkpointed (``checkpointLog()``): the deleted rows' pages
-    /// are free for the next samples and the log's space goes back to the disk, so a disk that
-    /// filled gets room again as uploads drain the store.
+    /// The write-ahead log is then checkpointed (``restartLog()``): the deleted rows' pages are
+    /// free for the next samples and the log is written again from its start, so on a disk that
+    /// filled, uploads make room again.
     @discardableResult
     public func acknowledge(
         deleting stored: Set<UUID>, quarantining rejected: [UUID: String], at now: Instant
     ) throws(StoreError) -> (deleted: Int, quarantined: Int) {
-        defer { try? checkpointLog() }
+        defer { try? restartLog() }
         return try write("applying a server acknowledgement") { db in
             var quarantined = 0
             for (id, reason) in rejected.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
@@ -249,15 +249,14 @@ enum SampleColumns {
 extension LocationStore {
     /// Runs a write transaction, mapping errors to `StoreError`.
     ///
-    /// A write refused for a full disk is tried once more after a checkpoint: SQLite checkpoints
-    /// the write-ahead log by itself only at 1000 pages (about 4 MB), so on a disk with less free
-    /// space the log grows until no write fits, a delete included. The checkpoint moves the log
-    /// into the database and truncates it, which gives its space back (``checkpointLog()``).
+    /// A write refused for a full disk is tried once more after a checkpoint that restarts the
+    /// write-ahead log (``restartLog()``): the log grows only when a write reaches past its end, and
+    /// after the restart the write goes to the log's start, in space the file already has.
     func write<T>(_ operation: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try writer.write(body)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
-            guard (try? checkpointLog()) != nil else {
+            guard (try? restartLog()) != nil else {
                 throw StoreError(error, operation: operation, path: path ?? ":memory:")
             }
             do {
@@ -270,16 +269,31 @@ extension LocationStore {
         }
     }
 
-    /// Checkpoints the write-ahead log into the database and truncates it to nothing, so the
-    /// space it held goes back to the disk (`PRAGMA wal_checkpoint(TRUNCATE)`). Done after every
-    /// acknowledgement and when a write finds the disk full; a store in memory has no log.
+    /// Checkpoints the write-ahead log into the database and truncates it to nothing, so all the
+    /// space it held goes back to the disk (`PRAGMA wal_checkpoint(TRUNCATE)`). A store in memory
+    /// has no log.
     /// - Throws: `StoreError` when the checkpoint cannot complete (the disk cannot take the pages
     ///   the log adds to the database, or another connection reads the log).
     public func checkpointLog() throws(StoreError) {
+        try checkpoint(.truncate)
+    }
+
+    /// Checkpoints the write-ahead log into the database so that the next write starts at the
+    /// log's beginning (`PRAGMA wal_checkpoint(RESTART)`). Done after every acknowledgement and
+    /// when a write finds the disk full. The log keeps its file (at most
+    /// `journal_size_limit`, see ``open(path:durability:now:makeID:observesSuspension:)``): on a
+    /// full disk that space is the store's own, which truncating would hand to other apps, and a
+    /// relaunch can open a store whose log is not empty without writing to it.
+    /// - Throws: as ``checkpointLog()``.
+    public func restartLog() throws(StoreError) {
+        try checkpoint(.restart)
+    }
+
+    private func checkpoint(_ mode: Database.CheckpointMode) throws(StoreError) {
         do {
             try writer.writeWithoutTransaction { db in
                 guard try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" else { return }
-                try db.checkpoint(.truncate)
+                try db.checkpoint(mode)
             }
         } catch {
             throw StoreError(error, operation: "checkpointing the write-ahead log", path: path ?? ":memory:")

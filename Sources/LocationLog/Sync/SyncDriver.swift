@@ -21,8 +21,9 @@ public import Foundation
 /// An acknowledgement the store cannot write (a full disk refuses even a delete) is remembered
 /// here: its samples count as sent, no batch carries them again, and every wake writes it again
 /// until the store takes it. It lives in memory, as nothing can be written meanwhile: after a kill
-/// those samples are sent once more and the server answers them as duplicates (docs/protocol.md
-/// §Acknowledgement), which is safe; what must not happen is the same batch uploaded at every wake.
+/// those samples are sent once more and the server answers them as duplicates
+/// (docs/protocol.md §Acknowledgement), which is safe; what must not happen is the same batch
+/// uploaded at every wake.
 public struct SyncDriver: Sendable {
     public private(set) var machine: SyncMachine
     /// The device name the batches carry.
