@@ -169,9 +169,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
-            name: "LocationLogTesting", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
+            name: "LocationLogTesting", dependencies: ["BackgroundCore", "LocationLog", "SQLiteFullDisk"],
+            swiftSettings: strictSettings),
         // Test only: a SQLite VFS that throws away unsynced writes at a simulated power cut (issue 9).
         .target(name: "SQLitePowerCut", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // Test only: a SQLite VFS on a disk with little free space, where even the WAL cannot grow (issue 40).
+        .target(name: "SQLiteFullDisk", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The child process of the store kill test: writes samples and prints each committed id.
         .executableTarget(
             name: "bgtrack-store-writer", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),

@@ -41,6 +41,8 @@ extension ShellSuite {
             let since = try #require(firstRefused, "the page limit never filled")
             #expect(tracker.storageFull.since == since)
             #expect(tracker.status.lastProblem?.contains("is full") == true, "\(tracker.status.lastProblem ?? "")")
+            // The user is told once (issue 40), not at every refused sample.
+            #expect(tracker.status.notices.filter { $0 == .storageFull } == [.storageFull])
             let storedWhileFilling = try harness.store.pendingIDs()
 
             // Space is freed: the next slot's sample is stored, and the interval with it.
@@ -48,6 +50,7 @@ extension ShellSuite {
             try sampleNextSlot(tracker, harness)
             let resumedAt = harness.clock.now
             #expect(tracker.storageFull == StorageFullWatch())
+            #expect(tracker.status.lastProblem == nil, "the full disk's problem clears once a sample is stored")
             let gaps = try harness.store.pendingGaps(limit: 10)
             #expect(
                 gaps.map(\.interval) == [

@@ -8,6 +8,7 @@ public enum UserNotice: String, CaseIterable, Hashable, Sendable, Codable {
     case uploadsHeld = "uploads-held"
     case approximateLocation = "approximate-location"
     case locationPermissionExpired = "location-permission-expired"
+    case storageFull = "storage-full"
 
     /// The text shown to the user.
     public var message: String {
@@ -30,6 +31,9 @@ public enum UserNotice: String, CaseIterable, Hashable, Sendable, Codable {
         case .locationPermissionExpired:
             return
                 "Location access was allowed only once and has ended, so tracking stopped. Open the app and allow location access again."
+        case .storageFull:
+            return
+                "The phone's storage is full, so no positions are being recorded. Free some space; recording resumes by itself."
         case .uploadsHeld:
             return "The server refused this device's token; positions are kept on the phone. Sign in again to upload."
         }

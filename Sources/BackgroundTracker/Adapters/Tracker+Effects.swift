@@ -104,13 +104,16 @@ extension Tracker {
     }
 
     /// Stores a sample. A full disk is remembered in memory (nothing can be written then) and
-    /// recorded as a gap by the store with the next sample it takes (``StorageFullWatch``).
+    /// recorded as a gap by the store with the next sample it takes (``StorageFullWatch``); the
+    /// user is told once (``UserNotice/storageFull``), and the problem clears when a sample is
+    /// stored again.
     private func record(_ fix: LocationFix, trigger: SampleTrigger, state appState: SampleAppState) {
         do {
             let power = self.power
             let sample = try withStore {
                 try $0.append(fix, trigger: trigger, state: appState, power: power, storageFull: &storageFull)
             }
+            if status.lastProblem?.hasPrefix(Self.sampleNotStored) == true { status.lastProblem = nil }
             status.lastSample = Date(timeIntervalSince1970: fix.timestamp.seconds)
             sampleBroadcast.send(sample)
             #if canImport(Observation)
@@ -118,9 +121,18 @@ extension Tracker {
             #endif
             syncWake()
         } catch {
-            status.lastProblem = "a sample could not be stored: \(error)"
+            status.lastProblem = Self.sampleNotStored + "\(error)"
+            // Once per full-disk interval, not at every refused sample.
+            if (error as? StoreError)?.isDiskFull == true, storageFull.refusedSamples == 1 {
+                NoticeAdapter.post(.storageFull)
+                status.notices.append(.storageFull)
+                status.notices.removeFirst(max(0, status.notices.count - TrackerStatus.noticeLimit))
+            }
         }
     }
+
+    /// How `status.lastProblem` begins when a sample could not be stored.
+    static let sampleNotStored = "a sample could not be stored: "
 
     /// The activity session keeps a When-In-Use app "in use" in the background. iOS lets an app
     /// begin one only in the foreground; from iOS 18 a `CLServiceSession` lets a relaunched app

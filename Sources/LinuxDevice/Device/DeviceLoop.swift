@@ -60,10 +60,13 @@ package actor DeviceLoop {
             case .surplus, .paused:
                 break
             }
+            for notice in recorder.takeNotices() { report("NOTICE: \(notice.message)") }
         }
         do {
             let result = try await sync.wake(backgroundTimeRemaining: nil)
             uploaded += result.deleted
+            // Rows deleted: the store took a write, so a pause for a full disk need not wait out its retry.
+            if result.deleted > 0 { recorder.resume(at: now) }
             for outcome in result.outcomes {
                 report("upload: \(outcome.summary)")
                 // The reasons, not only a count: the user has to fix the route or the clock.

@@ -3,10 +3,12 @@ public import BackgroundCore
 /// Turns provider fixes into stored samples: the sampling machine's rules plus the store, with
 /// disk-full handling. The shell (keep-alive strategy, Linux device) calls `record` per fix.
 ///
-/// A full disk pauses sampling: the recorder logs one diagnostic, `wantsFixes(at:)` turns false
-/// (so the shell can stop location updates and save energy), and after `pauseRetry` it tries
-/// again. Nothing throws out of `record`: a phone must never crash because its disk is full.
-/// The first sample stored again records the interval as a ``GapReason/storageFull`` gap.
+/// A full disk pauses sampling: the recorder logs one diagnostic, asks the shell to tell the
+/// user once (``UserNotice/storageFull`` in `notices`), `wantsFixes(at:)` turns false (so the
+/// shell can stop location updates and save energy), and after `pauseRetry` it tries again, or
+/// sooner when the shell learns that space came back (``resume(at:)``). Nothing throws out of
+/// `record`: a phone must never crash because its disk is full. The first sample stored again
+/// records the interval as a ``GapReason/storageFull`` gap and ends the pause.
 ///
 /// ```swift
 /// var recorder = SampleRecorder(store: store, sampling: .init(interval: .seconds(120)))
@@ -35,6 +37,8 @@ public struct SampleRecorder: Sendable {
     /// Since when the disk refused samples, until one is stored again (then the store records the
     /// interval as ``GapReason/storageFull``).
     public private(set) var storageFull = StorageFullWatch()
+    /// What to tell the user, oldest first; the shell shows them and empties it (``takeNotices()``).
+    public private(set) var notices: [UserNotice] = []
 
     public init(
         store: LocationStore, sampling: SamplingMachine.Configuration = .init(), pauseRetry: Duration = .seconds(600)
@@ -69,6 +73,21 @@ public struct SampleRecorder: Sendable {
         return now < pausedUntil && pausedUntil - now <= pauseRetry
     }
 
+    /// The shell learned that the store takes writes again (an acknowledgement it could not
+    /// write was written, so space came back): a pause for a full disk ends now rather than at
+    /// its retry time. The storage-full interval stays open until a sample is stored.
+    public mutating func resume(at now: Instant) {
+        guard let pausedUntil, now < pausedUntil else { return }
+        self.pausedUntil = nil
+        try? store.log(.info, "sampling resumes: the store took a write again", at: now)
+    }
+
+    /// The notices waiting to be shown, oldest first; the recorder forgets them.
+    public mutating func takeNotices() -> [UserNotice] {
+        defer { notices = [] }
+        return notices
+    }
+
     public mutating func record(
         _ fix: LocationFix, trigger: SampleTrigger, state: SampleAppState, power: PowerContext = .unknown,
         at now: Instant
@@ -98,6 +117,8 @@ public struct SampleRecorder: Sendable {
                             try? store.log(
                                 .error, "sampling paused for \(Int(pauseRetry.seconds)) s: \(error)", at: now)
                         }
+                        // Once per full-disk interval, not at every retry.
+                        if storageFull.refusedSamples == 1 { notices.append(.storageFull) }
                     }
                     return .notStored(error)
                 }

@@ -88,6 +88,9 @@ extension LocationStore {
         }
     }
 
+    /// The write-ahead log's pages at which SQLite checkpoints it (about 15 samples' commits).
+    static let logCheckpointPages = 100
+
     /// The configuration every store file uses.
     static func configuration(_ durability: Durability, observesSuspension: Bool = false) -> Configuration {
         var config = Configuration()
@@ -116,6 +119,13 @@ extension LocationStore {
             // One connection in a queue, so the setting holds for every later transaction.
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)")
+                // SQLite checkpoints by itself at 1000 pages (4 MB), and a sample's commit writes
+                // about six pages to the log: on a phone with less free space the log took the
+                // rest of the disk, and could then not be checkpointed (that needs room for the
+                // pages it adds to the file). A small log is checkpointed every few samples and
+                // reused from its start; one grown by a large transaction is cut back.
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.logCheckpointPages)")
+                try db.execute(sql: "PRAGMA journal_size_limit = \(Self.logCheckpointPages * 4096)")
             }
             let check = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             guard check == ["ok"] else {

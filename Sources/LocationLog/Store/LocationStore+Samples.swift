@@ -84,14 +84,18 @@ extension LocationStore {
     ///
     /// Rows that cannot be read as samples (see `SampleColumns.sample`) are passed over, not
     /// counted, so they never hide the samples stored after them; they stay in the table.
-    public func oldestPending(limit: Int) throws(StoreError) -> [Sample] {
+    /// - Parameter excluding: samples not to read (acknowledged ones whose delete could not be
+    ///   written yet, see ``SyncDriver``).
+    public func oldestPending(limit: Int, excluding: Set<UUID> = []) throws(StoreError) -> [Sample] {
         try read("reading the next batch") { db in
             var batch: [Sample] = []
             guard limit > 0 else { return batch }
             let rows = try Row.fetchCursor(db, sql: "SELECT \(SampleColumns.list) FROM sample ORDER BY seq")
             while batch.count < limit, let row = try rows.next() {
                 // A copy decodes strictly; a cursor row would let SQLite turn 'garbage' into 0.
-                if let sample = SampleColumns.sample(row.copy()) { batch.append(sample) }
+                if let sample = SampleColumns.sample(row.copy()), !excluding.contains(sample.id) {
+                    batch.append(sample)
+                }
             }
             return batch
         }
@@ -115,11 +119,16 @@ extension LocationStore {
     /// Ids the store does not hold are ignored: a sample written while the batch was in flight is
     /// never touched, because only ids the server named are deleted.
     /// - Returns: how many rows were deleted and how many quarantined.
+    ///
+    /// The write-ahead log is then checkpointed (``restartLog()``): the deleted rows' pages are
+    /// free for the next samples and the log is written again from its start, so on a disk that
+    /// filled, uploads make room again.
     @discardableResult
     public func acknowledge(
         deleting stored: Set<UUID>, quarantining rejected: [UUID: String], at now: Instant
     ) throws(StoreError) -> (deleted: Int, quarantined: Int) {
-        try write("applying a server acknowledgement") { db in
+        defer { try? restartLog() }
+        return try write("applying a server acknowledgement") { db in
             var quarantined = 0
             for (id, reason) in rejected.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
                 try db.execute(
@@ -239,11 +248,55 @@ enum SampleColumns {
 
 extension LocationStore {
     /// Runs a write transaction, mapping errors to `StoreError`.
+    ///
+    /// A write refused for a full disk is tried once more after a checkpoint that restarts the
+    /// write-ahead log (``restartLog()``): the log grows only when a write reaches past its end, and
+    /// after the restart the write goes to the log's start, in space the file already has.
     func write<T>(_ operation: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try writer.write(body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            guard (try? restartLog()) != nil else {
+                throw StoreError(error, operation: operation, path: path ?? ":memory:")
+            }
+            do {
+                return try writer.write(body)
+            } catch {
+                throw StoreError(error, operation: operation, path: path ?? ":memory:")
+            }
         } catch {
             throw StoreError(error, operation: operation, path: path ?? ":memory:")
+        }
+    }
+
+    /// Checkpoints the write-ahead log into the database and truncates it to nothing, so all the
+    /// space it held goes back to the disk (`PRAGMA wal_checkpoint(TRUNCATE)`). A store in memory
+    /// has no log.
+    /// - Throws: `StoreError` when the checkpoint cannot complete (the disk cannot take the pages
+    ///   the log adds to the database, or another connection reads the log).
+    public func checkpointLog() throws(StoreError) {
+        try checkpoint(.truncate)
+    }
+
+    /// Checkpoints the write-ahead log into the database so that the next write starts at the
+    /// log's beginning (`PRAGMA wal_checkpoint(RESTART)`). Done after every acknowledgement and
+    /// when a write finds the disk full. The log keeps its file (at most
+    /// `journal_size_limit`, see ``open(path:durability:now:makeID:observesSuspension:)``): on a
+    /// full disk that space is the store's own, which truncating would hand to other apps, and a
+    /// relaunch can open a store whose log is not empty without writing to it.
+    /// - Throws: as ``checkpointLog()``.
+    public func restartLog() throws(StoreError) {
+        try checkpoint(.restart)
+    }
+
+    private func checkpoint(_ mode: Database.CheckpointMode) throws(StoreError) {
+        do {
+            try writer.writeWithoutTransaction { db in
+                guard try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" else { return }
+                try db.checkpoint(mode)
+            }
+        } catch {
+            throw StoreError(error, operation: "checkpointing the write-ahead log", path: path ?? ":memory:")
         }
     }
 

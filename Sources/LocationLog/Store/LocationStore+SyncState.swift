@@ -86,6 +86,15 @@ extension LocationStore {
         try read("reading PRAGMA synchronous") { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
+    /// The size in bytes the database file has once the write-ahead log is checkpointed into it
+    /// (`page_count` × `page_size`), so tests can tell whether a checkpoint must grow the file.
+    package func checkpointedSize() throws(StoreError) -> Int64 {
+        try read("reading the database size") { db in
+            (try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0)
+                * (try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
+        }
+    }
+
     /// SQLite's `PRAGMA journal_mode` on the store's connection.
     package func journalMode() throws(StoreError) -> String {
         try read("reading PRAGMA journal_mode") { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }

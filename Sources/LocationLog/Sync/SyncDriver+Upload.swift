@@ -41,6 +41,9 @@ extension SyncDriver {
         public var outcomes: [UploadOutcome] = []
         /// What the machine asked the shell to tell the user, oldest first.
         public var notices: [SyncMachine.Notice] = []
+        /// Samples the server answered whose answer the store could not write yet (a full disk):
+        /// they stay in the store, are not sent again, and are deleted when it takes the write.
+        public var awaitingWrite = 0
 
         public init() {}
     }

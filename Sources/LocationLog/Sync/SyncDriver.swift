@@ -17,10 +17,26 @@ public import Foundation
 ///     try driver.hear(outcome, of: upload.sent, took: .seconds(1), store: store, at: now, into: &tally)
 /// }
 /// ```
+///
+/// An acknowledgement the store cannot write (a full disk refuses even a delete) is remembered
+/// here: its samples count as sent, no batch carries them again, and every wake writes it again
+/// until the store takes it. It lives in memory, as nothing can be written meanwhile: after a kill
+/// those samples are sent once more and the server answers them as duplicates
+/// (docs/protocol.md §Acknowledgement), which is safe; what must not happen is the same batch
+/// uploaded at every wake.
 public struct SyncDriver: Sendable {
     public private(set) var machine: SyncMachine
     /// The device name the batches carry; `nil` sends none (the token names the device).
     public let device: String?
+    /// Acknowledged samples whose delete the store could not write yet, and the rejected ones
+    /// whose move to quarantine it could not write (id → the server's reason).
+    public private(set) var unwrittenDeletes: Set<UUID> = []
+    public private(set) var unwrittenQuarantine: [UUID: String] = [:]
+
+    /// The samples the server answered whose answer is not written yet: never sent again.
+    public var awaitingWrite: Set<UUID> { unwrittenDeletes.union(unwrittenQuarantine.keys) }
+    /// Whether the store refused the waiting acknowledgement at least once (so its writing is logged).
+    private var wasRefused = false
 
     public init(machine: SyncMachine, device: String?) {
         self.machine = machine
@@ -54,12 +70,15 @@ public struct SyncDriver: Sendable {
         pending: Int, backgroundTimeRemaining: Duration? = nil, store: LocationStore, at now: Instant,
         gaps: () -> [WireGap] = { [] }, timeZone: String? = nil, into tally: inout Tally
     ) throws(StoreError) -> Upload? {
-        let actions = machine.handle(.wake(pending: pending, backgroundTimeRemaining: backgroundTimeRemaining), at: now)
+        _ = writeAcknowledgement(store: store, at: now, into: &tally)
+        let awaiting = awaitingWrite
+        let actions = machine.handle(
+            .wake(pending: max(0, pending - awaiting.count), backgroundTimeRemaining: backgroundTimeRemaining), at: now)
         try perform(actions, store: store, at: now, into: &tally)
         guard let limit = actions.uploadLimit else { return nil }
         let samples: [Sample]
         do {
-            samples = try store.oldestPending(limit: limit)
+            samples = try store.oldestPending(limit: limit, excluding: awaiting)
         } catch {
             try? hear(Self.unreadableBatch(error), of: [], took: .zero, store: store, at: now, into: &tally)
             throw error
@@ -96,23 +115,81 @@ public struct SyncDriver: Sendable {
     }
 
     /// When the machine next wants a wake, for the shell's timer (see ``SyncMachine/nextWake(pending:now:)``).
+    /// Samples awaiting the write of their acknowledgement are not pending for it (they are not
+    /// sent again), but the write is tried again within ``acknowledgementRetry``.
     public func nextWake(pending: Int, now: Instant) -> Instant? {
-        machine.nextWake(pending: pending, now: now)
+        let wake = machine.nextWake(pending: max(0, pending - awaitingWrite.count), now: now)
+        guard !awaitingWrite.isEmpty else { return wake }
+        return min(wake ?? now + Self.acknowledgementRetry, now + Self.acknowledgementRetry)
     }
+
+    /// How soon an acknowledgement the store refused (a full disk) is written again, at the
+    /// latest: when it goes through, space is back and sampling can resume.
+    public static let acknowledgementRetry: Duration = .seconds(300)
 
     /// The outcome the machine hears when the batch it asked for cannot be read.
     public static func unreadableBatch(_ error: some Error) -> UploadOutcome {
         .unexpectedResponse(message: "the batch could not be read: \(error)")
     }
 
-    private func perform(
+    /// Carries out the machine's actions. An acknowledgement joins what is waiting to be written
+    /// and is written with it; when the store refuses it, it stays remembered (never sent again),
+    /// the other actions are still carried out, and the store's error is thrown afterwards.
+    private mutating func perform(
         _ actions: [SyncMachine.Action], store: LocationStore, at now: Instant, into tally: inout Tally
     )
         throws(StoreError)
     {
-        let result = try store.apply(actions, at: now)
+        var others: [SyncMachine.Action] = []
+        var acknowledged = false
+        for action in actions {
+            guard case .acknowledge(let delete, let quarantine) = action else {
+                others.append(action)
+                continue
+            }
+            acknowledged = true
+            unwrittenDeletes.formUnion(delete)
+            unwrittenQuarantine.merge(quarantine) { _, new in new }
+        }
+        let refused = acknowledged ? writeAcknowledgement(store: store, at: now, into: &tally) : nil
+        let result = try store.apply(others, at: now)
         tally.deleted += result.deleted
         tally.quarantined += result.quarantined
         tally.notices += result.notices
+        if let refused { throw refused }
+    }
+
+    /// Writes the acknowledgements waiting to be written; returns the store's error when it
+    /// refuses them (they then stay remembered, and the tally counts them).
+    private mutating func writeAcknowledgement(store: LocationStore, at now: Instant, into tally: inout Tally)
+        -> StoreError?
+    {
+        let waiting = awaitingWrite.count
+        guard waiting > 0 else { return nil }
+        do {
+            let (deleted, quarantined) = try store.acknowledge(
+                deleting: unwrittenDeletes, quarantining: unwrittenQuarantine, at: now)
+            tally.deleted += deleted
+            tally.quarantined += quarantined
+            if wasRefused {
+                try? store.log(.info, "the server's answer for \(waiting) samples is written at last", at: now)
+            }
+            unwrittenDeletes = []
+            unwrittenQuarantine = [:]
+            wasRefused = false
+            tally.awaitingWrite = 0
+            return nil
+        } catch {
+            tally.awaitingWrite = waiting
+            if !wasRefused {
+                // Best effort: a full disk refuses the diagnostic too.
+                try? store.log(
+                    .error,
+                    "the server acknowledged \(waiting) samples but the store could not delete them (\(error)); "
+                        + "they are not sent again, and the delete is tried at every wake", at: now)
+            }
+            wasRefused = true
+            return error
+        }
     }
 }

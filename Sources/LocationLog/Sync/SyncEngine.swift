@@ -1,5 +1,5 @@
 public import BackgroundCore
-import Foundation
+public import Foundation
 
 /// Runs the sync machine against a store and a transport: the shell around `SyncMachine`.
 ///
@@ -31,6 +31,9 @@ public actor SyncEngine {
         /// Gap intervals the server acknowledged (they left the phone).
         public var gapsAcknowledged = 0
         public var outcomes: [UploadOutcome] = []
+        /// Samples acknowledged whose delete the store could not write yet (a full disk); they are
+        /// not sent again (``SyncDriver/awaitingWrite``).
+        public var awaitingWrite = 0
     }
 
     /// - Parameter timeZone: the zone the device is in (`TimeZone.current.identifier`), sent with each batch.
@@ -54,8 +57,9 @@ public actor SyncEngine {
     ///
     /// - Parameter backgroundTimeRemaining: `nil` in the foreground; on iOS the time
     ///   `UIApplication.backgroundTimeRemaining` reports. Reduced by each upload's duration.
-    /// - Throws: `StoreError` from the store (e.g. disk full while applying an acknowledgement;
-    ///   the samples are then still pending and are sent again).
+    /// - Throws: `StoreError` from the store (e.g. disk full while applying an acknowledgement:
+    ///   the samples then stay in the store, but the driver remembers the acknowledgement, sends
+    ///   them no more and deletes them at a later wake, when the store takes the write).
     @discardableResult
     public func wake(backgroundTimeRemaining: Duration? = nil) async throws(StoreError) -> Report {
         var tally = SyncDriver.Tally()
@@ -80,8 +84,11 @@ public actor SyncEngine {
         }
         return Report(
             uploads: tally.attempts, deleted: tally.deleted, quarantined: tally.quarantined,
-            gapsAcknowledged: gapsAcknowledged, outcomes: tally.outcomes)
+            gapsAcknowledged: gapsAcknowledged, outcomes: tally.outcomes, awaitingWrite: driver.awaitingWrite.count)
     }
+
+    /// Samples acknowledged whose delete the store could not write yet (``SyncDriver/awaitingWrite``).
+    public var awaitingWrite: Set<UUID> { driver.awaitingWrite }
 
     /// Releases a 401/403 hold after the user signed in again.
     public func credentialsChanged() throws(StoreError) {
