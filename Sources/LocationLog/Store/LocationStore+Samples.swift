@@ -75,7 +75,7 @@ extension LocationStore {
     /// How many samples wait for upload.
     public func pendingCount() throws(StoreError) -> Int {
         // Cached: the shell counts at every status change (compiling costs more than running it).
-        try read("counting pending samples") { db in
+        try readStatement("counting pending samples") { db in
             try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM sample")) ?? 0
         }
     }
@@ -149,7 +149,7 @@ extension LocationStore {
     /// stored. Lets a relaunched recorder know its current slot is already filled.
     /// Pending samples with `seq` greater than `seq`, oldest first: what was stored since.
     package func pending(afterSeq seq: Int64) throws(StoreError) -> [Sample] {
-        try read("reading the samples stored since seq \(seq)") { db in
+        try readStatement("reading the samples stored since seq \(seq)") { db in
             // Cached: the simulator reads what the hosted shell stored after every event.
             try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT \(SampleColumns.list) FROM sample WHERE seq > ? ORDER BY seq"),
@@ -159,7 +159,7 @@ extension LocationStore {
     }
 
     public func newestSampleTime() throws(StoreError) -> Instant? {
-        try read("reading the newest sample time") { db in
+        try readStatement("reading the newest sample time") { db in
             try Int64.fetchOne(
                 db.cachedStatement(
                     sql: "SELECT max(t) FROM (SELECT max(t) AS t FROM sample UNION ALL SELECT max(t) FROM quarantine)"))
@@ -251,6 +251,18 @@ extension LocationStore {
     func write<T>(_ operation: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try writer.write(body)
+        } catch {
+            throw StoreError(error, operation: operation, path: path ?? ":memory:")
+        }
+    }
+
+    /// Runs a read of one statement, mapping errors to `StoreError`: SQLite gives a lone statement
+    /// its own snapshot, so on a queue it needs no transaction around it (for the counts and
+    /// reads the shell and the simulator make at every event).
+    func readStatement<T>(_ operation: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            guard let queue = writer as? DatabaseQueue else { return try writer.read(body) }
+            return try queue.writeWithoutTransaction(body)
         } catch {
             throw StoreError(error, operation: operation, path: path ?? ":memory:")
         }
