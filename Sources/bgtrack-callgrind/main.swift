@@ -7,7 +7,7 @@ import IOSSimulator
 // run `bgtrack` itself (its async main parks the main thread in `dispatchMain`, where callgrind
 // crashes), so instruction counts come from this. `bgtrack-callgrind ios|direct|auto` prints the
 // same JSON as `bgtrack compare --shell … --format json`; a second argument (a strategy) runs
-// that strategy's rows only, for a quicker profile. BENCHMARKS.md §The simulator: the compare matrix.
+// that strategy's rows only, for a quicker profile (see the compare matrix in BENCHMARKS.md).
 let shell = CommandLine.arguments.dropFirst().first ?? "ios"
 let strategies = CommandLine.arguments.dropFirst(2).first.flatMap(StrategyName.init(rawValue:)).map { [$0] }
 let configurations = Comparison.configurations(
