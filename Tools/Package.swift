@@ -199,6 +199,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "bgtrack-callgrind", dependencies: ["BackgroundCore", "IOSShellHost", "IOSSimulator"],
+            swiftSettings: strictSettings),
+        .executableTarget(
             name: "bgtrack-bench",
             dependencies: [
                 "BackgroundCore",

@@ -81,9 +81,8 @@ extension LocationStore {
     public func noteNoFix(detail: String?, at now: Instant) throws(StoreError) {
         try write("noting a fix too coarse to record") { db in
             try GapRows.open(db, GapReason.noFix.rawValue, detail: detail, at: now)
-            try db.execute(
-                sql: "UPDATE gap_open SET seen = max(coalesce(seen, since), ?) WHERE reason = ?",
-                arguments: [now.milliseconds, GapReason.noFix.rawValue])
+            try db.cachedStatement(sql: "UPDATE gap_open SET seen = max(coalesce(seen, since), ?) WHERE reason = ?")
+                .execute(arguments: [now.milliseconds, GapReason.noFix.rawValue])
         }
     }
 
@@ -132,7 +131,9 @@ extension LocationStore {
     /// user force-quits a running app, never for a kill of a suspended one.
     public func noteWillTerminate(at now: Instant) throws(StoreError) {
         try write("noting the app's termination") { db in
-            try db.execute(sql: "UPDATE gap_clock SET terminating_at = ? WHERE id = 1", arguments: [now.milliseconds])
+            try db.cachedStatement(sql: "UPDATE gap_clock SET terminating_at = ? WHERE id = 1").execute(arguments: [
+                now.milliseconds
+            ])
         }
     }
 
@@ -141,10 +142,11 @@ extension LocationStore {
     /// suspension or a kill, whatever launches happen meanwhile.
     public func noteTrackingStopped(at now: Instant, detail: String? = nil) throws(StoreError) {
         try write("noting that tracking stopped") { db in
-            try db.execute(sql: "UPDATE gap_clock SET last_sample_at = NULL, terminating_at = NULL WHERE id = 1")
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)",
-                arguments: [
+            try db.cachedStatement(
+                sql: "UPDATE gap_clock SET last_sample_at = NULL, terminating_at = NULL WHERE id = 1"
+            ).execute()
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)")
+                .execute(arguments: [
                     GapReason.trackingStopped.rawValue, now.milliseconds, detail.map { String($0.prefix(200)) },
                 ])
         }
@@ -156,20 +158,22 @@ extension LocationStore {
     /// which for a suspended app, and the detail says so.
     public func noteLaunch(_ cause: GapLaunchCause, at now: Instant) throws(StoreError) {
         try write("noting a launch") { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT last_sample_at, terminating_at FROM gap_clock") else {
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT last_sample_at, terminating_at FROM gap_clock"))
+            else {
                 return
             }
-            try db.execute(sql: "UPDATE gap_clock SET terminating_at = NULL WHERE id = 1")
+            try db.cachedStatement(sql: "UPDATE gap_clock SET terminating_at = NULL WHERE id = 1").execute()
             guard let last: Int64 = row["last_sample_at"] else { return }
             let told = (row["terminating_at"] as Int64?) != nil
             let (reason, detail) = GapRows.explanation(cause, toldToTerminate: told)
             // Launched again before a sample: one silence, explained by the latest launch.
-            try db.execute(
-                sql: "DELETE FROM gap_open WHERE reason IN (?, ?)",
-                arguments: [GapReason.forceQuit.rawValue, GapReason.terminatedBySystem.rawValue])
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)",
-                arguments: [reason.rawValue, min(last, now.milliseconds), detail])
+            try db.cachedStatement(sql: "DELETE FROM gap_open WHERE reason IN (?, ?)").execute(arguments: [
+                GapReason.forceQuit.rawValue, GapReason.terminatedBySystem.rawValue,
+            ])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)")
+                .execute(arguments: [reason.rawValue, min(last, now.milliseconds), detail])
         }
     }
 
@@ -209,7 +213,7 @@ extension LocationStore {
     {
         try read("reading open gap conditions") { db in
             var open: [Reason: (since: Instant, detail: String?)] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT reason, since, detail FROM gap_open") {
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT reason, since, detail FROM gap_open")) {
                 guard let raw: String = row["reason"], let reason = Reason(rawValue: raw) else { continue }
                 open[reason] = (Instant(milliseconds: row["since"]), row["detail"])
             }
@@ -224,7 +228,7 @@ extension LocationStore {
         return try write("applying a gap acknowledgement") { db in
             var deleted = 0
             for id in ids {
-                try db.execute(sql: "DELETE FROM gap WHERE id = ?", arguments: [id.wireString])
+                try db.cachedStatement(sql: "DELETE FROM gap WHERE id = ?").execute(arguments: [id.wireString])
                 deleted += db.changesCount
             }
             return deleted
@@ -241,18 +245,17 @@ enum GapRows {
     }
 
     static func insert(_ db: Database, id: UUID, _ interval: ReportedInterval) throws {
-        try db.execute(
-            sql: #"INSERT INTO gap (id, start, "end", reason, detail) VALUES (?, ?, ?, ?, ?)"#,
-            arguments: [
-                id.wireString, interval.start.milliseconds, interval.end.milliseconds, interval.reason,
-                interval.detail.map { String($0.prefix(WireGap.maximumDetailLength)) },
-            ])
+        try db.cachedStatement(sql: #"INSERT INTO gap (id, start, "end", reason, detail) VALUES (?, ?, ?, ?, ?)"#)
+            .execute(
+                arguments: [
+                    id.wireString, interval.start.milliseconds, interval.end.milliseconds, interval.reason,
+                    interval.detail.map { String($0.prefix(WireGap.maximumDetailLength)) },
+                ])
     }
 
     /// Opens a condition of either kind (raw reason) from `now`; one already open keeps its start.
     static func open(_ db: Database, _ reason: String, detail: String?, at now: Instant) throws {
-        try db.execute(
-            sql: "INSERT OR IGNORE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)",
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)").execute(
             arguments: [reason, now.milliseconds, detail.map { String($0.prefix(WireGap.maximumDetailLength)) }])
     }
 
@@ -263,9 +266,10 @@ enum GapRows {
     ) throws -> ReportedInterval? {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT since, detail, seen FROM gap_open WHERE reason = ?", arguments: [reason])
+                db.cachedStatement(sql: "SELECT since, detail, seen FROM gap_open WHERE reason = ?"),
+                arguments: [reason])
         else { return nil }
-        try db.execute(sql: "DELETE FROM gap_open WHERE reason = ?", arguments: [reason])
+        try db.cachedStatement(sql: "DELETE FROM gap_open WHERE reason = ?").execute(arguments: [reason])
         let since = Instant(milliseconds: row["since"])
         var end = now
         if let seen = (row["seen"] as Int64?).map(Instant.init(milliseconds:)),

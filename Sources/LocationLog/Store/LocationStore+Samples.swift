@@ -75,7 +75,7 @@ extension LocationStore {
     /// How many samples wait for upload.
     public func pendingCount() throws(StoreError) -> Int {
         // Cached: the shell counts at every status change (compiling costs more than running it).
-        try read("counting pending samples") { db in
+        try readStatement("counting pending samples") { db in
             try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM sample")) ?? 0
         }
     }
@@ -90,7 +90,8 @@ extension LocationStore {
         try read("reading the next batch") { db in
             var batch: [Sample] = []
             guard limit > 0 else { return batch }
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(SampleColumns.list) FROM sample ORDER BY seq")
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT \(SampleColumns.list) FROM sample ORDER BY seq"))
             while batch.count < limit, let row = try rows.next() {
                 // A copy decodes strictly; a cursor row would let SQLite turn 'garbage' into 0.
                 if let sample = SampleColumns.sample(row.copy()), !excluding.contains(sample.id) {
@@ -106,7 +107,8 @@ extension LocationStore {
         try read("reading the newest samples") { db in
             var newest: [Sample] = []
             guard limit > 0 else { return newest }
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(SampleColumns.list) FROM sample ORDER BY seq DESC")
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT \(SampleColumns.list) FROM sample ORDER BY seq DESC"))
             while newest.count < limit, let row = try rows.next() {
                 if let sample = SampleColumns.sample(row.copy()) { newest.append(sample) }
             }
@@ -137,7 +139,7 @@ extension LocationStore {
                         SELECT \(SampleColumns.list), ?, ? FROM sample WHERE id = ?
                         """, arguments: [reason, now.milliseconds, id.wireString])
                 quarantined += db.changesCount
-                try db.execute(sql: "DELETE FROM sample WHERE id = ?", arguments: [id.wireString])
+                try db.cachedStatement(sql: "DELETE FROM sample WHERE id = ?").execute(arguments: [id.wireString])
             }
             var deleted = 0
             let ids = stored.map(\.wireString)
@@ -156,17 +158,20 @@ extension LocationStore {
     /// stored. Lets a relaunched recorder know its current slot is already filled.
     /// Pending samples with `seq` greater than `seq`, oldest first: what was stored since.
     package func pending(afterSeq seq: Int64) throws(StoreError) -> [Sample] {
-        try read("reading the samples stored since seq \(seq)") { db in
+        try readStatement("reading the samples stored since seq \(seq)") { db in
+            // Cached: the simulator reads what the hosted shell stored after every event.
             try Row.fetchAll(
-                db, sql: "SELECT \(SampleColumns.list) FROM sample WHERE seq > ? ORDER BY seq", arguments: [seq]
+                db.cachedStatement(sql: "SELECT \(SampleColumns.list) FROM sample WHERE seq > ? ORDER BY seq"),
+                arguments: [seq]
             ).compactMap { SampleColumns.sample($0) }
         }
     }
 
     public func newestSampleTime() throws(StoreError) -> Instant? {
-        try read("reading the newest sample time") { db in
+        try readStatement("reading the newest sample time") { db in
             try Int64.fetchOne(
-                db, sql: "SELECT max(t) FROM (SELECT max(t) AS t FROM sample UNION ALL SELECT max(t) FROM quarantine)")
+                db.cachedStatement(
+                    sql: "SELECT max(t) FROM (SELECT max(t) AS t FROM sample UNION ALL SELECT max(t) FROM quarantine)"))
         }.map(Instant.init(milliseconds:))
     }
 
@@ -174,7 +179,8 @@ extension LocationStore {
     public func quarantined() throws(StoreError) -> [QuarantinedSample] {
         try read("reading the quarantine") { db in
             try Row.fetchAll(
-                db, sql: "SELECT \(SampleColumns.list), reason, quarantined_at FROM quarantine ORDER BY seq"
+                db.cachedStatement(
+                    sql: "SELECT \(SampleColumns.list), reason, quarantined_at FROM quarantine ORDER BY seq")
             ).compactMap { row in
                 guard let sample = SampleColumns.sample(row),
                     let reason = try? row.decode(String.self, forColumn: "reason"),
@@ -189,14 +195,17 @@ extension LocationStore {
     /// Whether a sample with this id is pending (for tests and the kill test).
     public func containsPending(_ id: UUID) throws(StoreError) -> Bool {
         try read("looking up a sample") { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM sample WHERE id = ?", arguments: [id.wireString]) ?? false
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM sample WHERE id = ?"), arguments: [id.wireString])
+                ?? false
         }
     }
 
     /// Every pending id (for tests and the kill test).
     public func pendingIDs() throws(StoreError) -> Set<UUID> {
         try read("listing pending ids") { db in
-            Set(try String.fetchAll(db, sql: "SELECT id FROM sample").compactMap(UUID.init(uuidString:)))
+            Set(
+                try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM sample")).compactMap(UUID.init(uuidString:))
+            )
         }
     }
 }
@@ -300,10 +309,38 @@ extension LocationStore {
         }
     }
 
-    /// Runs a read, mapping errors to `StoreError`.
+    /// Runs a read of one statement, mapping errors to `StoreError`: SQLite gives a lone statement
+    /// its own snapshot, so on a queue it needs no transaction around it (for the counts and
+    /// reads the shell and the simulator make at every event).
+    func readStatement<T>(_ operation: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            guard let queue = writer as? DatabaseQueue else { return try writer.read(body) }
+            return try queue.writeWithoutTransaction(body)
+        } catch {
+            throw StoreError(error, operation: operation, path: path ?? ":memory:")
+        }
+    }
+
+    /// Runs a read in one transaction (one snapshot), mapping errors to `StoreError`.
+    ///
+    /// On a queue, without GRDB's `read`: it wraps each read in `PRAGMA query_only = 1 … = 0`, and
+    /// SQLite expires every prepared statement at a flag pragma, so each read re-compiled the
+    /// store's cached statements (the shell reads at every status change). The bodies only read.
     func read<T>(_ operation: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
-            return try writer.read(body)
+            guard let queue = writer as? DatabaseQueue else { return try writer.read(body) }
+            return try queue.writeWithoutTransaction { db in
+                // `BEGIN`/`COMMIT` cached too: GRDB compiles its own at every transaction.
+                try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+                do {
+                    let result = try body(db)
+                    try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                    return result
+                } catch {
+                    if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
+                    throw error
+                }
+            }
         } catch {
             throw StoreError(error, operation: operation, path: path ?? ":memory:")
         }
@@ -317,8 +354,7 @@ extension LocationStore {
         try write("importing samples") { db in
             let statement = try db.cachedStatement(sql: SampleColumns.insert(into: "sample"))
             for sample in samples { try statement.execute(arguments: SampleColumns.arguments(sample)) }
-            try db.execute(
-                sql: "UPDATE sync_state SET next_seq = max(next_seq, ?) WHERE id = 1",
+            try db.cachedStatement(sql: "UPDATE sync_state SET next_seq = max(next_seq, ?) WHERE id = 1").execute(
                 arguments: [(samples.map(\.seq).max() ?? 0) + 1])
         }
     }

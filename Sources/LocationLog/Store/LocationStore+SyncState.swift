@@ -30,7 +30,7 @@ extension LocationStore {
     /// The saved sync state (defaults on a new store).
     public func syncSnapshot() throws(StoreError) -> SyncSnapshot {
         try read("reading the sync state") { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sync_state WHERE id = 1") else {
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM sync_state WHERE id = 1")) else {
                 return SyncSnapshot()
             }
             // `decode` throws where `row["…"]` would trap on a value of the wrong type. Values no
@@ -74,7 +74,7 @@ extension LocationStore {
     /// The `seq` the next stored sample will get.
     public func nextSeq() throws(StoreError) -> Int64 {
         try read("reading the sample counter") { db in
-            try Int64.fetchOne(db, sql: "SELECT next_seq FROM sync_state WHERE id = 1") ?? 1
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT next_seq FROM sync_state WHERE id = 1")) ?? 1
         }
     }
 }
