@@ -71,11 +71,6 @@ import Testing
                         rejected: Dictionary(uniqueKeysWithValues: ids.map { ($0, "t is 2 days ahead") })))
             }
         }
-        final class Lines: @unchecked Sendable {
-            let lock = NSLock()
-            var all: [String] = []
-            func add(_ line: String) { lock.withLock { all.append(line) } }
-        }
         let lines = Lines()
         let time = ManualTime()
         let store = try LocationStore.inMemory()
@@ -102,11 +97,6 @@ import Testing
     /// resumes by itself at once (the pause would have lasted three hours), the gap reaches the
     /// server, and every sample stored reached it exactly once.
     @Test func aDayWithTheDiskFullForTwoHoursLosesNothingAndUploadsEachSampleOnce() async throws {
-        final class Lines: @unchecked Sendable {
-            let lock = NSLock()
-            var all: [String] = []
-            func add(_ line: String) { lock.withLock { all.append(line) } }
-        }
         let lines = Lines()
         let time = ManualTime()
         let disk = try SimulatedDisk()
@@ -158,4 +148,11 @@ import Testing
         #expect(abs(gap.start - fills.milliseconds) <= 120_000, "the gap starts at the first refused sample")
         #expect(gap.end == resumed.milliseconds || abs(gap.end - resumed.milliseconds) <= 120_000)
     }
+}
+
+/// The lines a device loop reported, from whichever thread it reports on.
+private final class Lines: @unchecked Sendable {
+    let lock = NSLock()
+    var all: [String] = []
+    func add(_ line: String) { lock.withLock { all.append(line) } }
 }
