@@ -28,12 +28,18 @@ package import LocationLog
 /// it if need be), so the nothing-lost check judges the shell's own acknowledgements. Runs on the
 /// main thread, as UIKit code does.
 package struct IOSShell: HostedAppFactory {
-    package init() {}
+    /// The `Tracker.Configuration.device` the app sets: the token's own device
+    /// (``SimulatedServer/tokenDevice``) by default; `nil` names none, as the example app does.
+    package var device: String?
+
+    package init(device: String? = "simulated-phone") {
+        self.device = device
+    }
 
     package var name: String { "ios" }
 
     package func makeApp(for configuration: SimulationConfiguration, store: LocationStore) -> any HostedApp {
-        IOSShellApp(configuration: configuration, store: store)
+        IOSShellApp(configuration: configuration, store: store, device: device)
     }
 }
 
@@ -50,8 +56,10 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
     private var started = false
     private var lastSeq: Int64 = 0
     private var lastEnvironment: KeepAliveEnvironment
+    private let device: String?
 
-    init(configuration: SimulationConfiguration, store: LocationStore) {
+    init(configuration: SimulationConfiguration, store: LocationStore, device: String?) {
+        self.device = device
         self.configuration = configuration
         directory = Self.scratchRoot.appendingPathComponent(
             "bgtrack-shell-\(UUID().uuidString)", isDirectory: true)
@@ -217,7 +225,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         let clock = HostClock(now: system.now, system: backend)
         let shellConfiguration = Tracker.Configuration(
             server: URL(string: "https://simulated.invalid") ?? URL(fileURLWithPath: "/"), token: "simulated",
-            strategy: configuration.strategy, device: "simulated-phone",
+            strategy: configuration.strategy, device: device,
             sampling: .init(interval: configuration.samplingInterval),
             sync: .init(uploadInterval: configuration.uploadInterval), directory: directory,
             allowsSilentAudio: configuration.allowsSilentAudio)
@@ -396,7 +404,7 @@ final class SimulatedUploader: BackgroundUploader {
             started.append(
                 HostedUpload(
                     description: description, samples: try batch.samples.map { try $0.sample() },
-                    gaps: batch.gaps ?? []))
+                    gaps: batch.gaps ?? [], device: batch.device))
         } catch {
             // The session would send it and the server answer 400; the simulator reports it.
             unreadable.append((description, "\(file.lastPathComponent): \(error)"))

@@ -36,6 +36,20 @@ extension ShellSuite {
             }
         }
 
+        /// The simulated server refuses a batch naming another device than the token's, as the real
+        /// one does (docs/protocol.md): a shell that named a made-up device uploaded nothing (it
+        /// minted one when the app named none; every real upload was refused with 403).
+        @Test("a batch naming another device is refused; none named or the token's own is stored")
+        func theTokensDeviceOnly() {
+            let own = run(.adaptive, ios: 17, hours: 6)
+            #expect(own.samplesOnServer > 0 && own.invariantViolations == 0)
+            let unnamed = run(.adaptive, ios: 17, hours: 6, shell: IOSShell(device: nil))
+            #expect(unnamed.samplesOnServer == own.samplesOnServer, "no name: the token's device")
+            let other = run(.adaptive, ios: 17, hours: 6, shell: IOSShell(device: "0c9d8e7f-minted"))
+            #expect(other.samplesOnServer == 0, "every batch refused")
+            #expect(other.samplesPending == other.samplesRecorded && other.samplesRecorded > 0, "nothing lost")
+        }
+
         @Test("a task's expiry reaches the shell's expiration handler, which ends the task in it")
         func expiryEndsTheTask() throws {
             let report = run(.finiteTask, ios: 17)

@@ -126,11 +126,14 @@ package struct HostedUpload: Sendable {
     package var samples: [Sample]
     /// The gap intervals the batch carries (version 2), as the server reads them.
     package var gaps: [WireGap]
+    /// The device the batch names, if any (the server refuses one that is not the token's).
+    package var device: String?
 
-    package init(description: String, samples: [Sample], gaps: [WireGap] = []) {
+    package init(description: String, samples: [Sample], gaps: [WireGap] = [], device: String? = nil) {
         self.description = description
         self.samples = samples
         self.gaps = gaps
+        self.device = device
     }
 }
 

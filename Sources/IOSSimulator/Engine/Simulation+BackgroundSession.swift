@@ -18,6 +18,8 @@ extension Simulation {
         var description: String?
         /// It came due in an outage and the system holds it for the network (told to the peer once).
         var waitedForNetwork = false
+        /// The device the batch names, if any.
+        var device: String?
     }
 
     /// The sync path with a background session: the machine decides as usual, but the upload
@@ -56,7 +58,8 @@ extension Simulation {
         }
         let delay = transferDelay
         transfer = BackgroundTransfer(
-            samples: upload.samples, gaps: upload.gaps, startsAt: now + delay, description: upload.description)
+            samples: upload.samples, gaps: upload.gaps, startsAt: now + delay, description: upload.description,
+            device: upload.device)
         report.note(
             now,
             "background upload of \(upload.samples.count) samples handed to the system, starts in \(Int(delay.seconds)) s"
@@ -80,7 +83,7 @@ extension Simulation {
             energy.radioBurst(at: now, profile: profile)
             transfer.outcome =
                 configuration.peer?.upload(transfer.samples, gaps: transfer.gaps, at: now)
-                ?? server.receive(transfer.samples, gaps: transfer.gaps, at: now)
+                ?? server.receive(transfer.samples, gaps: transfer.gaps, device: transfer.device, at: now)
             report.backgroundTransfers += 1
             self.transfer = transfer
         }
