@@ -122,7 +122,7 @@ public final class Tracker {
         self.iosMajor = iosMajor
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("uploads"), withIntermediateDirectories: true)
-        let (state, stateProblem) = ShellState.load(from: directory.appendingPathComponent("shell-state.json"))
+        let (state, stateProblem) = ShellState.load(from: Self.stateFile(in: directory))
         // Never a minted id: the server refuses a batch naming a device other than the token's
         // (docs/protocol.md), so a made-up name would have every upload refused.
         let device = configuration.device
@@ -130,8 +130,8 @@ public final class Tracker {
         self.state = state
         self.sync = try SyncDriver(store: store, device: device, configuration: configuration.sync, seed: seed)
         if let stateProblem {
-            stateUnreadable = FileManager.default.fileExists(
-                atPath: directory.appendingPathComponent("shell-state.json").path)
+            // Still there: unreadable (a damaged one was moved aside).
+            stateUnreadable = FileManager.default.fileExists(atPath: Self.stateFile(in: directory).path)
             status.lastProblem = stateProblem
             log(.error, stateProblem)
         }
@@ -397,12 +397,15 @@ public final class Tracker {
         try? withStore { try $0.log(level, message, at: clock.now) }
     }
 
+    /// Where the shell's state lives, beside the store.
+    static func stateFile(in directory: URL) -> URL { directory.appendingPathComponent("shell-state.json") }
+
     func saveState() {
         // A state file this process could not read is kept for a launch that can (never
         // overwritten with the fresh state of a process that knows nothing).
         guard !stateUnreadable else { return }
         do {
-            try state.save(to: directory.appendingPathComponent("shell-state.json"))
+            try state.save(to: Self.stateFile(in: directory))
         } catch {
             status.lastProblem = "could not save the tracker's state in \(directory.path): \(error)"
         }

@@ -135,10 +135,16 @@ struct StayCluster: Hashable, Sendable, Codable {
         stay.departing = []
         stay.last = settled
         if let moving = departing.first, let speed = moving.spd, speed > 0 {
-            let walked = Int64(moving.distance(latitude: stay.latitude, longitude: stay.longitude) / speed * 1000)
-            stay.last.t = min(max(moving.t - walked, settled.t), moving.t)
+            stay.last.t = stay.departure(seenBy: moving, at: speed, notBefore: settled.t)
         }
         return (stay, departing)
+    }
+
+    /// When the person left, dated by the first sample away (`moving`, at `speed` m/s): its
+    /// distance from the centre before it, never before `floor` (the last time they were seen here).
+    func departure(seenBy moving: TimelinePoint, at speed: Double, notBefore floor: Int64) -> Int64 {
+        let walked = Int64(moving.distance(latitude: latitude, longitude: longitude) / speed * 1000)
+        return min(max(moving.t - walked, floor), moving.t)
     }
 
     /// Removes and returns the oldest point (the cluster must keep its points and hold two or more).

@@ -86,7 +86,7 @@ public struct TimelineBuilder: Sendable {
                 // began); without one, at it. The trip runs from the place to it.
                 var departed = point.t
                 if let speed = point.spd, speed >= OpenTrip.movingSpeed {
-                    departed = max(gapFrom, point.t - Int64(stay.distance(to: point) / speed * 1000))
+                    departed = stay.departure(seenBy: point, at: speed, notBefore: gapFrom)
                 }
                 stay.inferred = true
                 stay.last.t = departed
