@@ -90,6 +90,10 @@ struct StayCluster: Hashable, Sendable, Codable {
         return first.distance(to: point) <= radius + slack
     }
 
+    /// The distance from the centre to the farthest kept point: how far a candidate's samples
+    /// spread.
+    var spread: Double { farthest(of: points) }
+
     /// The distance from the centre to the farthest of `points` (0 for none): the radius after the
     /// centre moved.
     private func farthest(of points: some Sequence<TimelinePoint>) -> Double {

@@ -181,14 +181,18 @@ public struct TimelineBuilder: Sendable {
         }
         if !gapped, candidate.count > 1, !candidate.first.measuredMoving, !candidate.last.measuredMoving,
             !candidate.holds(point, radius: settings.stayRadius),
-            point.time - candidate.first.time >= settings.minimumStay
+            point.time - candidate.first.time >= settings.minimumStay,
+            candidate.duration >= settings.minimumStay || candidate.spread <= settings.stayRadius / 2
         {
             // The person was here from the candidate's first sample until some time after its
             // last, and this sample, out of reach, is the first that shows them gone: with it the
             // time here is the minimum, so the candidate was a stay (with 2-3 minute sampling the
             // last sample inside may come up to an interval before the departure). It closes now.
             // Not when a speed shows the person walking in or out inside the radius: then the
-            // time at rest is known, and a shop stop of 8 minutes is no stay.
+            // time at rest is known, and a shop stop of 8 minutes is no stay. Nor, when only this
+            // sample completes the minimum, if the samples inside spread over more than half the
+            // radius: someone at rest is seen within GPS noise of one spot, a slow walk drifts
+            // across the circle (docs/timeline-evaluation.md §Stays).
             closed += open(candidate, reachedBy: trip)
             guard case .staying(let opened) = state else { return closed }
             return closed + stay(opened, point: point, gapFrom: nil)

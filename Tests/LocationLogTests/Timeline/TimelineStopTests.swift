@@ -32,6 +32,41 @@ import Testing
         #expect(staying.first { $0.kind == "stay" }?.start == Instant(milliseconds: 720_000))
     }
 
+    /// Without speeds, the first sample out of reach may be the one that completes the minimum
+    /// (five samples 8 minutes apart, the sixth away at 10 minutes): that makes a stay only when
+    /// the samples inside lie within half the radius of their centre. Real traces (GeoLife, issue
+    /// 38) had such stays from samples scattered across the circle where the person never stopped.
+    @Test func theSampleThatCompletesTheMinimumMakesAStayOnlyOfSamplesCloseTogether() {
+        let origin = Edge.origin
+        func point(_ seconds: Int64, east: Double, north: Double) -> TimelinePoint {
+            let metresPerDegreeEast = 111_320 * cos(origin.latitude * .pi / 180)
+            return TimelinePoint(
+                time: Instant(milliseconds: seconds * 1000), latitude: origin.latitude + north / 111_320,
+                longitude: origin.longitude + east / metresPerDegreeEast, accuracy: 10, speed: nil)
+        }
+        func visit(_ inside: [(east: Double, north: Double)]) -> [TimelineEntry] {
+            let here = inside.enumerated().map {
+                point(Int64($0.offset) * 120, east: $0.element.east, north: $0.element.north)
+            }
+            let away = [point(600, east: 0, north: 300), point(720, east: 0, north: 600)]
+            return Edge.timeline(here + away)
+        }
+        // Within 12 m of one spot for 8 minutes, seen away at 10: a stay, until the last sample here.
+        let still = visit([(0, 0), (8, 5), (-6, 9), (3, -4), (0, 12)])
+        #expect(still.map(\.kind) == ["stay", "trip"])
+        #expect(still.first?.end == Instant(milliseconds: 480_000))
+        // The same times, the samples up to 63 m from their centre (all within 100 m of it and of
+        // the first): no stay.
+        let scattered = visit([(0, 0), (-45, 80), (45, 80), (0, 0), (-45, 80)])
+        #expect(scattered.map(\.kind) == ["trip"])
+        // Seen here for the whole 10 minutes, scattered or not, it is a stay (the minimum rule).
+        let longer = Edge.timeline(
+            [(0.0, 0.0), (-45, 80), (45, 80), (0, 0), (-45, 80), (45, 80)].enumerated().map {
+                point(Int64($0.offset) * 120, east: $0.element.0, north: $0.element.1)
+            } + [point(720, east: 0, north: 300), point(840, east: 0, north: 600)])
+        #expect(longer.map(\.kind) == ["stay", "trip"])
+    }
+
     /// Every sample reports a walking speed at one place (pacing, or a phone reporting speed at
     /// rest): a moving sample defers the stay by one sample, not for ever, so the candidate does
     /// not keep every sample (single-point load at one spot with `vel` set made it grow without
