@@ -192,7 +192,7 @@ public struct TimelineBuilder: Sendable {
             // time at rest is known, and a shop stop of 8 minutes is no stay. Nor, when only this
             // sample completes the minimum, if the samples inside spread over more than half the
             // radius: someone at rest is seen within GPS noise of one spot, a slow walk drifts
-            // across the circle (docs/timeline-evaluation.md §Stays).
+            // across the circle (docs/timeline-evaluation.md, "What changed because of it").
             closed += open(candidate, reachedBy: trip)
             guard case .staying(let opened) = state else { return closed }
             return closed + stay(opened, point: point, gapFrom: nil)
