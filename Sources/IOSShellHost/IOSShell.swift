@@ -55,6 +55,8 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
     private var process: (tracker: Tracker, clock: HostClock)?
     private var started = false
     private var lastSeq: Int64 = 0
+    /// The store's change count when `newSamples` last read it.
+    private var changesSeen: Int?
     private var lastEnvironment: KeepAliveEnvironment
     private let device: String?
 
@@ -338,6 +340,10 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
 
     /// The samples the shell stored while handling the event, for the simulator's report.
     @MainActor private func newSamples(precise: Bool) -> [LocationFix] {
+        // Most events store nothing: the change count says so without reading the table.
+        let changes = store.changeCount()
+        guard changes == nil || changes != changesSeen else { return [] }
+        changesSeen = changes
         guard let samples = try? store.pending(afterSeq: lastSeq), let last = samples.last else { return [] }
         lastSeq = last.seq
         return samples.map { sample in

@@ -71,6 +71,8 @@ public final class Tracker {
     var locationServicesEnabled = true
     /// What the app reads: the status now (also sent on `statusUpdates` at every change).
     public internal(set) var status = TrackerStatus()
+    /// The store's change count when `status.pending` was last counted.
+    private var pendingCountedAt: Int?
     let statusBroadcast = Broadcast<TrackerStatus>(buffering: .bufferingNewest(1))
     let sampleBroadcast = Broadcast<Sample>(buffering: .bufferingNewest(1000))
     let uploadBroadcast = Broadcast<UploadResult>(buffering: .bufferingNewest(100))
@@ -417,7 +419,13 @@ public final class Tracker {
         status.canRequestAlways =
             status.authorization == .whenInUse && state.askedAlways != true
             && configuration.strategy.requirements.needsAlways
-        status.pending = (try? withStore { try $0.pendingCount() }) ?? status.pending
+        // `publish` runs at every event: count only when the store changed since the last count
+        // (reading the change count runs no statement, so it needs no `withStore`).
+        let changes = store.changeCount()
+        if changes == nil || changes != pendingCountedAt {
+            status.pending = (try? withStore { try $0.pendingCount() }) ?? status.pending
+            pendingCountedAt = changes
+        }
         statusBroadcast.send(status)
         #if canImport(Observation)
             observableIfMade?.update(status: status)

@@ -167,6 +167,15 @@ extension LocationStore {
         }
     }
 
+    /// Rows inserted, updated or deleted through this store's connection since it opened
+    /// (`sqlite3_total_changes`), or `nil` if it cannot be read. Unchanged, it tells a caller
+    /// that nothing was written through this store since, without running a query (the shell
+    /// recounts its pending samples only then); it does not see writes by another connection to
+    /// the same file.
+    public func changeCount() -> Int? {
+        try? readStatement("counting changes") { $0.totalChangesCount }
+    }
+
     public func newestSampleTime() throws(StoreError) -> Instant? {
         try readStatement("reading the newest sample time") { db in
             try Int64.fetchOne(
