@@ -176,6 +176,7 @@ public final class Tracker {
         isForeground = UIApplication.shared.applicationState != .background
         uploader.activate { [weak self] event in self?.handle(event) }
         reconcileUploads()
+        readNoticePermission()
         if state.activitySession { recreateLocationSessions() }
         if state.tracking {
             let reason: LaunchReason
@@ -277,6 +278,7 @@ public final class Tracker {
         LocationStore.resumeAll()
         if state.activitySession, activitySession == nil { recreateLocationSessions() }
         systemSettingsChanged()
+        readNoticePermission()
         deliver(.enteredForeground)
         deliverHeartbeat(.enteredForeground)
         syncWake()
