@@ -11,7 +11,7 @@ enum NotificationText {
             let notShown = report.notificationsNotShown.sorted { $0.key < $1.key }
             let total = notShown.reduce(0) { $0 + $1.value }
             lines.append(
-                "  the user was shown nothing of \(total) notice(s) the app added: "
+                "  not shown to the user (notifications not allowed), \(total) notice(s) the app added: "
                     + notShown.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
         }
         if report.notificationAuthorization == "provisional" {

@@ -119,7 +119,8 @@ extension ShellSuite {
             #expect(denied.appStatus.contains { $0.hasPrefix("notices off: the user denied notifications") })
             #expect(denied.notificationsNotShown[DeadManNotice.kind] == 1, "one stop, one warning missed")
             #expect(
-                denied.timeline?.contains { $0.contains("shell: status: iOS did not show the dead-man notice") } == true)
+                denied.timeline?.contains { $0.contains("shell: status: iOS did not show the dead-man notice") } == true
+            )
             #expect(denied.timeline?.contains { $0.contains("requestAuthorization: denied") } == true)
         }
     }

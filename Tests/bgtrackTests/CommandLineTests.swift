@@ -318,7 +318,7 @@ import TrackServer
         report.appStatus = ["notification permission: denied", "notices off: the user denied notifications"]
         let text = NotificationText.summary(report)
         #expect(text.contains("notifications: denied"))
-        #expect(text.contains("shown nothing of 4 notice(s)"))
+        #expect(text.contains("not shown to the user (notifications not allowed), 4 notice(s)"))
         #expect(text.contains("tracking-stopped ×3"))
         #expect(text.contains("  notices off: the user denied notifications"))
     }

@@ -75,17 +75,19 @@ enum NoticeAdapter {
 
     /// Marks the main queue, which the main actor's jobs run on even where a thread other than
     /// the process's first drains it (after `dispatchMain()`, as a test runner does).
-    private nonisolated static let mainQueueKey: DispatchSpecificKey<Bool> = {
+    private final class MainQueueMark: @unchecked Sendable {
+        // Set on the main queue once, when made, and only read after: safe to share.
         let key = DispatchSpecificKey<Bool>()
-        DispatchQueue.main.setSpecific(key: key, value: true)
-        return key
-    }()
+        init() { DispatchQueue.main.setSpecific(key: key, value: true) }
+    }
+
+    private nonisolated static let mainQueue = MainQueueMark()
 
     /// Runs `body` on the main actor: at once when called there (the shadow and the simulator
     /// answer on the caller's thread), else on the main queue (UserNotifications calls its
     /// completion handlers on a queue of its own).
     nonisolated static func onMain(_ body: @escaping @MainActor @Sendable () -> Void) {
-        if Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true {
+        if Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueue.key) == true {
             MainActor.assumeIsolated { body() }
         } else {
             DispatchQueue.main.async { MainActor.assumeIsolated { body() } }
