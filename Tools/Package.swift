@@ -13,7 +13,7 @@ let strictSettings: [SwiftSetting] = [
 let shadowModules: [(name: String, folder: String)] = [
     ("ShadowAVFAudio", "AVFAudio"), ("ShadowBackgroundTasks", "BackgroundTasks"),
     ("ShadowCoreLocation", "CoreLocation"), ("ShadowCoreMotion", "CoreMotion"), ("ShadowFoundation", "Foundation"),
-    ("ShadowUIKit", "UIKit"),
+    ("ShadowSecurity", "Security"), ("ShadowUIKit", "UIKit"),
     ("ShadowUserNotifications", "UserNotifications"),
 ]
 
@@ -230,6 +230,8 @@ let package = Package(
             dependencies: [
                 "BackgroundTracker", "AppleShadow", "BackgroundCore", "IOSShellHost", "IOSSimulator", "LocationLog",
                 "LocationLogTesting",
+                // The example app's model: its token's move to the Keychain.
+                "TrackerAppModel",
                 // A store on a database that cannot grow: the disk-full path of the shell.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -74,7 +74,7 @@ import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHADOW = os.path.join(REPO, "Sources", "AppleShadow")
-FRAMEWORKS = ["UIKit", "CoreLocation", "CoreMotion", "BackgroundTasks", "UserNotifications", "AVFAudio", "Foundation"]
+FRAMEWORKS = ["UIKit", "CoreLocation", "CoreMotion", "BackgroundTasks", "UserNotifications", "AVFAudio", "Foundation", "Security"]
 
 # Declarations the SDK folder is too old to have, as Apple's documentation pages state them.
 # key: "Container.name" as the checker names declarations; value: (declaration, availability, URL).
@@ -487,7 +487,8 @@ def synthesize(sdk, module, work):
     if r.returncode != 0:
         sys.exit(f"swift-synthesize-interface failed for {module}:\n{r.stderr[-2000:]}")
     text = open(out, encoding="utf-8").read()
-    if re.search(r":\s*NSDate\b|dispatch_queue_t", text):
+    # Declarations only: Security's doc comments name `dispatch_queue_t` themselves.
+    if re.search(r"^(?!\s*(?:\*|//)).*(?::\s*NSDate\b|dispatch_queue_t)", text, re.M):
         os.remove(out)
         sys.exit(f"{module}: the SDK's Swift overlays did not load (NSDate or dispatch_queue_t where Swift "
                  "sees Date and DispatchQueue): are the Dispatch API notes there?")

@@ -59,6 +59,8 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
     private var changesSeen: Int?
     private var lastEnvironment: KeepAliveEnvironment
     private let device: String?
+    /// The shell's status after the last event (the process may be gone by the end).
+    private var lastStatus: TrackerStatus?
 
     init(configuration: SimulationConfiguration, store: LocationStore, device: String?) {
         self.device = device
@@ -150,6 +152,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         uploader.system = system
         process?.clock.now = system.now
         body()
+        noteNoticePermission()
         if system.isForeground, let tracker = process?.tracker, tracker.status.canRequestAlways {
             // The example app's flow: once the user allowed When-In-Use and has the app open, it
             // explains background tracking and the user taps "Allow in the background", which
@@ -176,6 +179,33 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         backend.effects = []
         uploader.started = []
         return result
+    }
+
+    /// The status's notice permission, in the timeline when it changes.
+    @MainActor private func noteNoticePermission() {
+        guard let status = process?.tracker.status else { return }
+        if status.noticePermission != lastStatus?.noticePermission {
+            backend.notes.append(
+                "status: notification permission \(status.noticePermission.rawValue)"
+                    + (status.noticePermission.problem.map { ": " + $0 } ?? ""))
+        }
+        if let refused = status.noticeRefused, refused != lastStatus?.noticeRefused {
+            backend.notes.append("status: \(refused)")
+        }
+        lastStatus = status
+    }
+
+    var statusLines: [String] {
+        MainActor.assumeIsolated {
+            guard let status = process?.tracker.status ?? lastStatus else { return [] }
+            var lines = [
+                "tracking: \(status.isTracking ? "on" : "off")",
+                "notification permission: \(status.noticePermission.rawValue)",
+            ]
+            if let problem = status.noticePermission.problem { lines.append(problem) }
+            if let refused = status.noticeRefused { lines.append("notice refused: \(refused)") }
+            return lines
+        }
     }
 
     func willTerminate(system: HostedSystemState) -> HostedResult {
@@ -252,6 +282,9 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
             // simulated user wants tracking whenever they open the app (a session the server
             // ended stops it again: the simulator then delivers `.stop`).
             started = true
+            // The example app's flow: turning tracking on asks for notification permission too,
+            // under a line saying the app warns when tracking stops (iOS prompts only once).
+            tracker.requestNoticePermission()
             tracker.start()
         }
         wake(reason)

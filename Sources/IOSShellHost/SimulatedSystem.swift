@@ -58,6 +58,8 @@ final class SimulatedSystem: ShadowBackend {
         var mainThread = true
         /// Whether the phone has a motion coprocessor and the user allows Motion & Fitness.
         var motion = SimulationConfiguration.MotionAccess.authorized
+        /// How the user answers the notification prompt.
+        var notifications = NotificationAnswer.allow
     }
 
     init(system: HostedSystemState, plist: InfoPlist, rules: Rules = Rules()) {
@@ -438,13 +440,30 @@ final class SimulatedSystem: ShadowBackend {
         handler()
     }
 
+    // MARK: Security
+
+    /// The phone's keychain (system state: it outlives the app's processes).
+    let keychain = InMemoryKeychain()
+
+    func secItemAdd(_ attributes: [String: Any]) -> OSStatus { keychain.add(attributes) }
+    func secItemCopyMatching(_ query: [String: Any]) -> (OSStatus, AnyObject?) { keychain.copyMatching(query) }
+    func secItemUpdate(_ query: [String: Any], _ attributes: [String: Any]) -> OSStatus {
+        keychain.update(query, attributes)
+    }
+    func secItemDelete(_ query: [String: Any]) -> OSStatus { keychain.delete(query) }
+
     // MARK: UserNotifications
 
     static let noticePrefix = "com.backgroundtracker.notice."
     static let deadManIdentifier = "com.backgroundtracker.dead-man"
 
+    /// While the app may not notify, iOS refuses the request: `add` completes with
+    /// `UNError.notificationsNotAllowed` and nothing is shown (docs/ios-policy.md §Notifications).
+    /// The simulator still hears of it, to count what the user was not shown.
     func add(_ request: UNNotificationRequest) -> (any Error)? {
         notifications.append(request.identifier)
+        let refused: (any Error)? =
+            system.notifications.delivers ? nil : UNError(.notificationsNotAllowed)
         if request.identifier == Self.deadManIdentifier {
             let interval = (request.trigger as? UNTimeIntervalNotificationTrigger)?.timeInterval ?? 0
             let due = system.now + .milliseconds(Int64((interval * 1000).rounded()))
@@ -456,7 +475,26 @@ final class SimulatedSystem: ShadowBackend {
         } else {
             notes.append("notification \(request.identifier) posted")
         }
-        return nil
+        return refused
+    }
+
+    /// The prompt (or the quiet provisional grant) answered as the user answers
+    /// (`--notifications`); the simulator's notification centre hears the same request.
+    func requestAuthorization(options: UNAuthorizationOptions) -> (granted: Bool, error: (any Error)?) {
+        let provisional = options.contains(.provisional)
+        system.notifications = system.notifications.afterRequest(
+            provisional: provisional, answer: rules.notifications)
+        runtime.append(.requestNotificationAuthorization(provisional: provisional))
+        return (system.notifications.delivers, nil)
+    }
+
+    var authorizationStatus: UNAuthorizationStatus {
+        switch system.notifications {
+        case .notDetermined: return .notDetermined
+        case .denied: return .denied
+        case .authorized: return .authorized
+        case .provisional: return .provisional
+        }
     }
 
     func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
@@ -473,6 +511,7 @@ extension SimulatedSystem.Rules {
             taskRegistration: profile?.flag(.contractTaskRegistration) ?? true,
             mainThread: profile?.flag(.contractMainThread) ?? true,
             // No motion activity before iOS 7 (the table's latency is 0 there).
-            motion: (profile?[.motionDetectionLatency] ?? 0) > 0 ? configuration.motion : .unavailable)
+            motion: (profile?[.motionDetectionLatency] ?? 0) > 0 ? configuration.motion : .unavailable,
+            notifications: configuration.notifications)
     }
 }

@@ -11,6 +11,7 @@ struct ScenarioEvent {
         "when-in-use": .authorization(.whenInUse), "always": .authorization(.always),
         "revoke-session": .revokeSession, "renew-session": .renewSession, "charge-on": .charging(true),
         "charge-off": .charging(false), "storage-full": .storageFull(true), "storage-freed": .storageFull(false),
+        "notifications-off": .notifications(false), "notifications-on": .notifications(true),
         "call": .phoneCall(seconds: 300), "open-app": .openApp(seconds: 120),
         "approximate": .preciseLocation(false), "precise": .preciseLocation(true), "allow-once": .allowOnce,
     ]

@@ -73,6 +73,7 @@ struct SimulateCommand: AsyncParsableCommand {
                     print("  \(notice.firedAt)  last sample \(notice.lastSample), app \(notice.appState)")
                 }
             }
+            print(NotificationText.summary(report))
             print(
                 "\nuploads: \(report.uploads) acknowledged, \(report.samplesOnServer) samples on the server, "
                     + "\(report.samplesPending) pending"

@@ -10,6 +10,7 @@ extension UploadProtocol: ExpressibleByArgument {}
 extension Durability: ExpressibleByArgument {}
 extension SimulationConfiguration.Fault: ExpressibleByArgument {}
 extension SimulationConfiguration.UploadSession: ExpressibleByArgument {}
+extension NotificationAnswer: ExpressibleByArgument {}
 
 /// How the simulated user answers the app's location prompts (a fresh install starts not
 /// determined): always = Allow While Using, then Change to Always at the upgrade prompt;
@@ -112,6 +113,12 @@ struct ScenarioOptions: ParsableArguments {
     @Flag(help: "The user turns Precise Location off at the first location prompt (iOS 14+).")
     var preciseOff = false
 
+    @Option(
+        help: """
+            How the user answers the app's notification prompt: allow, deny (no notice is shown, the             dead-man notice included) or provisional (notices arrive quietly, without banner or sound).
+            """)
+    var notifications: NotificationAnswer = .allow
+
     /// The `--plist` file, read and checked (`nil` without the option).
     func loadPlist() throws(InfoPlistError) -> InfoPlist? {
         guard let plist else { return nil }
@@ -122,6 +129,7 @@ struct ScenarioOptions: ParsableArguments {
     func configure(_ configuration: inout SimulationConfiguration) {
         configuration.plist = try? loadPlist()
         configuration.precise = !preciseOff
+        configuration.notifications = notifications
         configuration.memoryKillFactor = memoryKills
         configuration.faults = Set(faults)
         configuration.app = shell.app(ios: configuration.ios)

@@ -18,12 +18,14 @@ struct DeadManNoticeTests {
 
     static func run(
         _ strategy: StrategyName, auth: LocationAuthorization = .always,
-        _ happenings: [(Double, Scenario.Happening)] = []
+        _ happenings: [(Double, Scenario.Happening)] = [], notifications: NotificationAnswer = .allow
     ) -> SimulationReport {
         var scenario = Scenario.commute()
         scenario.happenings += happenings.map { (at: $0.0, $0.1) }
-        var simulation = Simulation(
-            SimulationConfiguration(strategy: strategy, ios: 17, authorization: auth, scenario: scenario, seed: 1))
+        var configuration = SimulationConfiguration(
+            strategy: strategy, ios: 17, authorization: auth, scenario: scenario, seed: 1)
+        configuration.notifications = notifications
+        var simulation = Simulation(configuration)
         return simulation.run()
     }
 
@@ -74,5 +76,34 @@ struct DeadManNoticeTests {
         let notice = try #require(fired.first)
         #expect(Self.seconds(notice.lastSample) <= 12 * 3600)
         #expect(Self.seconds(notice.firedAt) - Self.seconds(notice.lastSample) == Self.lead)
+    }
+
+    // Issue 40, observation 5: without notification permission the notice never reaches the user
+    // (docs/ios-policy.md §Notifications).
+
+    @Test func withNotificationsDeniedTheNoticeIsNeverShown() {
+        let allowed = Self.run(.adaptive, [(12 * 3600, .locationServices(false))])
+        #expect(!allowed.deadManNotices.isEmpty, "the same day with permission fires it")
+        let report = Self.run(.adaptive, [(12 * 3600, .locationServices(false))], notifications: .deny)
+        #expect(report.deadManNotices.isEmpty)
+        #expect(report.notificationAuthorization == "denied")
+        #expect((report.notificationsNotShown[DeadManNotice.kind] ?? 0) > 0)
+        #expect(report.notificationsByKind.isEmpty, "nothing at all was shown: \(report.notificationsByKind)")
+    }
+
+    @Test func withProvisionalPermissionTheNoticeIsDeliveredQuietly() throws {
+        let report = Self.run(.adaptive, [(12 * 3600, .locationServices(false))], notifications: .provisional)
+        #expect(report.notificationAuthorization == "provisional")
+        let notice = try #require(report.deadManNotices.first { Self.seconds($0.firedAt) > 12 * 3600 })
+        #expect(Self.seconds(notice.firedAt) - Self.seconds(notice.lastSample) == Self.lead)
+        #expect(report.notificationsNotShown.isEmpty)
+    }
+
+    @Test func notificationsSwitchedOffInSettingsSilenceTheNoticeAlreadyPending() {
+        let report = Self.run(
+            .adaptive, [(11.9 * 3600, .notifications(false)), (12 * 3600, .locationServices(false))])
+        #expect(report.deadManNotices.filter { Self.seconds($0.firedAt) > 12 * 3600 }.isEmpty)
+        #expect((report.notificationsNotShown[DeadManNotice.kind] ?? 0) > 0)
+        #expect(report.notificationAuthorization == "denied")
     }
 }

@@ -293,4 +293,33 @@ import TrackServer
         let list = try #require(try BGTrack.parseAsRoot(["compare", "--seeds", "3,1,9"]) as? CompareCommand)
         #expect(try list.seedList() == [3, 1, 9])
     }
+
+    @Test func notificationAnswersAndEventsReachTheSimulation() throws {
+        let command = try #require(
+            try BGTrack.parseAsRoot([
+                "simulate", "--strategy", "adaptive", "--notifications", "deny", "--at", "12:00=notifications-on",
+                "--at", "13:00=notifications-off",
+            ]) as? SimulateCommand)
+        var configuration = SimulationConfiguration(strategy: .adaptive, ios: 17)
+        command.scenario.configure(&configuration)
+        #expect(configuration.notifications == .deny)
+        let happenings = command.scenario.resolvedScenario.happenings
+        #expect(happenings.contains { $0.at == 12 * 3600 && $0.1 == .notifications(true) })
+        #expect(happenings.contains { $0.at == 13 * 3600 && $0.1 == .notifications(false) })
+        let text = try #require(message(["simulate", "--strategy", "adaptive", "--notifications", "maybe"]))
+        #expect(text.contains("maybe") && text.contains("provisional"), "\(text)")
+    }
+
+    @Test func simulatePrintsWhatTheUserWasNotShown() {
+        var simulation = Simulation(SimulationConfiguration(strategy: .adaptive, ios: 17, hours: 0.2))
+        var report = simulation.run()
+        report.notificationAuthorization = "denied"
+        report.notificationsNotShown = ["tracking-stopped": 3, "location-services-off": 1]
+        report.appStatus = ["notification permission: denied", "notices off: the user denied notifications"]
+        let text = NotificationText.summary(report)
+        #expect(text.contains("notifications: denied"))
+        #expect(text.contains("not shown to the user (notifications not allowed), 4 notice(s)"))
+        #expect(text.contains("tracking-stopped ×3"))
+        #expect(text.contains("  notices off: the user denied notifications"))
+    }
 }

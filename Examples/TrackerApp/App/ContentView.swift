@@ -29,6 +29,12 @@ struct ContentView: View {
                         Spacer()
                         Button("Stop", role: .destructive) { model.stop() }.disabled(!model.status.isTracking)
                     }
+                    if !model.status.isTracking {
+                        Text(model.startExplanation).font(.footnote).foregroundStyle(.secondary)
+                    }
+                    if let notices = model.noticesProblem {
+                        Label(notices, systemImage: "bell.slash").foregroundStyle(.orange)
+                    }
                     LabeledContent("Last sample", value: model.status.lastSample?.formatted() ?? "none yet")
                     LabeledContent("Waiting to upload", value: "\(model.status.pending)")
                     LabeledContent("Last upload", value: model.status.lastUpload?.formatted() ?? "none yet")

@@ -16,7 +16,9 @@ public import Observation
 @MainActor
 @Observable
 public final class TrackerModel {
-    /// What the user set on the settings screen; read at launch.
+    /// What the user set on the settings screen; read at launch. The token lives in the Keychain
+    /// (``TokenKeychain``); the rest in `UserDefaults`, where releases before issue 40 kept the
+    /// token too.
     public struct Settings: Codable, Hashable, Sendable {
         public var server = "https://tracks.example.com"
         public var token = ""
@@ -41,15 +43,31 @@ public final class TrackerModel {
 
     private var tracker: Tracker?
     private let defaults: UserDefaults
+    private let keychain: TokenKeychain
     private static let settingsKey = "TrackerApp.settings"
 
-    public init(defaults: UserDefaults = .standard) {
+    /// Reads the settings, moving a token an earlier release kept in `UserDefaults` into the
+    /// Keychain once (it stays in `UserDefaults` if the Keychain refuses it: nothing is lost).
+    public init(defaults: UserDefaults = .standard, keychain: TokenKeychain = TokenKeychain(service: "TrackerApp")) {
         self.defaults = defaults
-        let saved = defaults.data(forKey: Self.settingsKey).flatMap {
+        self.keychain = keychain
+        var saved = defaults.data(forKey: Self.settingsKey).flatMap {
             try? JSONDecoder().decode(Settings.self, from: $0)
         }
-        self.active = saved ?? Settings()
-        self.edited = saved ?? Settings()
+        let legacy = saved.map(\.token).flatMap { $0.isEmpty ? nil : $0 }
+        let token = keychain.migrate(legacy: legacy) {
+            saved?.token = ""
+            Self.write(saved ?? Settings(), to: defaults)
+        }
+        var settings = saved ?? Settings()
+        settings.token = token ?? ""
+        self.active = settings
+        self.edited = settings
+    }
+
+    /// The settings without the token, which is the Keychain's.
+    private static func write(_ settings: Settings, to defaults: UserDefaults) {
+        if let data = try? JSONEncoder().encode(settings) { defaults.set(data, forKey: settingsKey) }
     }
 
     /// The strategies the picker offers.
@@ -76,8 +94,20 @@ public final class TrackerModel {
         }
     }
 
-    /// Turns tracking on; the first time, iOS asks the user for When-In-Use.
-    public func start() { tracker?.start() }
+    /// The line under Start: why the app asks for notifications when tracking is turned on.
+    public let startExplanation =
+        "Start asks to send you notifications, so the app can warn you if iOS stops tracking in the background."
+
+    /// Turns tracking on. The first time, iOS asks the user for notifications (the moment the
+    /// line above explains: the dead-man notice is the only warning that tracking stopped) and
+    /// for When-In-Use location.
+    public func start() {
+        tracker?.requestNoticePermission()
+        tracker?.start()
+    }
+
+    /// What the screen says while notices cannot reach the user (denied, never asked, or quiet).
+    public var noticesProblem: String? { status.isTracking ? status.noticePermission.problem : nil }
     public func stop() { tracker?.stop() }
 
     /// Whether to show the "track while the app is closed" card: the user allowed When-In-Use
@@ -88,9 +118,17 @@ public final class TrackerModel {
     /// just chosen background tracking and read why. iOS shows its upgrade prompt.
     public func allowTrackingInTheBackground() { tracker?.requestAlwaysAuthorization() }
 
-    /// Saves the edited settings; they take effect at the next launch.
+    /// Saves the edited settings (the token in the Keychain); they take effect at the next launch.
+    /// If the Keychain refuses the token it is kept in `UserDefaults` and moved at a later launch.
     public func saveSettings() {
-        if let data = try? JSONEncoder().encode(edited) { defaults.set(data, forKey: Self.settingsKey) }
+        var stored = edited
+        do {
+            try keychain.save(edited.token)
+            stored.token = ""
+        } catch {
+            problem = "The token is kept in the app's settings for now: \(error)."
+        }
+        Self.write(stored, to: defaults)
     }
 
     public var settingsChanged: Bool { edited != active }

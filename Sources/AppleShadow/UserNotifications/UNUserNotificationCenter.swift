@@ -23,6 +23,79 @@
         open func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
             UserNotificationsShadow.backend.removePendingNotificationRequests(withIdentifiers: identifiers)
         }
+
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unusernotificationcenter/requestauthorization(options:completionhandler:)
+        open func requestAuthorization(
+            options: UNAuthorizationOptions = [], completionHandler: @escaping @Sendable (Bool, (any Error)?) -> Void
+        ) {
+            // iOS answers on a queue of its own; the shadow answers at once, on the caller's thread.
+            UserNotificationsShadow.backend.answerAuthorizationRequest(options: options, completionHandler)
+        }
+
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unusernotificationcenter/getnotificationsettings(completionhandler:)
+        open func getNotificationSettings(completionHandler: @escaping @Sendable (UNNotificationSettings) -> Void) {
+            completionHandler(
+                UNNotificationSettings(authorizationStatus: UserNotificationsShadow.backend.authorizationStatus))
+        }
+    }
+
+    /// Apple: https://developer.apple.com/documentation/usernotifications/unauthorizationoptions
+    public struct UNAuthorizationOptions: OptionSet, @unchecked Sendable {
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unauthorizationoptions/init(rawvalue:)
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unauthorizationoptions/rawvalue
+        public let rawValue: UInt
+
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unauthorizationoptions/sound
+        public static var sound: UNAuthorizationOptions { UNAuthorizationOptions(rawValue: 1 << 1) }
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unauthorizationoptions/alert
+        public static var alert: UNAuthorizationOptions { UNAuthorizationOptions(rawValue: 1 << 2) }
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unauthorizationoptions/provisional
+        public static var provisional: UNAuthorizationOptions { UNAuthorizationOptions(rawValue: 1 << 6) }
+    }
+
+    /// Apple: https://developer.apple.com/documentation/usernotifications/unauthorizationstatus
+    public enum UNAuthorizationStatus: Int, @unchecked Sendable {
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unauthorizationstatus/notdetermined
+        case notDetermined = 0
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unauthorizationstatus/denied
+        case denied = 1
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unauthorizationstatus/authorized
+        case authorized = 2
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unauthorizationstatus/provisional
+        case provisional = 3
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unauthorizationstatus/ephemeral
+        case ephemeral = 4
+    }
+
+    /// Apple: https://developer.apple.com/documentation/usernotifications/unnotificationsettings
+    open class UNNotificationSettings: NSObject {
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unnotificationsettings/authorizationstatus
+        open var authorizationStatus: UNAuthorizationStatus { storedStatus }
+
+        private let storedStatus: UNAuthorizationStatus
+
+        internal init(authorizationStatus: UNAuthorizationStatus) {
+            self.storedStatus = authorizationStatus
+        }
+    }
+
+    /// Apple: https://developer.apple.com/documentation/usernotifications/unerror
+    public struct UNError: Swift.Error, Hashable, Sendable {
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unerror/code
+        public enum Code: Int, Hashable, Sendable {
+            /// Apple: https://developer.apple.com/documentation/usernotifications/unerror/code/notificationsnotallowed
+            case notificationsNotAllowed = 1
+        }
+
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unerror/code-swift.property
+        public let code: Code
+
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unerror/init(_:userinfo:)
+        public init(_ code: Code, userInfo: [String: Any] = [:]) { self.code = code }
+
+        /// Apple: https://developer.apple.com/documentation/usernotifications/unerror/notificationsnotallowed
+        public static var notificationsNotAllowed: Code { .notificationsNotAllowed }
     }
 
     /// Apple: https://developer.apple.com/documentation/usernotifications/unnotificationcontent

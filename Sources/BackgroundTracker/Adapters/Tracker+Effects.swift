@@ -41,12 +41,11 @@ extension Tracker {
             case .rejectFix(let fix, let reason):
                 log(.info, "fix at \(fix.timestamp) rejected: \(reason)")
                 noteRejectedFixForGaps(fix, reason)
-            case .notify(let notice):
-                NoticeAdapter.post(notice)
-                status.notices.append(notice)
-                status.notices.removeFirst(max(0, status.notices.count - TrackerStatus.noticeLimit))
+            case .notify(let notice): postNotice(notice)
             case .scheduleDeadManNotice(let due, let lastSample):
-                NoticeAdapter.scheduleDeadMan(due: due, lastSample: lastSample, now: clock.now)
+                NoticeAdapter.scheduleDeadMan(due: due, lastSample: lastSample, now: clock.now) { [weak self] in
+                    self?.noticeRefused($0, $1)
+                }
                 state.deadManDueMilliseconds = due.milliseconds
                 saveState()
             case .cancelDeadManNotice:
@@ -124,9 +123,7 @@ extension Tracker {
             status.lastProblem = Self.sampleNotStored + "\(error)"
             // Once per full-disk interval, not at every refused sample.
             if (error as? StoreError)?.isDiskFull == true, storageFull.refusedSamples == 1 {
-                NoticeAdapter.post(.storageFull)
-                status.notices.append(.storageFull)
-                status.notices.removeFirst(max(0, status.notices.count - TrackerStatus.noticeLimit))
+                postNotice(.storageFull)
             }
         }
     }

@@ -25,8 +25,7 @@ extension Tracker {
                     log(.warning, "the server ended the session: tracking stops until the user logs in again")
                     stop(because: "the server ended the session")
                 case .notify(let notice):
-                    NoticeAdapter.post(notice)
-                    status.notices.append(notice)
+                    postNotice(notice)
                 }
             }
             guard let current = heartbeat else { return }

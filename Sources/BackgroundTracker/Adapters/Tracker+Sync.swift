@@ -51,8 +51,7 @@ extension Tracker {
         var tally = SyncDriver.Tally()
         defer {
             for notice in tally.notices {
-                NoticeAdapter.post(notice.userNotice)
-                status.notices.append(notice.userNotice)
+                postNotice(notice.userNotice)
             }
             for outcome in tally.outcomes {
                 let result = UploadResult(

@@ -82,6 +82,41 @@ public struct TrackerStatus: Hashable, Sendable {
     /// (``Tracker/requestAlwaysAuthorization()``): the user allowed When-In-Use, the
     /// strategy relaunches the app with Always, and the upgrade was never asked for.
     public var canRequestAlways = false
+    /// Whether iOS shows the tracker's notices, the dead-man notice among them
+    /// (``Tracker/requestNoticePermission(provisional:)``); ``NoticePermission/problem`` says
+    /// what it means for the user when they are off.
+    public var noticePermission = NoticePermission.notDetermined
+    /// The last notice iOS refused to show, and why (`add`'s error); `nil` if none was refused.
+    public var noticeRefused: String?
 
     public init() {}
+}
+
+/// Whether iOS shows the app's notices (its notification authorization).
+public enum NoticePermission: String, CaseIterable, Hashable, Sendable {
+    /// The app has not asked yet: iOS shows nothing until it does.
+    case notDetermined = "not-determined"
+    /// The user refused notifications (at the prompt or in Settings).
+    case denied
+    /// Notices arrive with a banner and a sound.
+    case allowed
+    /// Provisional: notices arrive quietly in Notification Center, without banner or sound.
+    case quiet
+
+    /// What the status tells the user when notices cannot warn them; `nil` when they can.
+    public var problem: String? {
+        switch self {
+        case .notDetermined:
+            return "notices off: the app has not asked for notification permission yet; tracking continues "
+                + "but you won't be warned if it stops"
+        case .denied:
+            return "notices off: the user denied notifications; tracking continues but you won't be warned "
+                + "if it stops (allow them in Settings › Notifications › this app)"
+        case .quiet:
+            return "notices quiet: notifications are delivered quietly to Notification Center, without a "
+                + "banner or sound, so a stop may go unnoticed"
+        case .allowed:
+            return nil
+        }
+    }
 }

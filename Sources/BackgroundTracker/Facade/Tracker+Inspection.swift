@@ -25,6 +25,9 @@ extension Tracker {
             "notices: \(status.notices.map(\.rawValue).joined(separator: ", "))",
         ]
         if let problem = status.lastProblem { lines.append("last problem: \(problem)") }
+        lines.append("notification permission: \(status.noticePermission.rawValue)")
+        if let problem = status.noticePermission.problem { lines.append(problem) }
+        if let refused = status.noticeRefused { lines.append("notice refused: \(refused)") }
         do {
             let diagnostics = try store.diagnostics(limit: max(0, min(limit, 10_000)))
             lines.append("diagnostics (\(diagnostics.count), newest first):")

@@ -178,6 +178,7 @@ public final class Tracker {
         isForeground = UIApplication.shared.applicationState != .background
         uploader.activate { [weak self] event in self?.handle(event) }
         reconcileUploads()
+        readNoticePermission()
         if state.activitySession { recreateLocationSessions() }
         if state.tracking {
             let reason: LaunchReason
@@ -279,6 +280,7 @@ public final class Tracker {
         LocationStore.resumeAll()
         if state.activitySession, activitySession == nil { recreateLocationSessions() }
         systemSettingsChanged()
+        readNoticePermission()
         deliver(.enteredForeground)
         deliverHeartbeat(.enteredForeground)
         syncWake()

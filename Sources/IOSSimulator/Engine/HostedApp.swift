@@ -20,12 +20,16 @@ package struct HostedSystemState: Sendable {
     /// The uploads the system's background session holds for the app (sending, or with a result
     /// not yet delivered): what `getAllTasks` lists at a relaunch.
     package var uploadsInFlight: Set<String>
+    /// Whether the app may notify (`UNNotificationSettings.authorizationStatus`).
+    package var notifications: NotificationAuthorization
 
     package init(
         now: Instant, isForeground: Bool, backgroundTimeRemaining: Duration?, refusesNewTasks: Bool,
-        environment: KeepAliveEnvironment, hostAppRegions: Int, uploadsInFlight: Set<String> = []
+        environment: KeepAliveEnvironment, hostAppRegions: Int, uploadsInFlight: Set<String> = [],
+        notifications: NotificationAuthorization = .notDetermined
     ) {
         self.uploadsInFlight = uploadsInFlight
+        self.notifications = notifications
         self.now = now
         self.isForeground = isForeground
         self.backgroundTimeRemaining = backgroundTimeRemaining
@@ -62,9 +66,13 @@ package protocol HostedApp: AnyObject, Sendable {
     func processTerminated()
     /// The simulated day is over.
     func simulationEnded()
+    /// What the app's status shows the user now, one line each (for the report's end).
+    var statusLines: [String] { get }
 }
 
 extension HostedApp {
+    /// App code with no status of its own to show.
+    package var statusLines: [String] { [] }
     /// App code that does nothing when told it will terminate.
     package func willTerminate(system: HostedSystemState) -> HostedResult { HostedResult() }
     /// App code that ignores location errors.

@@ -30,6 +30,7 @@ extension Simulation {
                 report.note(now, "BGTaskScheduler.submit(\(identifier)) threw \(error)")
             case .serviceSessionCreated: serviceSessionCreated()
             case .serviceSessionInvalidated: location.serviceSessionInvalidated()
+            case .requestNotificationAuthorization: break  // answered before the effects
             }
         }
     }

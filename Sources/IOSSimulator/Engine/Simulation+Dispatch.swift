@@ -39,6 +39,8 @@ extension Simulation {
     /// stored and started, and checks the ledger against the system.
     private mutating func carryOut(_ effects: [KeepAliveMachine.Action], hosted result: HostedResult?) {
         let generation = timeline.generation
+        // The prompt is answered before the notices the app adds after asking.
+        answerNotificationRequests(result?.runtime ?? [])
         for effect in effects {
             guard generation == timeline.generation else { break }  // an effect ended the process
             apply(effect)
@@ -186,12 +188,23 @@ extension Simulation {
         return HostedSystemState(
             now: now, isForeground: !inBackground, backgroundTimeRemaining: backgroundTimeRemaining,
             refusesNewTasks: refuses, environment: environment, hostAppRegions: configuration.hostAppRegions,
-            uploadsInFlight: Set([transfer?.description].compactMap { $0 }))
+            uploadsInFlight: Set([transfer?.description].compactMap { $0 }),
+            notifications: notifications.authorization)
     }
 
     /// The notification centre delivers the pending dead-man notice; no app code runs.
     mutating func deliverDeadManNotice(version: Int) {
-        guard let notice = notifications.takeDue(version: version) else { return }
+        let withheld = notifications.withheld.count
+        guard let notice = notifications.takeDue(version: version) else {
+            if notifications.withheld.count > withheld {
+                report.notificationsNotShown[DeadManNotice.kind, default: 0] += 1
+                report.note(
+                    now,
+                    "notification not shown: \(DeadManNotice.kind) came due with notifications "
+                        + notifications.authorization.rawValue)
+            }
+            return
+        }
         let state: String
         switch process?.state {
         case nil: state = "terminated"
@@ -316,6 +329,10 @@ extension Simulation {
     }
 
     mutating func notify(_ notice: UserNotice) {
+        guard notifications.post(notice.rawValue) else {
+            noteNotificationRefused(notice.rawValue)
+            return
+        }
         report.notifications[notice.rawValue, default: 0] += 1
         report.note(now, "notification: \(notice.rawValue)")
     }

@@ -68,6 +68,7 @@ extension Simulation {
             // The direct app's sample writes model it; a hosted shell writes the store itself.
             report.note(
                 now, hosted == nil ? words : words + " (not modelled for a hosted shell: its store does not fill)")
+        case .notifications(let allowed): notificationSettingsChanged(allowed: allowed)
         case .revokeSession:
             server.revoked = true
             configuration.peer?.revokeSession(at: now)

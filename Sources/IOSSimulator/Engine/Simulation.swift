@@ -153,6 +153,10 @@ package struct Simulation: Sendable {
         self.carriedOver = carried + ((try? store.quarantined().count) ?? 0)
         self.battery = configuration.scenario.battery.start
         self.hosted = configuration.app?.makeApp(for: configuration, store: self.store)
+        notifications.answer = configuration.notifications
+        // The keep-alive machine run directly asks for notifications at its first launch, as the
+        // shell's host app does when the user turns tracking on.
+        if hosted == nil { requestNotifications(provisional: false) }
         if !profile.flag(.contractPromptedAuthorization) {
             // Without the prompt rule the user's answer holds from the start, as before issue 21.
             environment.authorization = configuration.authorization
@@ -178,6 +182,7 @@ package struct Simulation: Sendable {
         now = end
         closeRunningInterval()
         checkNothingLost()
+        report.appStatus = hosted?.statusLines ?? []
         hosted?.simulationEnded()
         return report.finish(energy: energy, end: end, authorization: environment.authorization)
     }

@@ -54,6 +54,8 @@ package struct SimulationConfiguration: Sendable {
     /// Whether the app may read the motion coprocessor: the user allows Motion & Fitness
     /// (the default), denies it (Settings › Privacy › Motion & Fitness), or the phone has none.
     package var motion: MotionAccess = .authorized
+    /// How the user answers the app's notification prompt (`--notifications`).
+    package var notifications: NotificationAnswer = .allow
 
     /// `CMMotionActivityManager.authorizationStatus()` and `isActivityAvailable()` together.
     package enum MotionAccess: String, Hashable, Sendable, CaseIterable {

@@ -37,6 +37,9 @@ struct ReportBuilder: Sendable {
     var warningExamples: [String] = []
     var authorizationChanges: [String] = []
     var submitRefusals = 0
+    var notificationAuthorization = NotificationAuthorization.notDetermined
+    var notificationsNotShown: [String: Int] = [:]
+    var appStatus: [String] = []
 
     init(configuration: SimulationConfiguration) {
         self.configuration = configuration
@@ -143,7 +146,7 @@ struct ReportBuilder: Sendable {
             let value = energy.milliwattHours(component)
             if value > 0 { byComponent[component.rawValue] = value.rounded(toPlaces: 2) }
         }
-        return SimulationReport(
+        var report = SimulationReport(
             strategy: configuration.strategy.rawValue, ios: configuration.ios,
             auth: configuration.authorization.rawValue,
             scenario: configuration.scenario.name, seed: configuration.seed, hours: configuration.hours,
@@ -172,5 +175,9 @@ struct ReportBuilder: Sendable {
                 ? (Double(approximateOnly.count) / Double(expected)).rounded(toPlaces: 4) : 0,
             energyAssumedShare: energy.assumedShare.rounded(toPlaces: 3),
             timeline: configuration.recordsTimeline ? timeline : nil)
+        report.notificationAuthorization = notificationAuthorization.rawValue
+        report.notificationsNotShown = notificationsNotShown
+        report.appStatus = appStatus
+        return report
     }
 }

@@ -89,6 +89,13 @@ package struct SimulationReport: Codable, Hashable, Sendable {
     /// marked `assumption` (no measured or documented source): how much of the headline is a guess.
     package var energyAssumedShare: Double = 0
     package var timeline: [String]?
+    /// Whether the app could notify at the end (`not-determined`, `denied`, `authorized`,
+    /// `provisional`: delivered quietly).
+    package var notificationAuthorization: String = ""
+    /// Notices the app added that iOS did not show (notifications not allowed), by kind.
+    package var notificationsNotShown: [String: Int] = [:]
+    /// What the app's own status said at the end (a hosted shell's `TrackerStatus`), one line each.
+    package var appStatus: [String] = []
 
     enum CodingKeys: String, CodingKey {
         case strategy, ios, auth, scenario, seed, hours
@@ -132,6 +139,9 @@ package struct SimulationReport: Codable, Hashable, Sendable {
         case plist, timeline
         case coverageApproximate = "coverage_approximate"
         case energyAssumedShare = "energy_assumed_share"
+        case notificationAuthorization = "notification_authorization"
+        case notificationsNotShown = "notifications_not_shown"
+        case appStatus = "app_status"
     }
 }
 

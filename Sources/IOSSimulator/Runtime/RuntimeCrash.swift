@@ -74,4 +74,6 @@ package enum RuntimeCall: Hashable, Sendable {
     /// `CLServiceSession(authorization:)` (iOS 18) created or invalidated.
     case serviceSessionCreated
     case serviceSessionInvalidated
+    /// `UNUserNotificationCenter.requestAuthorization(options:)`, with `.provisional` or without.
+    case requestNotificationAuthorization(provisional: Bool)
 }

@@ -25,6 +25,8 @@ package struct Scenario: Sendable {
         /// The phone's storage fills up (`true`: the app's store refuses every sample with
         /// `StoreError.diskFull`) or the user frees space (`false`).
         case storageFull(Bool)
+        /// Settings › Notifications › the app › Allow Notifications turned on or off.
+        case notifications(Bool)
         /// The server revokes the device's session (heartbeats answer 401 from now on).
         case revokeSession
         /// The user logs in again after a revoked session: the app opens and tracking restarts.

@@ -153,9 +153,21 @@ final class FakeSystem: ShadowBackend {
     // UserNotifications
     var notificationRequests: [UNNotificationRequest] = []
     var removedNotifications: [String] = []
+    /// `UNNotificationSettings.authorizationStatus`; tests of the shell's other parts run allowed.
+    var notificationStatus = UNAuthorizationStatus.authorized
+    /// What the user answers at the prompt (when `notificationStatus` is not determined).
+    var notificationAnswer = UNAuthorizationStatus.authorized
+    /// The options of every `requestAuthorization` call.
+    var authorizationRequests: [UNAuthorizationOptions] = []
+    /// Requests iOS refused (`add` completed with an error): never shown.
+    var refusedNotifications: [String] = []
 
     func add(_ request: UNNotificationRequest) -> (any Error)? {
         trace.append("add notification \(request.identifier)")
+        guard [.authorized, .provisional, .ephemeral].contains(notificationStatus) else {
+            refusedNotifications.append(request.identifier)
+            return UNError(.notificationsNotAllowed)
+        }
         notificationRequests.removeAll { $0.identifier == request.identifier }
         notificationRequests.append(request)
         return nil
@@ -165,6 +177,26 @@ final class FakeSystem: ShadowBackend {
         removedNotifications += identifiers
         notificationRequests.removeAll { identifiers.contains($0.identifier) }
     }
+
+    func requestAuthorization(options: UNAuthorizationOptions) -> (granted: Bool, error: (any Error)?) {
+        authorizationRequests.append(options)
+        if notificationStatus == .notDetermined {
+            notificationStatus = options.contains(.provisional) ? .provisional : notificationAnswer
+        }
+        return ([.authorized, .provisional, .ephemeral].contains(notificationStatus), nil)
+    }
+
+    var authorizationStatus: UNAuthorizationStatus { notificationStatus }
+
+    // Security
+    let keychain = InMemoryKeychain()
+
+    func secItemAdd(_ attributes: [String: Any]) -> OSStatus { keychain.add(attributes) }
+    func secItemCopyMatching(_ query: [String: Any]) -> (OSStatus, AnyObject?) { keychain.copyMatching(query) }
+    func secItemUpdate(_ query: [String: Any], _ attributes: [String: Any]) -> OSStatus {
+        keychain.update(query, attributes)
+    }
+    func secItemDelete(_ query: [String: Any]) -> OSStatus { keychain.delete(query) }
 
     // AVFAudio
     var audioPlaying: Set<ObjectIdentifier> = []

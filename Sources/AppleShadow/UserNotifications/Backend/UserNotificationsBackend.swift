@@ -3,6 +3,21 @@
     public protocol UserNotificationsBackend: AnyObject {
         func add(_ request: UNNotificationRequest) -> (any Error)?
         func removePendingNotificationRequests(withIdentifiers identifiers: [String])
+        /// `requestAuthorization(options:completionHandler:)`: whether the app may notify now,
+        /// and the error iOS gives, if any.
+        func requestAuthorization(options: UNAuthorizationOptions) -> (granted: Bool, error: (any Error)?)
+        /// `UNNotificationSettings.authorizationStatus`.
+        var authorizationStatus: UNAuthorizationStatus { get }
+    }
+
+    extension UserNotificationsBackend {
+        /// `requestAuthorization(options:completionHandler:)`: asks, then calls `completionHandler`.
+        func answerAuthorizationRequest(
+            options: UNAuthorizationOptions, _ completionHandler: @Sendable (Bool, (any Error)?) -> Void
+        ) {
+            let answer = requestAuthorization(options: options)
+            completionHandler(answer.granted, answer.error)
+        }
     }
 
     /// Shadow only: where UserNotifications finds its backend.
@@ -14,6 +29,10 @@
         final class Uninstalled: UserNotificationsBackend {
             func add(_ request: UNNotificationRequest) -> (any Error)? { uninstalled() }
             func removePendingNotificationRequests(withIdentifiers identifiers: [String]) { uninstalled() }
+            func requestAuthorization(options: UNAuthorizationOptions) -> (granted: Bool, error: (any Error)?) {
+                uninstalled()
+            }
+            var authorizationStatus: UNAuthorizationStatus { uninstalled() }
         }
     }
 
