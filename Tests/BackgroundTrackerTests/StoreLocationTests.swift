@@ -26,5 +26,30 @@ extension ShellSuite {
             try store.append(fix, trigger: .timer, state: .background)
             #expect(try store.pendingCount() == 1)
         }
+
+        /// Linux has no data protection to check on the files, so the sources are: a file the shell
+        /// writes with the default class cannot be opened by a background launch while the phone
+        /// is locked after its first unlock (issue 40), and nothing but this check would notice.
+        @Test("every file the shell writes, and its directories, get the store's protection class")
+        func everyWriteIsProtected() throws {
+            #expect(StoreLocation.writing.contains(.completeFileProtectionUntilFirstUserAuthentication))
+            #expect(StoreLocation.writing.contains(.atomic))
+            let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Sources/BackgroundTracker")
+            let names = FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String] ?? []
+            #expect(!names.isEmpty, "no sources under \(sources.path)")
+            var writes = 0
+            for name in names where name.hasSuffix(".swift") && !name.hasSuffix("StoreLocation.swift") {
+                let text = try String(contentsOf: sources.appendingPathComponent(name), encoding: .utf8)
+                for line in text.components(separatedBy: "\n") where line.contains(".write(to:") {
+                    writes += 1
+                    #expect(line.contains("options: StoreLocation.writing"), "\(name): \(line)")
+                }
+                for line in text.components(separatedBy: "\n") where line.contains("createDirectory(") {
+                    #expect(line.contains("StoreLocation.createDirectory("), "\(name): \(line)")
+                }
+            }
+            #expect(writes >= 3, "the state file, an upload's body and its record")
+        }
     }
 }

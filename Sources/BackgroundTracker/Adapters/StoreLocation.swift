@@ -13,6 +13,20 @@ package enum StoreLocation {
         [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication]
     }
 
+    /// How the shell writes its other files (the state file, upload bodies and their records):
+    /// atomically, with the store's protection class, so a relaunch in the background after the
+    /// first unlock can read them (issue 40: they had the default class, which a background
+    /// launch may not open).
+    package static let writing: Data.WritingOptions = [.atomic, .completeFileProtectionUntilFirstUserAuthentication]
+
+    /// Creates `directory` (and its parents) with the store's protection class: files made in it
+    /// after that inherit the class.
+    package static func createDirectory(_ directory: URL) throws {
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: protection)
+        protect(directory.path)
+    }
+
     /// `Application Support/BackgroundTracker`.
     package static func defaultDirectory() throws -> URL {
         try FileManager.default.url(
@@ -23,8 +37,7 @@ package enum StoreLocation {
     /// Opens the store in `directory`, creating the directory, and protects its files.
     /// - Throws: `StoreError`, or the file system's error when the directory cannot be created.
     package static func open(in directory: URL, now: Instant) throws -> LocationStore {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        protect(directory.path)
+        try createDirectory(directory)
         let path = directory.appendingPathComponent(fileName).path
         let (store, _) = try LocationStore.open(path: path, now: now, observesSuspension: true)
         for suffix in ["", "-wal", "-shm"] { protect(path + suffix) }

@@ -78,9 +78,9 @@ extension Tracker {
         let name = upload.batchID.wireString
         let body = uploadsDirectory.appendingPathComponent(name + ".body")
         do {
-            try upload.request.httpBody(gzip: true).write(to: body, options: .atomic)
+            try upload.request.httpBody(gzip: true).write(to: body, options: StoreLocation.writing)
             try JSONEncoder().encode(UploadRecord(sent: ids, startedMilliseconds: clock.now.milliseconds))
-                .write(to: uploadsDirectory.appendingPathComponent(name + ".json"), options: .atomic)
+                .write(to: uploadsDirectory.appendingPathComponent(name + ".json"), options: StoreLocation.writing)
         } catch {
             finishUpload(
                 sent: Set(ids), outcome: .unexpectedResponse(message: "the batch could not be written: \(error)"),

@@ -47,7 +47,7 @@ struct ShellState: Codable, Hashable {
     }
 
     func save(to url: URL) throws {
-        try JSONEncoder().encode(self).write(to: url, options: .atomic)
+        try JSONEncoder().encode(self).write(to: url, options: StoreLocation.writing)
     }
 }
 

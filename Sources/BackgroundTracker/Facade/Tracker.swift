@@ -122,8 +122,7 @@ public final class Tracker {
         self.store = store
         self.directory = directory
         self.iosMajor = iosMajor
-        try FileManager.default.createDirectory(
-            at: directory.appendingPathComponent("uploads"), withIntermediateDirectories: true)
+        try StoreLocation.createDirectory(directory.appendingPathComponent("uploads"))
         let (state, stateProblem) = ShellState.load(from: Self.stateFile(in: directory))
         // Never a minted id: the server refuses a batch naming a device other than the token's
         // (docs/protocol.md), so a made-up name would have every upload refused.
