@@ -258,7 +258,7 @@ import TrackServer
     @Test(arguments: [
         ["--fault", "never-end-task"], ["--fault", ""], ["--push-rate", "-1"], ["--push-rate", "nan"],
         ["--push-rate", "3601"], ["--push-rate", "ten"], ["--app-regions", "21"], ["--app-regions", "-1"],
-        ["--app-regions", "many"], ["--upload-session", "nsurlsessiond"], ["--upload-session", ""],
+        ["--app-regions", "many"],
     ])
     func badFaultAndPushRateFlagsAreRefused(arguments: [String]) throws {
         let text = try #require(message(["simulate", "--strategy", "adaptive"] + arguments))
@@ -274,9 +274,8 @@ import TrackServer
         #expect(command.scenario.resolvedScenario.silentPushesPerHour == 10)
         let session = try #require(
             try BGTrack.parseAsRoot([
-                "simulate", "--strategy", "adaptive", "--upload-session", "background", "--app-regions", "20",
+                "simulate", "--strategy", "adaptive", "--app-regions", "20",
             ]) as? SimulateCommand)
-        #expect(session.scenario.uploadSession == .background)
         #expect(session.scenario.appRegions == 20)
     }
 

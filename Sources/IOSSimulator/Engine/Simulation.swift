@@ -152,7 +152,7 @@ package struct Simulation: Sendable {
         self.pendingCount = carried
         self.carriedOver = carried + ((try? store.quarantined().count) ?? 0)
         self.battery = configuration.scenario.battery.start
-        self.hosted = configuration.app?.makeApp(for: configuration, store: self.store)
+        self.hosted = configuration.app.makeApp(for: configuration, store: self.store)
         if !profile.flag(.contractPromptedAuthorization) {
             // Without the prompt rule the user's answer holds from the start, as before issue 21.
             environment.authorization = configuration.authorization

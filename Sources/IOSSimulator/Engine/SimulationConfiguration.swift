@@ -20,6 +20,9 @@ package struct SimulationConfiguration: Sendable {
 
     package var strategy: StrategyName
     package var ios: Int
+    /// The app code the simulated process runs, through Apple's API as an app does: the iOS shell
+    /// (`IOSShell`, BackgroundTracker through AppleShadow) or a test's scripted app.
+    package var app: any HostedAppFactory
     package var authorization: LocationAuthorization
     package var scenario: Scenario
     package var seed: UInt64
@@ -42,9 +45,6 @@ package struct SimulationConfiguration: Sendable {
     /// The phone's store; `nil` is a fresh in-memory store. `bgtrack demo` passes a file, so the
     /// phone's samples and `seq` carry over from one simulated day to the next.
     package var store: LocationStore? = nil
-    /// The app code the simulated process runs; `nil` runs the keep-alive machine directly
-    /// (`--shell direct`), else a hosted shell (`--shell ios`: the iOS shell through AppleShadow).
-    package var app: (any HostedAppFactory)? = nil
     /// The app's Info.plist; `nil` is the minimal one `lint-plist` accepts for the strategy.
     package var plist: InfoPlist? = nil
     /// The user picks Allow Once at the first location prompt (with `authorization` when-in-use).
@@ -61,7 +61,7 @@ package struct SimulationConfiguration: Sendable {
     }
 
     package init(
-        strategy: StrategyName, ios: Int, authorization: LocationAuthorization = .always,
+        strategy: StrategyName, ios: Int, app: any HostedAppFactory, authorization: LocationAuthorization = .always,
         scenario: Scenario = .commute(), hours: Double = 24, seed: UInt64 = 1,
         samplingInterval: Duration = .seconds(120), uploadInterval: Duration = .seconds(1800),
         allowsSilentAudio: Bool = false, memoryKillFactor: Double = 1, faults: Set<Fault> = [],
@@ -69,6 +69,7 @@ package struct SimulationConfiguration: Sendable {
     ) {
         self.strategy = strategy
         self.ios = ios
+        self.app = app
         self.authorization = authorization
         self.scenario = scenario.lasting(hours: hours)
         self.seed = seed
