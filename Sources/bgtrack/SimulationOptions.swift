@@ -91,8 +91,6 @@ struct ScenarioOptions: ParsableArguments {
         configuration.precise = !preciseOff
         configuration.memoryKillFactor = memoryKills
         configuration.faults = Set(faults)
-        // The iOS shell has one upload path: its background URLSession.
-        configuration.uploadSession = .background
         configuration.hostAppRegions = appRegions
     }
 

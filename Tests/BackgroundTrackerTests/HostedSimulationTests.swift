@@ -118,7 +118,6 @@ extension ShellSuite {
             var configuration = SimulationConfiguration(
                 strategy: .adaptive, ios: 18, app: IOSShell(), hours: 24, memoryKillFactor: 10, recordsTimeline: true)
             configuration.scenario.happenings += [(at: 9 * 3600, .revokeSession), (at: 11 * 3600, .renewSession)]
-            configuration.uploadSession = .background
             var simulation = Simulation(configuration)
             let report = simulation.run()
             #expect(report.backgroundTransfers > 10)

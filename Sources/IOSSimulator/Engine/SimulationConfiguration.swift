@@ -9,15 +9,6 @@ package struct SimulationConfiguration: Sendable {
         case neverEndTasks = "never-end-tasks"
     }
 
-    /// How the phone uploads.
-    package enum UploadSession: String, Hashable, Sendable, CaseIterable {
-        /// An ordinary `URLSession` in the app's process: it needs the app's own background time.
-        case inProcess = "in-process"
-        /// A background `URLSession` from files: the system sends while the app is suspended or
-        /// dead and resumes or relaunches it with the result (iOS 7+; earlier falls back).
-        case background
-    }
-
     package var strategy: StrategyName
     package var ios: Int
     /// The app code the simulated process runs, through Apple's API as an app does: the iOS shell
@@ -32,7 +23,6 @@ package struct SimulationConfiguration: Sendable {
     /// Scales the memory-kill rates of the policy table (0 turns memory kills off).
     package var memoryKillFactor: Double
     package var faults: Set<Fault>
-    package var uploadSession: UploadSession = .inProcess
     /// Regions the host app monitors for itself; they count against iOS's 20 per app, and the
     /// library's resume region fails when they use all of them.
     package var hostAppRegions = 0

@@ -192,9 +192,6 @@ struct DemoRun {
             scenario: Scenario.demoDay(start: dayStart).inLocalTime(elapsed), hours: hours, seed: options.seed)
         configuration.peer = peer
         configuration.store = phone
-        // The shipping shell, as every simulation runs it; it uploads through its background
-        // URLSession, which the simulator runs as the system does.
-        configuration.uploadSession = .background
         let firstSeq = try phone.nextSeq()
         let simulation = configuration
         // On the main actor, as UIKit code runs: the peer blocks it on real HTTP, which the
