@@ -139,6 +139,8 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
     }
 
     @MainActor private func running(_ system: HostedSystemState, _ body: () -> Void) -> HostedResult {
+        // This app's system answers its calls even if another simulation was made since this one.
+        ShadowSystem.backend = backend
         backend.system = system
         backend.mainActorThread = Thread.current
         backend.effects = []

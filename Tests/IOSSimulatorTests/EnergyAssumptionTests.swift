@@ -29,13 +29,17 @@ import Testing
     /// little of it is assumed; significant-change spends on the SLC, visit and CPU powers the
     /// table marks as assumptions.
     @Test func theShareFollowsThePolicyTable() {
-        // One simulation at a time: the shell installs its system when the simulation is made.
+        // Both made before either runs: each shell's calls reach its own system (the shell
+        // installs it for every call, not only when the simulation is made).
         var continuous = Simulation(
             SimulationConfiguration(strategy: .continuousLocation, ios: 17, app: IOSShell(), hours: 6))
-        let gps = continuous.run()
         var significant = Simulation(
             SimulationConfiguration(strategy: .significantChange, ios: 17, app: IOSShell(), hours: 6))
+        let gps = continuous.run()
         let slc = significant.run()
+        var alone = Simulation(
+            SimulationConfiguration(strategy: .continuousLocation, ios: 17, app: IOSShell(), hours: 6))
+        #expect(alone.run() == gps, "the same day as when made and run alone")
         #expect(gps.energyAssumedShare < 0.1, "\(gps.energyAssumedShare)")
         #expect(slc.energyAssumedShare > 0.3, "\(slc.energyAssumedShare)")
         #expect(PolicyTable.parameter(.gpsPower, ios: 17)?.status != .assumption)
