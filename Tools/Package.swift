@@ -127,7 +127,7 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
-        // `bgtrack simulate --shell ios`: the simulated iPhone hosts the iOS shell through AppleShadow.
+        // `bgtrack simulate`: the simulated iPhone hosts the iOS shell through AppleShadow.
         .target(
             name: "IOSShellHost",
             dependencies: [
@@ -238,12 +238,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "IOSSimulatorTests", dependencies: ["BackgroundCore", "IOSSimulator", "LocationLog"],
+            name: "IOSSimulatorTests", dependencies: ["BackgroundCore", "IOSShellHost", "IOSSimulator", "LocationLog"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "bgtrackTests",
             dependencies: [
-                "bgtrack", "BackgroundCore", "IOSSimulator", "LocationLog", "LocationLogTesting", "LinuxDevice",
+                "bgtrack", "BackgroundCore", "IOSShellHost", "IOSSimulator", "LocationLog", "LocationLogTesting", "LinuxDevice",
                 "LoadGenerator", "TrackServer", "TrackServerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -274,6 +274,8 @@ let package = Package(
                 "LocationLogTesting",
                 // The simulated server, one of the judges of the sample rules cross-validator.
                 "IOSSimulator",
+                // The iOS shell the timeline evaluation runs through the simulator.
+                "IOSShellHost",
                 "LinuxDevice",
                 "SQLitePowerCut",
                 // `bgtrack-bench postgres`'s COPY rows, round-tripped through a live PostgreSQL.

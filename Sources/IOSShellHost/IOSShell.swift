@@ -9,8 +9,8 @@ package import LocationLog
     import FoundationNetworking
 #endif
 
-/// `bgtrack simulate --shell ios`: the simulated iPhone runs the iOS shell, the code an app
-/// links, instead of the keep-alive machine directly.
+/// The app every simulation runs (`bgtrack simulate`, `compare`, `demo`): the iOS shell, the
+/// code an app links, through Apple's API as the shadow frameworks carry it.
 ///
 /// Each event reaches the shell as the callback iOS would make: a launch is a new
 /// `Tracker` and `didFinishLaunching` (with the location key after a location
@@ -23,9 +23,8 @@ package import LocationLog
 /// nothing-lost checks judge the shell that ships.
 ///
 /// The shell stores its samples in the simulator's phone store and uploads them through its
-/// background `URLSession`, which the simulator runs as the system does (`--upload-session
-/// background`: out of process, rate-limited, the answer delivered when the app runs, relaunching
-/// it if need be), so the nothing-lost check judges the shell's own acknowledgements. Runs on the
+/// background `URLSession`, which the simulator runs as the system does (out of process,
+/// rate-limited, the answer delivered when the app runs, relaunching it if need be), so the nothing-lost check judges the shell's own acknowledgements. Runs on the
 /// main thread, as UIKit code does.
 package struct IOSShell: HostedAppFactory {
     /// The `Tracker.Configuration.device` the app sets: the token's own device
@@ -144,6 +143,8 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
     }
 
     @MainActor private func running(_ system: HostedSystemState, _ body: () -> Void) -> HostedResult {
+        // This app's system answers its calls even if another simulation was made since this one.
+        ShadowSystem.backend = backend
         backend.system = system
         backend.mainActorThread = Thread.current
         backend.effects = []

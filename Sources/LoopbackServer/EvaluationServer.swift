@@ -162,9 +162,11 @@ private final class Box<T: Sendable>: @unchecked Sendable {
 }
 
 extension EvaluationServer {
-    /// The evaluation table through a real server started for it (and stopped after).
+    /// The evaluation table of `app` (the iOS shell) through a real server started for it (and
+    /// stopped after). The runs are on the main actor, as the shell's UIKit code runs; the phone
+    /// blocks it on real HTTP, which the server answers from its own threads.
     package static func table(
-        scenarios: [String], strategies: [StrategyName], seeds: ClosedRange<UInt64>,
+        scenarios: [String], strategies: [StrategyName], seeds: ClosedRange<UInt64>, app: any HostedAppFactory,
         settings: TimelineSettings = .sampling(every: .seconds(120)),
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
         inspect:
@@ -172,10 +174,10 @@ extension EvaluationServer {
             { _, _, _ in }
     ) async throws -> [TimelineEvaluation.Row] {
         let server = try await EvaluationServer.start(settings: settings)
-        let result = await onOwnThread { () -> Result<[TimelineEvaluation.Row], any Error> in
+        let result = await MainActor.run { () -> Result<[TimelineEvaluation.Row], any Error> in
             Result {
                 try TimelineEvaluation.table(
-                    scenarios: scenarios, strategies: strategies, seeds: seeds, settings: settings,
+                    scenarios: scenarios, strategies: strategies, seeds: seeds, app: app, settings: settings,
                     connect: server.connect, progress: progress, inspect: inspect)
             }
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BackgroundCore
 import Foundation
+import IOSShellHost
 import IOSSimulator
 
 struct CompareCommand: AsyncParsableCommand {
@@ -28,14 +29,6 @@ struct CompareCommand: AsyncParsableCommand {
                 "One iOS profile (--ios) and authorisation (--auth); lists the parameters that move a result by more than 10 %."
         ))
     var sensitivity = false
-
-    @Flag(
-        help: ArgumentHelp(
-            "Run the matrix twice, by the keep-alive machine directly and through --shell ios, and show where they differ.",
-            discussion:
-                "Coverage, kills, energy, violations and relaunches per row, both ways; both upload through a background URLSession."
-        ))
-    var againstDirect = false
 
     @Option(help: "The iOS profile of --sensitivity.")
     var ios: Int = 17
@@ -65,16 +58,6 @@ struct CompareCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try seedList()
-        if againstDirect {
-            guard scenario.shell != .direct, seeds == nil, !sensitivity, format != .svg else {
-                throw ValidationError(
-                    "--against-direct compares one seed's matrix through --shell ios with the direct run; "
-                        + "give --shell ios and drop --seeds, --sensitivity and --format svg")
-            }
-        }
-        if sensitivity, scenario.shell == .ios {
-            throw ValidationError("--sensitivity runs the keep-alive machine directly; drop --shell ios")
-        }
         if seeds != nil, format == .svg {
             throw ValidationError("--seeds prints a table or JSON; --format svg draws one seed")
         }
@@ -91,7 +74,7 @@ struct CompareCommand: AsyncParsableCommand {
         }
     }
 
-    /// On the main actor: `--shell ios` runs the iOS shell, which is main-thread code like UIKit.
+    /// On the main actor: every run is the iOS shell, which is main-thread code like UIKit.
     func run() async throws {
         try await MainActor.run { try runOnMain() }
     }
@@ -104,16 +87,6 @@ struct CompareCommand: AsyncParsableCommand {
         }
         if let seedList = try seedList() {
             try runSeeds(seedList)
-            return
-        }
-        if againstDirect {
-            let shell = simulate(seeds: [scenario.seed], label: "simulating through --shell \(scenario.shell)")
-            var direct = self
-            direct.scenario.shell = .direct
-            direct.scenario.uploadSession = .background  // like for like: the shell's upload path
-            let reports = direct.simulate(seeds: [scenario.seed], label: "simulating directly")
-            let comparison = ShellComparison(direct: reports, shell: shell)
-            try emit(format == .json ? try ReportJSON.encode(comparison) : comparison.table())
             return
         }
         let reports = simulate(seeds: [scenario.seed], label: "simulating")
@@ -131,7 +104,9 @@ struct CompareCommand: AsyncParsableCommand {
     /// The matrix once per seed, with the scenario options applied to every run.
     private func simulate(seeds: [UInt64], label: String) -> [SimulationReport] {
         let configurations = seeds.flatMap { seed in
-            Comparison.configurations(hours: scenario.hours, seed: seed, scenario: scenario.resolvedScenario).map {
+            Comparison.configurations(
+                hours: scenario.hours, seed: seed, app: IOSShell(), scenario: scenario.resolvedScenario
+            ).map {
                 var configuration = $0
                 scenario.configure(&configuration)
                 return configuration
@@ -151,9 +126,8 @@ struct CompareCommand: AsyncParsableCommand {
 
     private func runSensitivity() throws {
         var setup = Sensitivity.Setup(
-            ios: ios, authorization: auth.authorization, scenario: scenario.resolvedScenario, hours: scenario.hours,
-            seed: scenario.seed, memoryKillFactor: scenario.memoryKills)
-        setup.uploadSession = scenario.uploadSession
+            ios: ios, app: IOSShell(), authorization: auth.authorization, scenario: scenario.resolvedScenario,
+            hours: scenario.hours, seed: scenario.seed, memoryKillFactor: scenario.memoryKills)
         setup.hostAppRegions = scenario.appRegions
         let bar = ProgressBar(label: "sensitivity")
         let study = Sensitivity.run(setup) { done, total in bar.update(done, of: total) }

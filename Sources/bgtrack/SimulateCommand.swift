@@ -1,12 +1,13 @@
 import ArgumentParser
 import BackgroundCore
 import Foundation
+import IOSShellHost
 import IOSSimulator
 
 struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
-        abstract: "Run one keep-alive strategy through a simulated day on a simulated iPhone.",
+        abstract: "Run the iOS shell with one keep-alive strategy through a simulated day on a simulated iPhone.",
         discussion: "Strategies:\n"
             + StrategyName.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
 
@@ -44,7 +45,7 @@ struct SimulateCommand: AsyncParsableCommand {
         }
     }
 
-    /// On the main actor: `--shell ios` runs the iOS shell, which is main-thread code like UIKit.
+    /// On the main actor: the simulated iPhone runs the iOS shell, which is main-thread code like UIKit.
     func run() async throws {
         try await MainActor.run { try runOnMain() }
     }
@@ -52,7 +53,8 @@ struct SimulateCommand: AsyncParsableCommand {
     @MainActor
     func runOnMain() throws {
         var configuration = SimulationConfiguration(
-            strategy: strategy, ios: ios, authorization: auth.authorization, scenario: scenario.resolvedScenario,
+            strategy: strategy, ios: ios, app: IOSShell(), authorization: auth.authorization,
+            scenario: scenario.resolvedScenario,
             hours: scenario.hours, seed: scenario.seed, allowsSilentAudio: allowSilentAudio,
             memoryKillFactor: scenario.memoryKills, faults: Set(scenario.faults), recordsTimeline: timeline)
         scenario.configure(&configuration)
@@ -77,8 +79,7 @@ struct SimulateCommand: AsyncParsableCommand {
             print(
                 "\nuploads: \(report.uploads) acknowledged, \(report.samplesOnServer) samples on the server, "
                     + "\(report.samplesPending) pending"
-                    + (configuration.uploadSession == .background
-                        ? "; \(report.backgroundTransfers) sent by the system's background URLSession" : ""))
+                    + "; \(report.backgroundTransfers) sent by the system's background URLSession")
             if let lines = report.timeline {
                 print("\ntimeline:")
                 lines.forEach { print("  \($0)") }

@@ -1,6 +1,5 @@
 public import ArgumentParser
 public import BackgroundCore
-import IOSShellHost
 public import IOSSimulator
 public import LinuxDevice
 import LocationLog
@@ -9,7 +8,6 @@ extension StrategyName: ExpressibleByArgument {}
 extension UploadProtocol: ExpressibleByArgument {}
 extension Durability: ExpressibleByArgument {}
 extension SimulationConfiguration.Fault: ExpressibleByArgument {}
-extension SimulationConfiguration.UploadSession: ExpressibleByArgument {}
 extension NotificationAnswer: ExpressibleByArgument {}
 
 /// How the simulated user answers the app's location prompts (a fresh install starts not
@@ -27,29 +25,6 @@ enum AuthorizationOption: String, CaseIterable, ExpressibleByArgument {
         case .always: return .always
         case .whenInUse, .allowOnce: return .whenInUse
         case .denied: return .denied
-        }
-    }
-}
-
-/// Which code the simulated process runs.
-enum ShellOption: String, CaseIterable, ExpressibleByArgument {
-    /// The iOS shell wherever it can run (iOS 17 and later, as the package requires), the
-    /// keep-alive machine on older profiles.
-    case auto
-    /// The keep-alive machine, its effects carried out by the simulator itself.
-    case direct
-    /// The iOS shell an app links (BackgroundTracker), through AppleShadow backed by the simulator.
-    case ios
-
-    /// The oldest iOS the package (and so the shell) supports.
-    static let shellMinimumIOS = 17
-
-    /// The app code for a run on iOS `major`: the shell, or `nil` for the keep-alive machine.
-    func app(ios major: Int) -> (any HostedAppFactory)? {
-        switch self {
-        case .auto: return major >= Self.shellMinimumIOS ? IOSShell() : nil
-        case .direct: return nil
-        case .ios: return IOSShell()
         }
     }
 }
@@ -78,13 +53,10 @@ struct ScenarioOptions: ParsableArguments {
         help: "Inject an app bug (repeatable): never-end-tasks drops every endBackgroundTask (seed 003's typo).")
     var faults: [SimulationConfiguration.Fault] = []
 
-    @Option(
-        help: """
-            How the phone uploads: in-process (an ordinary URLSession, needs the app's own background \
-            time) or background (a background URLSession: the system sends while the app is suspended \
-            or dead and relaunches it with the result).
-            """)
-    var uploadSession: SimulationConfiguration.UploadSession = .inProcess
+    /// Removed with direct mode (issue 39): the shell uploads through its background URLSession
+    /// only. Kept, hidden, to say so to whoever still passes `in-process`.
+    @Option(help: .hidden)
+    var uploadSession: String?
 
     @Option(help: "Regions the host app monitors itself (0…20); iOS allows 20 per app, the library's included.")
     var appRegions = 0
@@ -92,15 +64,10 @@ struct ScenarioOptions: ParsableArguments {
     @Option(help: "Silent pushes the server sends per hour (0…3600); default: the scenario's own (commute: 2).")
     var pushRate: Double?
 
-    @Option(
-        help: """
-            The app code the simulated iPhone runs: auto (the iOS shell on iOS 17 and later, which the \
-            package requires, the keep-alive machine before), direct (the keep-alive machine) or ios \
-            (the iOS shell an app links, through AppleShadow backed by the simulator). The shell \
-            uploads through its background URLSession, whatever --upload-session says; every table \
-            says which code produced each row (column `code`).
-            """)
-    var shell: ShellOption = .auto
+    /// Removed with direct mode (issue 39): every run is the iOS shell. Kept, hidden, to say so to
+    /// whoever still passes `direct` or `auto`.
+    @Option(help: .hidden)
+    var shell: String?
 
     @Option(
         help: """
@@ -132,13 +99,21 @@ struct ScenarioOptions: ParsableArguments {
         configuration.notifications = notifications
         configuration.memoryKillFactor = memoryKills
         configuration.faults = Set(faults)
-        configuration.app = shell.app(ios: configuration.ios)
-        // The iOS shell has one upload path: its background URLSession.
-        configuration.uploadSession = configuration.app != nil ? .background : uploadSession
         configuration.hostAppRegions = appRegions
     }
 
     mutating func validate() throws {
+        if let shell, shell != "ios" {
+            throw ValidationError(
+                "--shell '\(shell.prefix(40))': direct mode was removed (issue 39); every run is the iOS shell "
+                    + "(BackgroundTracker through Apple's API), on every iOS profile: drop --shell.")
+        }
+        if let uploadSession, uploadSession != "background" {
+            throw ValidationError(
+                "--upload-session '\(uploadSession.prefix(40))': the in-process path went with direct mode "
+                    + "(issue 39); the iOS shell uploads through its background URLSession only: drop --upload-session."
+            )
+        }
         guard hours.isFinite, (0.1...720).contains(hours) else {
             throw ValidationError("--hours \(hours) is outside 0.1…720; simulate at most 30 days.")
         }

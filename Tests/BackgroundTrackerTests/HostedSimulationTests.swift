@@ -15,12 +15,11 @@ extension ShellSuite {
         func run(
             _ strategy: StrategyName, ios: Int, auth: LocationAuthorization = .always, hours: Double = 6,
             seed: UInt64 = 1, memoryKills: Double = 1, faults: Set<SimulationConfiguration.Fault> = [],
-            shell: (any HostedAppFactory)? = IOSShell()
+            shell: any HostedAppFactory = IOSShell()
         ) -> SimulationReport {
-            var configuration = SimulationConfiguration(
-                strategy: strategy, ios: ios, authorization: auth, hours: hours, seed: seed,
+            let configuration = SimulationConfiguration(
+                strategy: strategy, ios: ios, app: shell, authorization: auth, hours: hours, seed: seed,
                 memoryKillFactor: memoryKills, faults: faults, recordsTimeline: true)
-            configuration.app = shell
             var simulation = Simulation(configuration)
             return simulation.run()
         }
@@ -76,9 +75,8 @@ extension ShellSuite {
             #expect(report.processingRuns > 0)
             // Location Services switched off while the app runs: the keep-alive machine's notice,
             // posted by the shell through UNUserNotificationCenter, counted by the simulator.
-            var configuration = SimulationConfiguration(strategy: .adaptive, ios: 17, hours: 4)
+            var configuration = SimulationConfiguration(strategy: .adaptive, ios: 17, app: IOSShell(), hours: 4)
             configuration.scenario.happenings.append((at: 2 * 3600, .locationServices(false)))
-            configuration.app = IOSShell()
             var simulation = Simulation(configuration)
             let switchedOff = simulation.run()
             #expect(switchedOff.notificationsByKind[UserNotice.locationServicesOff.rawValue, default: 0] == 1)
@@ -90,11 +88,10 @@ extension ShellSuite {
             // error; the shell then completes the wake's task instead of holding it to expiry.
             func afterSwitchOff(rule: Bool) -> [String] {
                 var configuration = SimulationConfiguration(
-                    strategy: .adaptive, ios: 17, hours: 8, memoryKillFactor: 0, recordsTimeline: true)
+                    strategy: .adaptive, ios: 17, app: IOSShell(), hours: 8, memoryKillFactor: 0, recordsTimeline: true)
                 configuration.scenario.silentPushesPerHour = 0
                 configuration.scenario.happenings.append((at: 3600, .locationServices(false)))
                 if !rule { configuration.parameterScales[.contractFailedFixReported] = 0 }
-                configuration.app = IOSShell()
                 var simulation = Simulation(configuration)
                 return (simulation.run().timeline ?? []).filter { $0 > "01:00:01" }
             }
@@ -113,39 +110,14 @@ extension ShellSuite {
             #expect(afterSwitchOff(rule: false).contains { $0.contains("BGTask \(refresh) expiring") })
         }
 
-        @Test("an identifier the plist does not permit: no crash and no such task, through the shell as directly")
-        func unpermittedIdentifierBothModes() {
-            var plist = InfoPlist.minimal(for: .adaptive)
-            plist.permittedTaskIdentifiers.remove(BackgroundTaskIdentifiers.processing)
-            var reports: [SimulationReport] = []
-            for shell in [nil, IOSShell()] as [(any HostedAppFactory)?] {
-                var configuration = SimulationConfiguration(
-                    strategy: .adaptive, ios: 17, hours: 24, memoryKillFactor: 0, recordsTimeline: true)
-                configuration.plist = plist
-                configuration.app = shell
-                var simulation = Simulation(configuration)
-                reports.append(simulation.run())
-            }
-            for report in reports {
-                #expect(report.crashes.isEmpty, "\(report.shell): \(report.crashes)")
-                #expect(report.processingRuns == 0, "\(report.shell)")
-                #expect(report.submitRefusals == 0, "\(report.shell)")
-                #expect(
-                    report.timeline?.contains { $0.contains("BGTask \(BackgroundTaskIdentifiers.refresh) completed") }
-                        == true)
-            }
-        }
-
         @Test("uploads go through the shell's background session; each answer deletes only what it acknowledged")
         func uploadsThroughTheSimulatedSession() {
             // A day with outages, memory kills and a revoked session: answers arrive late, after
             // relaunches, or as refusals; the simulator's end check counts every sample the shell
             // stored as on the server, pending or quarantined.
             var configuration = SimulationConfiguration(
-                strategy: .adaptive, ios: 18, hours: 24, memoryKillFactor: 10, recordsTimeline: true)
+                strategy: .adaptive, ios: 18, app: IOSShell(), hours: 24, memoryKillFactor: 10, recordsTimeline: true)
             configuration.scenario.happenings += [(at: 9 * 3600, .revokeSession), (at: 11 * 3600, .renewSession)]
-            configuration.uploadSession = .background
-            configuration.app = IOSShell()
             var simulation = Simulation(configuration)
             let report = simulation.run()
             #expect(report.backgroundTransfers > 10)
@@ -161,7 +133,7 @@ extension ShellSuite {
         func gapIntervalsReachTheServer() throws {
             // Low Power Mode for two hours, then a force-quit the user undoes an hour later: the
             // shell records both intervals in the phone's store and its uploads carry them.
-            var configuration = SimulationConfiguration(strategy: .adaptive, ios: 17, hours: 24)
+            var configuration = SimulationConfiguration(strategy: .adaptive, ios: 17, app: IOSShell(), hours: 24)
             configuration.scenario.happenings += [
                 (at: 10 * 3600, .lowPowerMode(true)), (at: 12 * 3600, .lowPowerMode(false)),
                 (at: 14 * 3600, .openApp(seconds: 60)), (at: 14 * 3600 + 30, .forceQuit),
@@ -170,7 +142,6 @@ extension ShellSuite {
             configuration.scenario.happenings.sort { $0.at < $1.at }
             let store = try LocationStore.inMemory()
             configuration.store = store
-            configuration.app = IOSShell()
             var simulation = Simulation(configuration)
             let report = simulation.run()
             #expect(report.invariantViolations == 0, "\(report.violationExamples)")
@@ -193,14 +164,14 @@ extension ShellSuite {
         func relaunchRecreatesSessions() throws {
             for ios in [17, 18] {
                 var configuration = SimulationConfiguration(
-                    strategy: .activitySession, ios: ios, authorization: .whenInUse, hours: 12, recordsTimeline: true)
+                    strategy: .activitySession, ios: ios, app: IOSShell(), authorization: .whenInUse, hours: 12,
+                    recordsTimeline: true)
                 configuration.scenario.happenings.append((at: 10 * 3600, .reboot))
                 // A silent push is what relaunches the app in the background after the reboot;
                 // only an app with `remote-notification` is woken by one (docs/ios-policy.md §Contract).
                 var plist = InfoPlist.minimal(for: .activitySession)
                 plist.backgroundModes.insert("remote-notification")
                 configuration.plist = plist
-                configuration.app = IOSShell()
                 var simulation = Simulation(configuration)
                 let report = simulation.run()
                 let timeline = try #require(report.timeline)

@@ -88,8 +88,7 @@ extension ShellSuite {
 
         func hostedHomeDay(motion: SimulationConfiguration.MotionAccess) -> SimulationReport {
             var configuration = SimulationConfiguration(
-                strategy: .adaptive, ios: 17, scenario: .homeDay(), recordsTimeline: true)
-            configuration.app = IOSShell()
+                strategy: .adaptive, ios: 17, app: IOSShell(), scenario: .homeDay(), recordsTimeline: true)
             configuration.motion = motion
             var simulation = Simulation(configuration)
             return simulation.run()

@@ -96,8 +96,7 @@ extension ShellSuite {
             var scenario = Scenario.commute()
             scenario.happenings.append((at: 12 * 3600, .locationServices(false)))
             var configuration = SimulationConfiguration(
-                strategy: .adaptive, ios: 17, scenario: scenario, hours: 14, recordsTimeline: true)
-            configuration.app = IOSShell()
+                strategy: .adaptive, ios: 17, app: IOSShell(), scenario: scenario, hours: 14, recordsTimeline: true)
             configuration.notifications = answer
             var simulation = Simulation(configuration)
             return simulation.run()

@@ -1,4 +1,5 @@
 import BackgroundCore
+import IOSShellHost
 import Testing
 
 @testable import IOSSimulator
@@ -7,7 +8,7 @@ import Testing
 /// whatever the app's state. Policy: a local notification scheduled with
 /// `UNUserNotificationCenter.add(_:)` is delivered by the system at its trigger time; the app
 /// need not be running (UserNotifications, "Scheduling a notification locally from your app").
-@Suite("Dead-man notice")
+@MainActor @Suite("Dead-man notice")
 struct DeadManNoticeTests {
     static let lead = 600.0
 
@@ -23,7 +24,7 @@ struct DeadManNoticeTests {
         var scenario = Scenario.commute()
         scenario.happenings += happenings.map { (at: $0.0, $0.1) }
         var configuration = SimulationConfiguration(
-            strategy: strategy, ios: 17, authorization: auth, scenario: scenario, seed: 1)
+            strategy: strategy, ios: 17, app: IOSShell(), authorization: auth, scenario: scenario, seed: 1)
         configuration.notifications = notifications
         var simulation = Simulation(configuration)
         return simulation.run()

@@ -1,11 +1,12 @@
 import BackgroundCore
+import IOSShellHost
 import Testing
 
 @testable import IOSSimulator
 
 /// Issue 21 item 5: every energy headline says what share of it rests on parameters the policy
 /// table marks as assumptions, and coverage counts approximate samples apart.
-@Suite struct EnergyAssumptionTests {
+@MainActor @Suite struct EnergyAssumptionTests {
     let start = Instant(seconds: 1_750_000_000)
 
     @Test func aBurstCountsAsAssumedWhenAnyOfItsParametersIs() {
@@ -28,10 +29,17 @@ import Testing
     /// little of it is assumed; significant-change spends on the SLC, visit and CPU powers the
     /// table marks as assumptions.
     @Test func theShareFollowsThePolicyTable() {
-        var continuous = Simulation(SimulationConfiguration(strategy: .continuousLocation, ios: 17, hours: 6))
-        var significant = Simulation(SimulationConfiguration(strategy: .significantChange, ios: 17, hours: 6))
+        // Both made before either runs: each shell's calls reach its own system (the shell
+        // installs it for every call, not only when the simulation is made).
+        var continuous = Simulation(
+            SimulationConfiguration(strategy: .continuousLocation, ios: 17, app: IOSShell(), hours: 6))
+        var significant = Simulation(
+            SimulationConfiguration(strategy: .significantChange, ios: 17, app: IOSShell(), hours: 6))
         let gps = continuous.run()
         let slc = significant.run()
+        var alone = Simulation(
+            SimulationConfiguration(strategy: .continuousLocation, ios: 17, app: IOSShell(), hours: 6))
+        #expect(alone.run() == gps, "the same day as when made and run alone")
         #expect(gps.energyAssumedShare < 0.1, "\(gps.energyAssumedShare)")
         #expect(slc.energyAssumedShare > 0.3, "\(slc.energyAssumedShare)")
         #expect(PolicyTable.parameter(.gpsPower, ios: 17)?.status != .assumption)

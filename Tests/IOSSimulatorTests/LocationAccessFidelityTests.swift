@@ -1,4 +1,5 @@
 import BackgroundCore
+import IOSShellHost
 import IOSSimulator
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// [AD-reduced] (kCLLocationAccuracyReduced), [AD-CLM] (CLLocationManager.accuracyAuthorization)
 /// and [AD-auth] ("Choosing the Location Services Authorization to Request"); that Allow Once
 /// returns to "not determined" is developers' reports (folklore), not an Apple page.
-@Suite struct LocationAccessFidelityTests {
+@MainActor @Suite struct LocationAccessFidelityTests {
     func run(
         _ strategy: StrategyName, ios: Int = 17, auth: LocationAuthorization = .always,
         at happenings: [(Double, Scenario.Happening)] = [], seed: UInt64 = 1
@@ -17,7 +18,7 @@ import Testing
         scenario.happenings.sort { $0.at < $1.at }
         var simulation = Simulation(
             SimulationConfiguration(
-                strategy: strategy, ios: ios, authorization: auth, scenario: scenario, seed: seed,
+                strategy: strategy, ios: ios, app: IOSShell(), authorization: auth, scenario: scenario, seed: seed,
                 memoryKillFactor: 0, recordsTimeline: true))
         return simulation.run()
     }
@@ -47,9 +48,21 @@ import Testing
     /// position is updated "at most a few times per hour" (the model: every 15 min).
     @Test func anApproximateAppGetsNoRegionsAndFewDistinctPositions() {
         let report = run(.adaptive, at: [(0.05, .preciseLocation(false))])
-        #expect(report.timeline?.contains { $0.contains("region monitoring refused") } == true)
         #expect(report.kills.isEmpty)
         #expect(report.samplesApproximate > 600)
+        // The shell reads `accuracyAuthorization` and asks for no region without full accuracy.
+        #expect(report.timeline?.contains { $0.contains("region monitoring refused") } == false)
+        // An app that asks anyway is refused.
+        let app: @Sendable () -> ScriptedApp = {
+            ScriptedApp { event, _ in
+                guard case .environmentChanged = event else { return HostedResult() }
+                return HostedResult(effects: [.monitorRegion(latitude: 31.23, longitude: 121.47, radius: 100)])
+            }
+        }
+        var scenario = Scenario.commute()
+        scenario.happenings.append((at: 30, .preciseLocation(false)))
+        let asking = SimulationConfiguration.scripted(app, scenario: scenario).run()
+        #expect(asking.timeline?.contains { $0.contains("region monitoring refused") } == true)
     }
 
     /// Precise Location exists from iOS 14: on iOS 12 the switch does nothing.
@@ -81,16 +94,16 @@ import Testing
     @Test func theMetroLegHasNoGPS() {
         let continuous = run(.continuousLocation)
         let adaptive = run(.adaptive)
-        // Continuous updates see each station pass; refused cell fixes are logged between them.
+        // Continuous updates see each station pass. The cell fixes between them are refused by the
+        // shell's own machine, which the simulator does not see (`fixes_rejected` counts only what
+        // an app reports); they show as the phone's no-fix gaps (GapReasonTests).
         #expect(continuous.coverage == 1)
-        #expect(continuous.fixesRejected > 50, "\(continuous.fixesRejected)")
         #expect(adaptive.coverage >= 0.99, "\(adaptive.coverage)")
-        #expect(adaptive.fixesRejected > 0)
     }
 }
 
 /// The retry of a refused slot fix, on the machine alone.
-@Suite struct SlotFixRetryTests {
+@MainActor @Suite struct SlotFixRetryTests {
     @Test func aTooCoarseSlotFixIsAskedForAgainAtMostThreeTimes() {
         let start = Instant(milliseconds: 1_732_492_800_000)
         var machine = KeepAliveMachine(strategy: .continuousLocation, environment: .init(iosMajor: 17), at: start)
@@ -118,10 +131,11 @@ import Testing
 /// BGProcessing (issue 8, item 6): [BGH] iOS 13+, "can take minutes"; [Q685525] "typically
 /// delivered overnight"; [F119758] the phone locked and idle. `adaptive` asks for one to upload
 /// the backlog on the charger; the commute charges from 23:00 to 07:00.
-@Suite struct ProcessingTaskFidelityTests {
+@MainActor @Suite struct ProcessingTaskFidelityTests {
     func run(ios: Int) -> SimulationReport {
         var simulation = Simulation(
-            SimulationConfiguration(strategy: .adaptive, ios: ios, memoryKillFactor: 0, recordsTimeline: true))
+            SimulationConfiguration(
+                strategy: .adaptive, ios: ios, app: IOSShell(), memoryKillFactor: 0, recordsTimeline: true))
         return simulation.run()
     }
 

@@ -1,10 +1,11 @@
 import BackgroundCore
+import IOSShellHost
 import Testing
 
 @testable import IOSSimulator
 
 /// Authorisation is prompted, not given ([AD-locauth], requestAlwaysAuthorization(); docs/ios-policy.md §Contract).
-@Suite struct LocationPermissionTests {
+@MainActor @Suite struct LocationPermissionTests {
     static func permission(
         _ answers: LocationAnswers, plist: InfoPlist = .minimal(for: .adaptive), ios: Int = 17
     ) -> LocationPermission {
@@ -87,11 +88,13 @@ import Testing
         #expect(try denied.requestWhenInUse(inForeground: true).get()?.authorization == .denied)
     }
 
-    @Test("direct runs: the app asks at its first foreground launch; the report says what it reached and when")
-    func directRunsReachTheirAuthorization() {
+    @Test("the shell asks at its first foreground launch; the report says what it reached and when")
+    func theShellReachesItsAuthorization() {
         func reached(_ strategy: StrategyName, _ auth: LocationAuthorization) -> SimulationReport {
-            SimulationConfiguration(strategy: strategy, ios: 17, authorization: auth, hours: 1, memoryKillFactor: 0)
-                .run()
+            SimulationConfiguration(
+                strategy: strategy, ios: 17, app: IOSShell(), authorization: auth, hours: 1, memoryKillFactor: 0
+            )
+            .run()
         }
         let adaptive = reached(.adaptive, .always)
         #expect(adaptive.authorization == "always")

@@ -130,7 +130,9 @@ import Testing
         #expect(location.locationAbandoned)
         #expect(location.serviceSessionCreated() == true)
         #expect(!location.locationAbandoned)
-        location.endActivitySession(endsServiceSession: true)
+        location.endActivitySession()
+        #expect(location.serviceSessionHeld, "the service session is the app's to invalidate")
+        location.serviceSessionInvalidated()
         #expect(!location.serviceSessionHeld)
     }
 

@@ -1,13 +1,15 @@
 import BackgroundCore
+import IOSShellHost
 import Testing
 
 @testable import IOSSimulator
 
 /// Issue 8, items 9-10: the path error and the energy floor every report now carries.
-@Suite struct ReportMetricsTests {
+@MainActor @Suite struct ReportMetricsTests {
     func run(_ strategy: StrategyName, scenario: Scenario = .commute(), hours: Double = 24) -> SimulationReport {
         var simulation = Simulation(
-            SimulationConfiguration(strategy: strategy, ios: 17, scenario: scenario, hours: hours, seed: 1))
+            SimulationConfiguration(
+                strategy: strategy, ios: 17, app: IOSShell(), scenario: scenario, hours: hours, seed: 1))
         return simulation.run()
     }
 
@@ -52,11 +54,12 @@ import Testing
     }
 }
 
-@Suite struct SeedSummaryTests {
+@MainActor @Suite struct SeedSummaryTests {
     @Test func mediansAndMinimumsPerRow() {
         let reports = (1...3).map { seed -> SimulationReport in
             var simulation = Simulation(
-                SimulationConfiguration(strategy: .significantChange, ios: 17, hours: 6, seed: UInt64(seed)))
+                SimulationConfiguration(
+                    strategy: .significantChange, ios: 17, app: IOSShell(), hours: 6, seed: UInt64(seed)))
             return simulation.run()
         }
         let summary = SeedSummary.summarize(reports)

@@ -1,20 +1,21 @@
 import BackgroundCore
+import IOSShellHost
 import IOSSimulator
 import Testing
 
 /// `compare --sensitivity` (issue 8, item 8) and the `adaptive` energy goal that rests on it.
-@Suite struct SensitivityTests {
+@MainActor @Suite struct SensitivityTests {
     /// A full day, three parameters: what the headline checks need, at a tenth of the full cost.
     static let study = Sensitivity.run(
         Sensitivity.Setup(
-            ios: 17, strategies: [.continuousLocation, .adaptive], factors: [2],
+            ios: 17, app: IOSShell(), strategies: [.continuousLocation, .adaptive], factors: [2],
             parameters: [.cellLocationPower, .audioPower, .gpsTimeToFix]))
 
     @Test func everyAssumptionIsVariedOrListedAsNotVariable() {
         let assumptions = Sensitivity.assumptions(ios: 17).map(\.key.rawValue)
         #expect(assumptions.contains(PolicyKey.cellLocationPower.rawValue))
         #expect(!assumptions.contains(PolicyKey.gpsPower.rawValue), "GPS power is folklore, not an assumption")
-        let setup = Sensitivity.Setup(ios: 17, hours: 0.5, strategies: [.continuousLocation])
+        let setup = Sensitivity.Setup(ios: 17, app: IOSShell(), hours: 0.5, strategies: [.continuousLocation])
         let study = Sensitivity.run(setup)
         #expect(study.variations.count == Sensitivity.runCount(setup) - 1)
         let varied = Set(study.variations.map(\.parameter))
@@ -59,7 +60,7 @@ import Testing
             perCoveredSlot <= 1.0 / 8,
             "all assumptions ×2: \(adaptive.energyRatio) of the reference, which covered \(reference.coverage)")
         #expect(adaptive.coverage >= 0.99)
-        var simulation = Simulation(SimulationConfiguration(strategy: .adaptive, ios: 17))
+        var simulation = Simulation(SimulationConfiguration(strategy: .adaptive, ios: 17, app: IOSShell()))
         let report = simulation.run()
         #expect(
             report.energyMwh <= 1.5 * report.energyFloorMwh, "\(report.energyMwh) vs floor \(report.energyFloorMwh)")

@@ -10,7 +10,7 @@ import Testing
     static let processing = BackgroundTaskIdentifiers.processing
 
     @Test func aNewRefreshRequestReplacesThePendingOneAndALaunchEndsIt() {
-        var scheduler = TaskScheduler(plist: .minimal(for: .adaptive))
+        var scheduler = TaskScheduler()
         let first = scheduler.requestRefresh()
         let second = scheduler.requestRefresh()
         #expect(scheduler.isRefreshPending(first) == false)
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func processingRunsAfterItsEarliestDateAndNotTwiceWithinTheInterval() {
-        var scheduler = TaskScheduler(plist: .minimal(for: .adaptive))
+        var scheduler = TaskScheduler()
         let hour = Duration.seconds(3600)
         #expect(scheduler.processingDue(at: start, minimumInterval: hour) == false)  // nothing requested
         scheduler.requestProcessing(earliest: start + .seconds(600))
@@ -34,17 +34,8 @@ import Testing
         #expect(scheduler.processingDue(at: start + .seconds(4200), minimumInterval: hour) == true)
     }
 
-    @Test func aLaunchTakesTheRequestOutOfTheRulesPendingLimit() {
-        var scheduler = TaskScheduler(plist: .minimal(for: .adaptive))
-        #expect(scheduler.rules.register(Self.refresh) == .registered)
-        #expect(scheduler.rules.submit(Self.refresh, kind: .refresh, backgroundRefreshAvailable: true) == nil)
-        _ = scheduler.requestRefresh()
-        scheduler.refreshLaunched()
-        #expect(scheduler.rules.submit(Self.refresh, kind: .refresh, backgroundRefreshAvailable: true) == nil)
-    }
-
     @Test func aGrantEndsByCompletionByItsDeadlineOrWithTheProcessOnlyOnce() {
-        var scheduler = TaskScheduler(plist: .minimal(for: .adaptive))
+        var scheduler = TaskScheduler()
         let first = scheduler.openGrant(Self.refresh)
         #expect(scheduler.completeGrant(Self.processing) == false)  // another task's completion
         #expect(scheduler.grant(version: first)?.identifier == Self.refresh)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BackgroundCore
 import Foundation
+import IOSShellHost
 import IOSSimulator
 import LinuxDevice
 import LocationLog
@@ -258,7 +259,7 @@ import TrackServer
     @Test(arguments: [
         ["--fault", "never-end-task"], ["--fault", ""], ["--push-rate", "-1"], ["--push-rate", "nan"],
         ["--push-rate", "3601"], ["--push-rate", "ten"], ["--app-regions", "21"], ["--app-regions", "-1"],
-        ["--app-regions", "many"], ["--upload-session", "nsurlsessiond"], ["--upload-session", ""],
+        ["--app-regions", "many"],
     ])
     func badFaultAndPushRateFlagsAreRefused(arguments: [String]) throws {
         let text = try #require(message(["simulate", "--strategy", "adaptive"] + arguments))
@@ -274,9 +275,8 @@ import TrackServer
         #expect(command.scenario.resolvedScenario.silentPushesPerHour == 10)
         let session = try #require(
             try BGTrack.parseAsRoot([
-                "simulate", "--strategy", "adaptive", "--upload-session", "background", "--app-regions", "20",
+                "simulate", "--strategy", "adaptive", "--app-regions", "20",
             ]) as? SimulateCommand)
-        #expect(session.scenario.uploadSession == .background)
         #expect(session.scenario.appRegions == 20)
     }
 
@@ -300,7 +300,7 @@ import TrackServer
                 "simulate", "--strategy", "adaptive", "--notifications", "deny", "--at", "12:00=notifications-on",
                 "--at", "13:00=notifications-off",
             ]) as? SimulateCommand)
-        var configuration = SimulationConfiguration(strategy: .adaptive, ios: 17)
+        var configuration = SimulationConfiguration(strategy: .adaptive, ios: 17, app: IOSShell())
         command.scenario.configure(&configuration)
         #expect(configuration.notifications == .deny)
         let happenings = command.scenario.resolvedScenario.happenings
@@ -310,8 +310,8 @@ import TrackServer
         #expect(text.contains("maybe") && text.contains("provisional"), "\(text)")
     }
 
-    @Test func simulatePrintsWhatTheUserWasNotShown() {
-        var simulation = Simulation(SimulationConfiguration(strategy: .adaptive, ios: 17, hours: 0.2))
+    @Test @MainActor func simulatePrintsWhatTheUserWasNotShown() {
+        var simulation = Simulation(SimulationConfiguration(strategy: .adaptive, ios: 17, app: IOSShell(), hours: 0.2))
         var report = simulation.run()
         report.notificationAuthorization = "denied"
         report.notificationsNotShown = ["tracking-stopped": 3, "location-services-off": 1]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BackgroundCore
 import Foundation
+import IOSShellHost
 import IOSSimulator
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 
 /// `--plist PATH` (simulate and compare): the app's Info.plist, read by the same code as
 /// `lint-plist`; bad files are refused with what is wrong and how to fix it.
-@Suite struct PlistFlagTests {
+@MainActor @Suite struct PlistFlagTests {
     static func file(_ name: String, _ data: Data) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("bgtrack-\(UUID().uuidString)-\(name)")
         try data.write(to: url)
@@ -40,7 +41,7 @@ import Testing
         #expect(refusal(["simulate", "--strategy", "adaptive", "--plist", hugeURL.path])?.contains("bytes") == true)
     }
 
-    @Test("a good --plist reaches the run: without the location mode the machine run directly crashes")
+    @Test("a good --plist reaches the run: without the location mode the shell is suspended, not crashed")
     func aWrongPlistCrashesTheApp() throws {
         var plist = InfoPlist.minimal(for: .continuousLocation).dictionary
         plist["UIBackgroundModes"] = nil
@@ -49,16 +50,18 @@ import Testing
         #expect(refusal(["simulate", "--strategy", "continuous-location", "--plist", path]) == nil)
         let command = try #require(
             try BGTrack.parseAsRoot([
-                "simulate", "--strategy", "continuous-location", "--hours", "1", "--plist", path, "--shell", "direct",
+                "simulate", "--strategy", "continuous-location", "--hours", "1", "--plist", path,
             ]) as? SimulateCommand)
-        var configuration = SimulationConfiguration(strategy: .continuousLocation, ios: 17, hours: 1)
+        var configuration = SimulationConfiguration(strategy: .continuousLocation, ios: 17, app: IOSShell(), hours: 1)
         command.scenario.configure(&configuration)
         #expect(configuration.plist?.origin == path)
         var simulation = Simulation(configuration)
         let report = simulation.run()
-        #expect(report.crashes.first?.reason.contains("CLClientIsBackgroundable") == true)
+        // The shell reads the plist and never asks for background updates without the mode.
+        #expect(report.crashes.isEmpty)
+        #expect(report.coverage < 0.1, "\(report.coverage)")
         let text = RuntimeContractText.summary(report)
-        #expect(text.contains("NSInternalInconsistencyException: Invalid parameter not satisfying"))
+        #expect(text.contains("crashes: none"))
         #expect(text.contains("Info.plist: \(path)"))
         #expect(ReportTable.render([report]).contains("crashes"))
     }

@@ -9,7 +9,7 @@ import BackgroundCore
 #endif
 
 extension Tracker {
-    /// For the simulated iPhone that hosts the shell (`bgtrack simulate --shell ios`): the system
+    /// For the simulated iPhone that hosts the shell (`bgtrack simulate`): the system
     /// identifiers of the tasks the keep-alive ledger holds open, in the ledger's order; `nil` for
     /// a task the ledger holds but the shell never got an identifier for (a leak the simulator
     /// reports as a disagreement between the app's ledger and the system).

@@ -39,8 +39,8 @@ package struct HostedSystemState: Sendable {
     }
 }
 
-/// App code a simulated process runs in place of the keep-alive machine: `bgtrack simulate
-/// --shell ios` hosts the iOS shell, which receives each event as the callback iOS would make
+/// The app code a simulated process runs: `bgtrack simulate` hosts the iOS shell (a test may
+/// host a scripted app), which receives each event as the callback iOS would make
 /// (launch, delegate call, expiration handler, timer) and whose calls to UIKit, Core Location,
 /// BackgroundTasks and UserNotifications come back as the effects the simulator carries out.
 ///

@@ -14,27 +14,12 @@ extension Simulation {
         var startsAt: Instant
         /// The server's answer, once the transfer ended; the app has not been given it yet.
         var outcome: UploadOutcome?
-        /// The task's description when a hosted shell started it (its answer goes back to the shell).
-        var description: String?
+        /// The task's description (its answer goes back to the app with it).
+        var description: String
         /// It came due in an outage and the system holds it for the network (told to the peer once).
         var waitedForNetwork = false
         /// The device the batch names, if any.
         var device: String?
-    }
-
-    /// The sync path with a background session: the machine decides as usual, but the upload
-    /// needs no background time of the app's own, so none is reported ("continue while the app
-    /// is suspended or terminated").
-    mutating func handOffToSystemIfDue() {
-        takeTransferOutcome()
-        // One transfer at a time: on relaunch the shell sees it in `getAllTasks` and waits.
-        guard isRunning, transfer == nil else { return }
-        guard let upload = wakeSync(backgroundTimeRemaining: nil, withGaps: true) else { return }
-        let batch = upload.samples
-        let delay = transferDelay
-        transfer = BackgroundTransfer(samples: batch, gaps: upload.gaps, startsAt: now + delay)
-        report.note(
-            now, "background upload of \(batch.count) samples handed to the system, starts in \(Int(delay.seconds)) s")
     }
 
     /// When the system starts a task created now. The rate limiter: a task created in the
@@ -50,7 +35,7 @@ extension Simulation {
         return delay
     }
 
-    /// A hosted shell handed its background session an upload (it keeps one at a time).
+    /// The app handed its background session an upload (it keeps one at a time).
     mutating func handOffHostedUpload(_ upload: HostedUpload) {
         guard transfer == nil else {
             report.violation(now, "the app started a second background upload while one was in flight")
@@ -109,15 +94,7 @@ extension Simulation {
     mutating func takeTransferOutcome() {
         guard isRunning, let transfer, let outcome = transfer.outcome else { return }
         self.transfer = nil
-        if let description = transfer.description {
-            deliverUploadAnswer(description, outcome: outcome)
-        } else {
-            // The answer lets go of exactly the gaps it names. The system retries a transfer
-            // until the network is up, so only a force-quit's cancellation ends one without an
-            // answer, which says nothing about the network.
-            if case .acknowledged = outcome { noteUploadForGaps(outcome) }
-            hear(outcome, of: transfer.samples)
-        }
+        deliverUploadAnswer(transfer.description, outcome: outcome)
     }
 
     /// A force quit cancels the session's transfers and the system relaunches nothing; the app

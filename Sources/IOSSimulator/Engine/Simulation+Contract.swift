@@ -49,57 +49,6 @@ extension Simulation {
         return false
     }
 
-    /// Direct runs: the app registers its strategy's task identifiers while launching, as the shell
-    /// does in `didFinishLaunching`; one the plist does not permit is refused (`register` returns
-    /// `false`) and the app goes on without it. Returns whether the app survived it.
-    mutating func registerTasksWhileLaunching() -> Bool {
-        scheduler.rules.processStarted()
-        guard hosted == nil, profile.flag(.contractTaskRegistration) else { return true }
-        for identifier in configuration.strategy.requirements.taskIdentifiers {
-            switch scheduler.rules.register(identifier) {
-            case .registered: break
-            case .refused:
-                report.note(
-                    now,
-                    "BGTaskScheduler.register(\(identifier)) returned false: not in BGTaskSchedulerPermittedIdentifiers"
-                )
-            case .crash(let crash):
-                self.crash(crash)
-                return false
-            }
-        }
-        return true
-    }
-
-    /// Direct runs: `submit` as iOS answers it; `true` when the request is pending. Like the shell,
-    /// the app submits only identifiers it registered.
-    mutating func submitDirect(_ identifier: String, kind: TaskSchedulerModel.Kind) -> Bool {
-        // The hosted backend has asked already.
-        guard hosted == nil, profile.flag(.contractTaskRegistration) else { return true }
-        guard scheduler.rules.isRegistered(identifier) else { return false }
-        guard
-            let error = scheduler.rules.submit(
-                identifier, kind: kind, backgroundRefreshAvailable: environment.backgroundRefreshAvailable)
-        else { return true }
-        report.submitRefusals += 1
-        report.note(now, "BGTaskScheduler.submit(\(identifier)) threw \(error)")
-        return false
-    }
-
-    // MARK: Authorization
-
-    /// Direct runs model the app asking as the shell does, at a moment in the foreground: When-In-Use
-    /// first, then the Always upgrade if the strategy needs Always (the simulated user answers at once).
-    mutating func promptLikeTheShell(inForeground: Bool) {
-        guard hosted == nil else { return }
-        if environment.authorization == .notDetermined {
-            requestAuthorization(always: false, inForeground: inForeground)
-        }
-        if configuration.strategy.requirements.needsAlways, environment.authorization == .whenInUse {
-            requestAuthorization(always: true, inForeground: inForeground)
-        }
-    }
-
     mutating func requestAuthorization(always: Bool, inForeground: Bool? = nil) {
         guard profile.flag(.contractPromptedAuthorization) else { return }
         let inForeground = inForeground ?? (process?.state == .foreground)
@@ -162,14 +111,6 @@ extension Simulation {
     mutating func completeGrant(_ identifier: String) {
         guard scheduler.completeGrant(identifier) else { return }
         queue.push(.settle, at: now)
-    }
-
-    /// Direct runs: the app completes the task when its handling of the wake returns, as the
-    /// shell's launch handler does.
-    mutating func completeGrantDirectly() {
-        guard hosted == nil, let grant = scheduler.grant else { return }
-        report.note(now, "BGTask \(grant.identifier) completed (success: true)")
-        completeGrant(grant.identifier)
     }
 
     mutating func grantExpiring(version: Int) {

@@ -2,53 +2,43 @@ import BackgroundCore
 import LocationLog
 
 extension Simulation {
-    /// Runs the app's keep-alive machine on one event and carries out its effects, checking the
-    /// invariants. Refuses (and counts a violation) if the app is not allowed to run code.
+    /// Hands the app's code one event, as the callback iOS would make, and carries out what it
+    /// asked of the system, checking the invariants. Refuses (and counts a violation) if the app is
+    /// not allowed to run code.
     mutating func deliver(_ event: KeepAliveEvent) {
         // Provisional Always meets its confirmation prompt before the fix reaches the app.
         if case .locationFix = event, isRunning { locationUsedInBackground() }
-        guard var process, process.state != .suspended else {
+        guard isRunning else {
             report.violation(now, "code would run while the app is suspended or terminated: \(event)")
             return
         }
         energy.add(
             .cpu, milliwatts: profile[.cpuPower], seconds: profile[.cpuTimePerEvent],
             restingOn: [.cpuPower, .cpuTimePerEvent])
-        var effects: [KeepAliveMachine.Action]
-        var hostedResult: HostedResult?
-        if let hosted {
-            let result = hosted.handle(event, system: hostedSystemState)
-            effects = result.effects
-            hostedResult = result
-        } else {
-            effects = process.machine.handle(event, at: now)
-            self.process = process
-        }
+        var result = hosted.handle(event, system: hostedSystemState)
         if configuration.faults.contains(.neverEndTasks) {
-            effects.removeAll { if case .task(.endTask) = $0 { true } else { false } }
+            result.effects.removeAll { if case .task(.endTask) = $0 { true } else { false } }
         }
         if case .taskExpiring(let token) = event, openTasks.contains(token),
-            !effects.contains(.task(.endTask(token)))
+            !result.effects.contains(.task(.endTask(token)))
         {
             report.violation(now, "expiration handler of \(token) returned without ending it")
         }
-        carryOut(effects, hosted: hostedResult)
+        carryOut(result)
     }
 
-    /// Carries out app effects in order (until one ends the process), takes in what hosted code
-    /// stored and started, and checks the ledger against the system.
-    private mutating func carryOut(_ effects: [KeepAliveMachine.Action], hosted result: HostedResult?) {
+    /// Carries out what the app asked of the system in order (until a call ends the process),
+    /// takes in what it stored and started, and checks the ledger against the system.
+    private mutating func carryOut(_ result: HostedResult) {
         let generation = timeline.generation
         // The prompt is answered before the notices the app adds after asking.
-        answerNotificationRequests(result?.runtime ?? [])
-        for effect in effects {
+        answerNotificationRequests(result.runtime)
+        for effect in result.effects {
             guard generation == timeline.generation else { break }  // an effect ended the process
             apply(effect)
         }
-        if let result {
-            absorb(result)
-            applyRuntime(result.runtime)
-        }
+        absorb(result)
+        applyRuntime(result.runtime)
         checkLedgerAgreement()
     }
 
@@ -109,24 +99,19 @@ extension Simulation {
                     "CLBackgroundActivitySession created in the background has no effect "
                         + "(create it in the foreground, [AD-CLBAS])")
             }
-            // The shell creates a CLServiceSession with it from iOS 18.
-            if hosted == nil, configuration.ios >= 18 { serviceSessionCreated() }
-        case .endActivitySession: location.endActivitySession(endsServiceSession: hosted == nil)
+        case .endActivitySession: location.endActivitySession()
         case .playSilentAudio(let duration): playSilentAudio(duration)
         case .stopAudio: audioPlaying = false
         case .scheduleRefresh(let earliest):
-            guard submitDirect(BackgroundTaskIdentifiers.refresh, kind: .refresh) else { return }
+            // `submit` was judged by the app's backend (register and submit rules) already.
             scheduleRefresh(earliest: earliest)
         case .scheduleProcessing(let earliest):
-            guard submitDirect(BackgroundTaskIdentifiers.processing, kind: .processing) else { return }
             // One pending request per identifier: a new submission replaces the old one.
             if profile[.processingRuntime] > 0 { scheduler.requestProcessing(earliest: earliest) }
-        case .recordSample(let accepted):
-            if accepted.fix.isApproximate { report.approximateSamples += 1 }
-            record(accepted.fix, trigger: accepted.trigger, state: accepted.state)
-        case .rejectFix(let fix, let rejection):
-            report.fixesRejected += 1
-            noteRejectedFixForGaps(fix, rejection)
+        case .recordSample, .rejectFix:
+            // The keep-alive machine's own bookkeeping, not a call to iOS: the app stores its
+            // samples itself (`HostedResult.recorded`).
+            report.violation(now, "the app asked the system to \(effect); no iOS API does that")
         case .notify(let notice): notify(notice)
         case .scheduleDeadManNotice(let due, let lastSample):
             let version = notifications.schedule(due: max(due, now), lastSample: lastSample)
@@ -159,15 +144,14 @@ extension Simulation {
     mutating func runHosted(
         _ what: String, _ call: (any HostedApp, HostedSystemState) -> HostedResult
     ) -> Bool {
-        guard let hosted, isRunning else {
+        guard isRunning else {
             report.violation(now, "\(what) would reach an app that is not running")
             return false
         }
         energy.add(
             .cpu, milliwatts: profile[.cpuPower], seconds: profile[.cpuTimePerEvent],
             restingOn: [.cpuPower, .cpuTimePerEvent])
-        let result = call(hosted, hostedSystemState)
-        carryOut(result.effects, hosted: result)
+        carryOut(call(hosted, hostedSystemState))
         return true
     }
 
@@ -247,8 +231,8 @@ extension Simulation {
 
     /// The app's ledger and the system's assertions must name the same open tasks.
     private mutating func checkLedgerAgreement() {
-        guard let process, !configuration.faults.contains(.neverEndTasks) else { return }
-        let ledgerOpen = Set(hosted?.ledgerOpenTasks ?? process.machine.ledger.openTokens)
+        guard process != nil, !configuration.faults.contains(.neverEndTasks) else { return }
+        let ledgerOpen = Set(hosted.ledgerOpenTasks)
         if ledgerOpen != openTasks {
             report.violation(now, "ledger has \(ledgerOpen.sorted()) open, the system holds \(openTasks.sorted())")
         }
@@ -312,7 +296,6 @@ extension Simulation {
                 case .stopKeepAlive:
                     sessionRejectedByApp = true
                     deliver(.stop)
-                    noteTrackingStoppedForGaps(detail: "the server ended the session")
                 case .notify(let notice): notify(notice)
                 }
             }

@@ -64,9 +64,8 @@ extension Simulation {
         queue.push(.oneShotFix(accuracy, generation: timeline.generation), at: now + timeToFix(accuracy))
     }
 
-    /// Whether a fix that cannot be had reaches the app as an error (docs/ios-policy.md §Contract). Only
-    /// hosted code has a delegate to call; the keep-alive machine run directly takes no error.
-    var reportsFailedFixes: Bool { hosted != nil && profile.flag(.contractFailedFixReported) }
+    /// Whether a fix that cannot be had reaches the app as an error (docs/ios-policy.md §Contract).
+    var reportsFailedFixes: Bool { profile.flag(.contractFailedFixReported) }
 
     /// Location Services off or the app's permission denied: iOS answers both with `CLError.denied`.
     var locationDenied: Bool { !environment.locationServicesEnabled || environment.authorization == .denied }

@@ -1,15 +1,9 @@
 import BackgroundCore
 
 extension Simulation {
-    /// `startActivityUpdates(to:withHandler:)`. Run directly, the simulator stands in for the
-    /// shell, which starts updates only with `NSMotionUsageDescription` in the plist and a
-    /// coprocessor it may read; a hosted shell's backend crashed the app already if it started
-    /// them without the key (docs/ios-policy.md §Motion).
+    /// `startActivityUpdates(to:withHandler:)`: the app's backend crashed the app already if it
+    /// started them without `NSMotionUsageDescription` (docs/ios-policy.md §Motion).
     mutating func startMotionUpdates() {
-        if hosted == nil, !configuration.effectivePlist.hasMotionUsage {
-            noteMotionOnce("motion updates not started: the Info.plist has no NSMotionUsageDescription")
-            return
-        }
         guard profile.duration(.motionDetectionLatency) > .zero, configuration.motion != .unavailable else {
             noteMotionOnce("motion updates not started: no motion coprocessor (isActivityAvailable() is false)")
             return

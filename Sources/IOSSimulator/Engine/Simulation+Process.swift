@@ -5,20 +5,9 @@ extension Simulation {
     mutating func launch(_ reason: LaunchReason) {
         let generation = timeline.processStarted()
         if reason != .user { report.relaunches += 1 }
-        // The app asks for location permission at its foreground launch (the user answers at once).
-        if reason == .user { promptLikeTheShell(inForeground: true) }
-        var machine = KeepAliveMachine(
-            strategy: configuration.strategy, environment: environment,
-            sampling: .init(interval: configuration.samplingInterval), at: now)
-        if let lastSampleAt { machine.restoreLastSample(at: lastSampleAt) }
-        machine.restoreDeadManNotice(due: notifications.lastDue)
-        let heartbeat = HeartbeatMachine()
         process = Process(
-            machine: machine, heartbeat: heartbeat, state: reason == .user ? .foreground : .background,
-            generation: generation)
+            heartbeat: HeartbeatMachine(), state: reason == .user ? .foreground : .background, generation: generation)
         report.note(now, "launched (\(reason.rawValue))")
-        noteLaunchForGaps(reason)
-        guard registerTasksWhileLaunching() else { return }
         if reason == .user {
             timeline.userOpened()
             sessionResumes = 0
@@ -30,8 +19,6 @@ extension Simulation {
         }
         deliver(.launched(reason))
         guard timeline.generation == generation, process != nil else { return }  // it crashed while launching
-        scheduler.rules.launchFinished()
-        completeGrantDirectly()
         if sessionRejectedByApp {
             deliver(.stop)
         } else if configuration.scenario.loggedIn {
@@ -42,13 +29,11 @@ extension Simulation {
 
     /// Ends the process for `reason`; what the system keeps (monitoring, scheduled refresh) stays.
     mutating func terminate(_ reason: String) {
-        guard let process else { return }
+        guard process != nil else { return }
         closeRunningInterval()
         report.kills[reason, default: 0] += 1
         report.note(now, "terminated: \(reason)")
-        var ledger = process.machine.ledger
-        ledger.processTerminated()
-        hosted?.processTerminated()
+        hosted.processTerminated()
         self.process = nil
         timeline.processEnded()
         openTasks.removeAll()
@@ -136,7 +121,6 @@ extension Simulation {
             resumeMotion()
             hearEnvironment()
             deliver(.woke(reason))
-            completeGrantDirectly()
         case .background:
             if let runtime = wakeRuntime(for: reason) {
                 wakeEnd = max(wakeEnd ?? now, now + runtime)
@@ -144,7 +128,6 @@ extension Simulation {
             }
             openGrant(reason)
             deliver(.woke(reason))
-            completeGrantDirectly()
         case .foreground:
             break
         }

@@ -8,8 +8,7 @@ extension Simulation {
             enterForeground(for: seconds)
         case .forceQuit:
             guard process != nil else { return }
-            noteForceQuitForGaps()
-            if hosted != nil, isRunning {
+            if isRunning {
                 _ = runHosted("applicationWillTerminate") { $0.willTerminate(system: $1) }
             }
             terminate("force-quit")
@@ -63,11 +62,10 @@ extension Simulation {
             environment.charging = on
             environmentChanged()
         case .storageFull(let full):
-            storageIsFull = full
+            // The shell writes the store itself; its disk-full handling is tested against a
+            // database that cannot grow (`StorageFullTests`).
             let words = full ? "the phone's storage is full" : "space freed on the phone's storage"
-            // The direct app's sample writes model it; a hosted shell writes the store itself.
-            report.note(
-                now, hosted == nil ? words : words + " (not modelled for a hosted shell: its store does not fill)")
+            report.note(now, words + " (not modelled: the shell's store does not fill)")
         case .notifications(let allowed): notificationSettingsChanged(allowed: allowed)
         case .revokeSession:
             server.revoked = true
@@ -91,7 +89,6 @@ extension Simulation {
     mutating func environmentChanged() {
         if isRunning {
             deliver(.environmentChanged(environment))
-            noteGapConditions()
             afterAppCode()
         } else {
             if process != nil { timeline.settingsChangedUnheard() }
@@ -118,7 +115,6 @@ extension Simulation {
     mutating func hearEnvironment() {
         guard timeline.hearSettings() else { return }
         deliver(.environmentChanged(environment))
-        noteGapConditions()
     }
 
     /// Once a simulated minute: battery, movement, location nets, memory pressure, uploads.

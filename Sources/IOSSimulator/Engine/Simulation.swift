@@ -2,7 +2,7 @@ import BackgroundCore
 import LocationLog
 
 /// The simulated iPhone: a deterministic discrete-event model of iOS background policy that runs
-/// a `KeepAliveMachine` and a `HeartbeatMachine` through a scenario.
+/// an app (the iOS shell, through Apple's API as `HostedApp`) through a scenario.
 ///
 /// Every number comes from `PolicyTable` through the `IOSProfile`. At every step it checks the
 /// ledger invariants (every task ended exactly once, expiries ended in the handler, the app's
@@ -10,7 +10,8 @@ import LocationLog
 /// code: events for such an app either wake it the way iOS would, or wait.
 ///
 /// ```swift
-/// let report = Simulation(SimulationConfiguration(strategy: .adaptive, ios: 17)).run()
+/// var simulation = Simulation(SimulationConfiguration(strategy: .adaptive, ios: 17, app: IOSShell()))
+/// let report = simulation.run()
 /// print(report.coverage, report.energyMwh)
 /// ```
 package struct Simulation: Sendable {
@@ -47,12 +48,11 @@ package struct Simulation: Sendable {
     /// The app process while it exists.
     struct Process: Sendable {
         enum State: Sendable { case foreground, background, suspended }
-        var machine: KeepAliveMachine
+        /// The login's heartbeat, which the simulator runs for the app (the shell's is off: no
+        /// session token).
         var heartbeat: HeartbeatMachine
         var state: State
         var generation: Int
-        /// Samples the full storage refused, in the app's memory until one is stored again.
-        var storageFull = StorageFullWatch()
     }
 
     let configuration: SimulationConfiguration
@@ -83,8 +83,8 @@ package struct Simulation: Sendable {
     var inCall = false
     /// Core Location's authorisation, prompted as iOS prompts (docs/ios-policy.md §Contract).
     var permission: LocationPermission
-    /// `BGTaskScheduler`: its rules (direct runs; a hosted shell's backend keeps its own), pending
-    /// requests and the open task's grant.
+    /// `BGTaskScheduler`: pending requests and the open task's grant (the app's backend enforces
+    /// `register` and `submit`).
     var scheduler: TaskScheduler
 
     // System-level state that survives the process.
@@ -96,20 +96,15 @@ package struct Simulation: Sendable {
     var sessionResumes = 0
     var pushTimes: [Instant] = []
     var sessionRejectedByApp = false
-    var lastSampleAt: Instant?
     var store: LocationStore
-    var sync: SyncDriver
     var server = SimulatedServer()
     var pendingCount = 0
     /// Samples pending or quarantined in a passed-in store before the run began.
     var carriedOver = 0
     var battery: Double
     var charging = false
-    /// The phone's storage is full (the scenario's `storageFull`): every sample the app writes is
-    /// refused, as `StoreError.diskFull`.
-    var storageIsFull = false
-    /// The hosted app code, if the process runs a shell rather than the machine directly.
-    let hosted: (any HostedApp)?
+    /// The app's code (the iOS shell): every event reaches it as the callback iOS would make.
+    let hosted: any HostedApp
     var stationarySince: Instant?
 
     package init(_ configuration: SimulationConfiguration) {
@@ -125,7 +120,7 @@ package struct Simulation: Sendable {
             allowsSilentAudio: configuration.allowsSilentAudio)
         self.permission = LocationPermission(
             answers: configuration.answers, plist: configuration.effectivePlist, ios: configuration.ios)
-        self.scheduler = TaskScheduler(plist: configuration.effectivePlist)
+        self.scheduler = TaskScheduler()
         self.energy = EnergyMeter(
             start: configuration.scenario.start,
             assumptions: Set(
@@ -143,20 +138,13 @@ package struct Simulation: Sendable {
                 preconditionFailure("an in-memory SQLite database could not be opened: \(error)")
             }
         }
-        self.sync = SyncDriver(
-            machine: SyncMachine(
-                configuration: .init(uploadInterval: configuration.uploadInterval), seed: configuration.seed),
-            device: "simulated-iphone")
         // A store passed in may hold samples from an earlier run: they count as already accepted.
         let carried = (try? store.pendingCount()) ?? 0
         self.pendingCount = carried
         self.carriedOver = carried + ((try? store.quarantined().count) ?? 0)
         self.battery = configuration.scenario.battery.start
-        self.hosted = configuration.app?.makeApp(for: configuration, store: self.store)
+        self.hosted = configuration.app.makeApp(for: configuration, store: self.store)
         notifications.answer = configuration.notifications
-        // The keep-alive machine run directly asks for notifications at its first launch, as the
-        // shell's host app does when the user turns tracking on.
-        if hosted == nil { requestNotifications(provisional: false) }
         if !profile.flag(.contractPromptedAuthorization) {
             // Without the prompt rule the user's answer holds from the start, as before issue 21.
             environment.authorization = configuration.authorization
@@ -182,8 +170,8 @@ package struct Simulation: Sendable {
         now = end
         closeRunningInterval()
         checkNothingLost()
-        report.appStatus = hosted?.statusLines ?? []
-        hosted?.simulationEnded()
+        report.appStatus = hosted.statusLines
+        hosted.simulationEnded()
         return report.finish(energy: energy, end: end, authorization: environment.authorization)
     }
 

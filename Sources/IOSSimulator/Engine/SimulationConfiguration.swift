@@ -9,17 +9,11 @@ package struct SimulationConfiguration: Sendable {
         case neverEndTasks = "never-end-tasks"
     }
 
-    /// How the phone uploads.
-    package enum UploadSession: String, Hashable, Sendable, CaseIterable {
-        /// An ordinary `URLSession` in the app's process: it needs the app's own background time.
-        case inProcess = "in-process"
-        /// A background `URLSession` from files: the system sends while the app is suspended or
-        /// dead and resumes or relaunches it with the result (iOS 7+; earlier falls back).
-        case background
-    }
-
     package var strategy: StrategyName
     package var ios: Int
+    /// The app code the simulated process runs, through Apple's API as an app does: the iOS shell
+    /// (`IOSShell`, BackgroundTracker through AppleShadow) or a test's scripted app.
+    package var app: any HostedAppFactory
     package var authorization: LocationAuthorization
     package var scenario: Scenario
     package var seed: UInt64
@@ -29,7 +23,6 @@ package struct SimulationConfiguration: Sendable {
     /// Scales the memory-kill rates of the policy table (0 turns memory kills off).
     package var memoryKillFactor: Double
     package var faults: Set<Fault>
-    package var uploadSession: UploadSession = .inProcess
     /// Regions the host app monitors for itself; they count against iOS's 20 per app, and the
     /// library's resume region fails when they use all of them.
     package var hostAppRegions = 0
@@ -42,9 +35,6 @@ package struct SimulationConfiguration: Sendable {
     /// The phone's store; `nil` is a fresh in-memory store. `bgtrack demo` passes a file, so the
     /// phone's samples and `seq` carry over from one simulated day to the next.
     package var store: LocationStore? = nil
-    /// The app code the simulated process runs; `nil` runs the keep-alive machine directly
-    /// (`--shell direct`), else a hosted shell (`--shell ios`: the iOS shell through AppleShadow).
-    package var app: (any HostedAppFactory)? = nil
     /// The app's Info.plist; `nil` is the minimal one `lint-plist` accepts for the strategy.
     package var plist: InfoPlist? = nil
     /// The user picks Allow Once at the first location prompt (with `authorization` when-in-use).
@@ -63,7 +53,7 @@ package struct SimulationConfiguration: Sendable {
     }
 
     package init(
-        strategy: StrategyName, ios: Int, authorization: LocationAuthorization = .always,
+        strategy: StrategyName, ios: Int, app: any HostedAppFactory, authorization: LocationAuthorization = .always,
         scenario: Scenario = .commute(), hours: Double = 24, seed: UInt64 = 1,
         samplingInterval: Duration = .seconds(120), uploadInterval: Duration = .seconds(1800),
         allowsSilentAudio: Bool = false, memoryKillFactor: Double = 1, faults: Set<Fault> = [],
@@ -71,6 +61,7 @@ package struct SimulationConfiguration: Sendable {
     ) {
         self.strategy = strategy
         self.ios = ios
+        self.app = app
         self.authorization = authorization
         self.scenario = scenario.lasting(hours: hours)
         self.seed = seed

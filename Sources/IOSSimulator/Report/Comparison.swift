@@ -2,16 +2,17 @@ package import BackgroundCore
 
 /// Every strategy × every iOS profile × both authorisations, through one scenario.
 package enum Comparison {
-    /// The runs of the matrix, in a stable order.
+    /// The runs of the matrix, in a stable order, each running `app`.
     package static func configurations(
-        hours: Double, seed: UInt64, scenario: Scenario = .commute(),
+        hours: Double, seed: UInt64, app: any HostedAppFactory, scenario: Scenario = .commute(),
         strategies: [StrategyName] = StrategyName.allCases, versions: [Int] = IOSProfile.supportedVersions
     ) -> [SimulationConfiguration] {
         strategies.flatMap { strategy in
             versions.flatMap { ios in
                 [LocationAuthorization.always, .whenInUse].map { auth in
                     SimulationConfiguration(
-                        strategy: strategy, ios: ios, authorization: auth, scenario: scenario, hours: hours, seed: seed)
+                        strategy: strategy, ios: ios, app: app, authorization: auth, scenario: scenario, hours: hours,
+                        seed: seed)
                 }
             }
         }

@@ -167,7 +167,7 @@ struct ReportBuilder: Sendable {
             energyFloorMwh: floor.rounded(toPlaces: 2), samplesApproximate: approximateSamples,
             processingRuns: processingRuns, backgroundTransfers: backgroundTransfers,
             regionFailures: regionFailures, motionActivities: motionActivities,
-            shell: configuration.app?.name ?? "direct",
+            shell: configuration.app.name,
             crashes: crashes, warnings: warnings, warningExamples: warningExamples,
             authorization: authorization.rawValue, authorizationChanges: authorizationChanges,
             submitRefusals: submitRefusals, plist: configuration.effectivePlist.origin,

@@ -1,8 +1,8 @@
 /// Renders reports as an aligned plain-text table for terminals and logs.
 package enum ReportTable {
     package static func render(_ reports: [SimulationReport]) -> String {
-        // `code`: which code produced the row, the iOS shell an app links (`shell`) or the
-        // keep-alive machine run by the simulator (`direct`). `coverage` counts precise samples;
+        // `code`: which code produced the row, the iOS shell an app links (`shell`) or a test's
+        // scripted app. `coverage` counts precise samples;
         // `approx` the slots only approximate (~5 km) ones cover. `assumed`: the share of the
         // energy that rests on policy-table parameters marked as assumptions.
         let header = [
@@ -41,9 +41,9 @@ package enum ReportTable {
         }.joined(separator: "\n")
     }
 
-    /// `shell` for a run of the iOS shell an app links, `direct` for the keep-alive machine.
+    /// `shell` for a run of the iOS shell an app links, else the hosted app's name.
     package static func code(_ report: SimulationReport) -> String {
-        report.shell == "direct" ? "direct" : "shell"
+        report.shell == "ios" ? "shell" : report.shell
     }
 
     /// `1h02m`, `4m10s`, `27s`.

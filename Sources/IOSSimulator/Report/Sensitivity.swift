@@ -5,7 +5,7 @@ package import BackgroundCore
 /// is `assumption` at ×0.5 and ×2, and once with every assumption at ×2 together.
 ///
 /// ```swift
-/// let study = Sensitivity.run(Sensitivity.Setup(ios: 17))
+/// let study = Sensitivity.run(Sensitivity.Setup(ios: 17, app: IOSShell()))
 /// print(Sensitivity.table(study))
 /// ```
 package enum Sensitivity {
@@ -15,6 +15,8 @@ package enum Sensitivity {
     /// The day every run of the study simulates.
     package struct Setup: Sendable {
         package var ios: Int
+        /// The app every run hosts (the iOS shell).
+        package var app: any HostedAppFactory
         package var authorization: LocationAuthorization
         package var scenario: Scenario
         package var hours: Double
@@ -24,16 +26,17 @@ package enum Sensitivity {
         package var factors: [Double]
         /// The assumptions to vary one by one; `nil` varies every one.
         package var parameters: [PolicyKey]?
-        package var uploadSession: SimulationConfiguration.UploadSession = .inProcess
         package var hostAppRegions = 0
 
         package init(
-            ios: Int, authorization: LocationAuthorization = .always, scenario: Scenario = .commute(),
+            ios: Int, app: any HostedAppFactory, authorization: LocationAuthorization = .always,
+            scenario: Scenario = .commute(),
             hours: Double = 24, seed: UInt64 = 1, memoryKillFactor: Double = 1,
             strategies: [StrategyName] = StrategyName.allCases, factors: [Double] = [0.5, 2],
             parameters: [PolicyKey]? = nil
         ) {
             self.ios = ios
+            self.app = app
             self.authorization = authorization
             self.scenario = scenario
             self.hours = hours
@@ -138,10 +141,10 @@ package enum Sensitivity {
         func headlines(_ scales: [PolicyKey: Double]) -> [Headline] {
             let reports = setup.strategies.map { strategy in
                 var configuration = SimulationConfiguration(
-                    strategy: strategy, ios: setup.ios, authorization: setup.authorization, scenario: setup.scenario,
+                    strategy: strategy, ios: setup.ios, app: setup.app, authorization: setup.authorization,
+                    scenario: setup.scenario,
                     hours: setup.hours, seed: setup.seed, memoryKillFactor: setup.memoryKillFactor)
                 configuration.parameterScales = scales
-                configuration.uploadSession = setup.uploadSession
                 configuration.hostAppRegions = setup.hostAppRegions
                 var simulation = Simulation(configuration)
                 let report = simulation.run()

@@ -60,14 +60,14 @@ package struct SimulationReport: Codable, Hashable, Sendable {
     package var samplesApproximate: Int = 0
     /// BGProcessing tasks the system ran for the app.
     package var processingRuns: Int = 0
-    /// Batches the system's background URLSession sent for the app (`--upload-session background`).
+    /// Batches the system's background URLSession sent for the app.
     package var backgroundTransfers: Int = 0
     /// Resume regions iOS refused because the app had used its 20 (`--app-regions`).
     package var regionFailures: Int = 0
     /// Motion activities (`CMMotionActivity`) the app's handler received; 0 without motion access.
     package var motionActivities: Int = 0
-    /// The app code the process ran: "direct" (the keep-alive machine) or a hosted shell ("ios").
-    package var shell: String = "direct"
+    /// The app code the process ran: the iOS shell ("ios") or a test's scripted app.
+    package var shell: String = "ios"
     /// Crashes for breaking iOS's runtime contract (docs/ios-policy.md §Contract), each with its exception; also
     /// counted under `kills["crash"]`.
     package var crashes: [CrashRecord] = []

@@ -4,7 +4,7 @@
 /// for registered, permitted identifiers whose mode (`fetch`, `processing`) the plist declares,
 /// with Background App Refresh on, within the pending limits (1 refresh, 10 processing).
 ///
-/// The direct run and the hosted shell's backend both ask it, so the two enforce one rule.
+/// The app's backend (the iOS shell's, `SimulatedSystem`) asks it for every call the app makes.
 package struct TaskSchedulerModel: Sendable {
     package enum Kind: String, Sendable { case refresh, processing }
 

@@ -206,11 +206,9 @@ struct LocationServices: Sendable {
 
     mutating func beginActivitySession() { activitySession = true }
 
-    /// The activity session ends; `endsServiceSession`: the one created with it ends too.
-    mutating func endActivitySession(endsServiceSession: Bool) {
-        activitySession = false
-        if endsServiceSession { serviceSessionHeld = false }
-    }
+    /// The activity session ends (a service session the app created with it ends on its own,
+    /// `serviceSessionInvalidated`).
+    mutating func endActivitySession() { activitySession = false }
 
     /// Whether the process of `generation` is yet to be warned about a background activity
     /// session; it is now.

@@ -1,14 +1,14 @@
 import BackgroundCore
 
-/// `BGTaskScheduler` as the system runs it for one app: the rules it enforces
-/// (`TaskSchedulerModel`), the pending refresh and processing requests, and the open task's
-/// grant of time. It is system state: pending requests outlive the process; the grant dies with it.
+/// `BGTaskScheduler` as the system runs it for one app: the pending refresh and processing
+/// requests, and the open task's grant of time (the rules of `register` and `submit`,
+/// `TaskSchedulerModel`, are the app's backend's, which judges each call as it is made). It is system state: pending requests outlive the process; the grant dies with it.
 ///
 /// The simulation decides when a request launches (budgets, charging, network); this type keeps
 /// which request is current, so a stale launch event is recognised, and which grant is open.
 ///
 /// ```swift
-/// var scheduler = TaskScheduler(plist: plist)
+/// var scheduler = TaskScheduler()
 /// let request = scheduler.requestRefresh()      // queue `.refreshLaunch(request:)`
 /// if scheduler.isRefreshPending(request) { scheduler.refreshLaunched() }
 /// ```
@@ -19,8 +19,6 @@ struct TaskScheduler: Sendable {
         var version: Int
     }
 
-    /// What `register` and `submit` allow (shared with the hosted shell's backend).
-    var rules: TaskSchedulerModel
     private var refreshRequest = 0
     private var refreshPending = false
     /// The pending processing request's earliest begin date.
@@ -28,10 +26,6 @@ struct TaskScheduler: Sendable {
     private(set) var lastProcessingRun: Instant?
     private(set) var grant: Grant?
     private var grantVersion = 0
-
-    init(plist: InfoPlist) {
-        rules = TaskSchedulerModel(plist: plist)
-    }
 
     // MARK: Refresh
 
@@ -48,7 +42,6 @@ struct TaskScheduler: Sendable {
     /// The system launches the pending refresh task.
     mutating func refreshLaunched() {
         refreshPending = false
-        rules.launched(BackgroundTaskIdentifiers.refresh)
     }
 
     // MARK: Processing
@@ -68,7 +61,6 @@ struct TaskScheduler: Sendable {
     /// The system launches the pending processing task.
     mutating func processingLaunched(at now: Instant) {
         processingEarliest = nil
-        rules.launched(BackgroundTaskIdentifiers.processing)
         lastProcessingRun = now
     }
 

@@ -12,12 +12,12 @@ extension TimelineEvaluation {
         package var samples: Int
     }
 
-    /// Runs every scenario × strategy × seed (iOS 17, Always, 2-minute sampling) and sums each
+    /// Runs `app` through every scenario × strategy × seed (iOS 17, Always, 2-minute sampling) and sums each
     /// scenario-strategy pair's scores over the seeds. `connect` gives each run its server
     /// connection (a fresh device; the server computes its timeline with `settings`); `inspect`
     /// sees each run with its connection, e.g. to read the samples behind a miss.
     package static func table(
-        scenarios: [String], strategies: [StrategyName], seeds: ClosedRange<UInt64>,
+        scenarios: [String], strategies: [StrategyName], seeds: ClosedRange<UInt64>, app: any HostedAppFactory,
         settings: TimelineSettings = .sampling(every: .seconds(120)),
         connect: (SimulationConfiguration) throws -> TimelineConnection, progress: (Int, Int) -> Void = { _, _ in },
         inspect: (SimulationConfiguration, Run, TimelineConnection) throws -> Void = { _, _, _ in }
@@ -31,7 +31,8 @@ extension TimelineEvaluation {
                 var row = Row(scenario: name, strategy: strategy, seeds: seeds.count, score: .init(), samples: 0)
                 for seed in seeds {
                     let configuration = SimulationConfiguration(
-                        strategy: strategy, ios: 17, scenario: scenario, hours: scenario.duration.seconds / 3600,
+                        strategy: strategy, ios: 17, app: app, scenario: scenario,
+                        hours: scenario.duration.seconds / 3600,
                         seed: seed)
                     let connection = try connect(configuration)
                     let run = try run(configuration, settings: settings, connection: connection)

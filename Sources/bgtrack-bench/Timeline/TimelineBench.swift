@@ -1,6 +1,7 @@
 import ArgumentParser
 import BackgroundCore
 import Foundation
+import IOSShellHost
 import IOSSimulator
 import LocationLog
 import LoopbackServer
@@ -70,7 +71,7 @@ struct TimelineBench: AsyncParsableCommand {
         let names = scenarios.split(separator: ",").map(String.init)
         let misses = self.misses
         let rows = try await EvaluationServer.table(
-            scenarios: names, strategies: chosen, seeds: 1...seeds,
+            scenarios: names, strategies: chosen, seeds: 1...seeds, app: IOSShell(),
             progress: { done, total in FileHandle.standardError.write(Data("\r\(done)/\(total) runs".utf8)) },
             inspect: { configuration, run, connection in
                 guard misses else { return }

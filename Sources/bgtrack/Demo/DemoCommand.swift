@@ -12,7 +12,7 @@ import TrackServer
 #endif
 
 /// `bgtrack demo`: the whole system in one command. A simulated iPhone runs the iOS shell an app
-/// links (`BackgroundTracker`, through AppleShadow, as `simulate --shell ios` does) through a day in
+/// links (`BackgroundTracker`, through AppleShadow, as `simulate` does) through a day in
 /// the background with the real phone store, uploading through its background `URLSession` over
 /// real HTTP to a real server on loopback; faults on the way; at the end a report that counts every
 /// sample and a map.
@@ -188,14 +188,10 @@ struct DemoRun {
             server: server, clock: clock, store: store)
 
         var configuration = SimulationConfiguration(
-            strategy: options.strategy, ios: options.ios, authorization: options.auth.authorization,
+            strategy: options.strategy, ios: options.ios, app: IOSShell(), authorization: options.auth.authorization,
             scenario: Scenario.demoDay(start: dayStart).inLocalTime(elapsed), hours: hours, seed: options.seed)
         configuration.peer = peer
         configuration.store = phone
-        // The shipping shell, as `simulate --shell ios` runs it; it uploads through its background
-        // URLSession, which the simulator runs as the system does.
-        configuration.app = IOSShell()
-        configuration.uploadSession = .background
         let firstSeq = try phone.nextSeq()
         let simulation = configuration
         // On the main actor, as UIKit code runs: the peer blocks it on real HTTP, which the

@@ -105,8 +105,7 @@ struct DemoReportText {
 
     /// Which code produced the day: the iOS shell an app links, hosted by the simulated iPhone.
     static func code(_ report: SimulationReport) -> String {
-        ReportTable.code(report) == "direct"
-            ? "direct (the keep-alive machine)" : "shell (BackgroundTracker, the iOS shell an app links)"
+        "\(ReportTable.code(report)) (BackgroundTracker, the iOS shell an app links)"
     }
 }
 

@@ -2,8 +2,8 @@ import BackgroundCore
 import IOSSimulator
 import LocationLog
 
-/// A hosted app whose every answer is scripted: it drives the simulator directly, so the runtime
-/// contract's tests do not depend on the iOS shell (the lead's) obeying the rules.
+/// A hosted app whose every answer is scripted: it drives the simulator's API directly, so the
+/// runtime contract's tests do not depend on the iOS shell obeying the rules.
 final class ScriptedApp: HostedApp, @unchecked Sendable {
     // The simulator calls a hosted app on one thread only (`HostedApp`'s contract).
     typealias Script = @Sendable (KeepAliveEvent, HostedSystemState) -> HostedResult
@@ -51,8 +51,8 @@ extension SimulationConfiguration {
         var scenario = scenario
         scenario.silentPushesPerHour = 0
         var configuration = SimulationConfiguration(
-            strategy: strategy, ios: ios, scenario: scenario, hours: hours, memoryKillFactor: 0, recordsTimeline: true)
-        configuration.app = ScriptedAppFactory(make: app)
+            strategy: strategy, ios: ios, app: ScriptedAppFactory(make: app), scenario: scenario, hours: hours,
+            memoryKillFactor: 0, recordsTimeline: true)
         configuration.plist = plist
         return configuration
     }

@@ -1,5 +1,6 @@
 import BackgroundCore
 import Foundation
+import IOSShellHost
 import IOSSimulator
 import LocationLog
 import LoopbackServer
@@ -16,7 +17,8 @@ struct TimelineEvaluationTests {
     /// one sampling interval (120 s), every judged trip's distance within 5 %.
     @Test(arguments: ["commute", "home-day"])
     func detectionMeetsTheTargets(scenario: String) async throws {
-        let rows = try await EvaluationServer.table(scenarios: [scenario], strategies: [.adaptive], seeds: 1...2)
+        let rows = try await EvaluationServer.table(
+            scenarios: [scenario], strategies: [.adaptive], seeds: 1...2, app: IOSShell())
         let score = try #require(rows.first?.score)
         let table = TimelineEvaluation.markdown(rows)
         #expect(score.staysExpected >= 4, "\(table)")
@@ -39,7 +41,8 @@ struct TimelineEvaluationTests {
     /// departure fix when the coprocessor reported the ride (BENCHMARKS.md at 28e21c7, 2026-11-28); the shop
     /// stop that made a false stay in 11 of 20 seeds must make none.
     @Test func theWeekMeetsTheTargets() async throws {
-        let rows = try await EvaluationServer.table(scenarios: ["week"], strategies: [.adaptive], seeds: 1...1)
+        let rows = try await EvaluationServer.table(
+            scenarios: ["week"], strategies: [.adaptive], seeds: 1...1, app: IOSShell())
         let score = try #require(rows.first?.score)
         let table = TimelineEvaluation.markdown(rows)
         #expect(score.staysExpected >= 20, "\(table)")
@@ -59,8 +62,10 @@ struct TimelineEvaluationTests {
         let server = try await EvaluationServer.start(settings: settings)
         let scenario = try #require(Scenario.named("commute"))
         let configuration = SimulationConfiguration(
-            strategy: .adaptive, ios: 17, scenario: scenario, hours: scenario.duration.seconds / 3600, seed: 3)
-        let outcome = await onOwnThread { () -> Result<TimelineEvaluation.Run, any Error> in
+            strategy: .adaptive, ios: 17, app: IOSShell(), scenario: scenario,
+            hours: scenario.duration.seconds / 3600, seed: 3)
+        // On the main actor, as the shell (UIKit code) runs; the server answers from its own threads.
+        let outcome = await MainActor.run { () -> Result<TimelineEvaluation.Run, any Error> in
             Result {
                 try TimelineEvaluation.run(
                     configuration, settings: settings, connection: server.connect(configuration))
