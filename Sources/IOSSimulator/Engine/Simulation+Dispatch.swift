@@ -162,7 +162,6 @@ extension Simulation {
             noteSample(fix)
         }
         for upload in result.uploads { handOffHostedUpload(upload) }
-        pendingCount = storeValue { try $0.pendingCount() } ?? pendingCount
     }
 
     /// What the system answers hosted app code at once, as of now.

@@ -57,9 +57,6 @@ extension Simulation {
         report.samplesOnServer = onServer
         report.samplesPending = pending
         let accepted = report.sampleTimes.count + carriedOver
-        if pending != pendingCount {
-            report.violation(now, "the simulator counted \(pendingCount) pending samples, the store holds \(pending)")
-        }
         if accepted != onServer + pending + quarantined {
             report.violation(
                 now,

@@ -98,7 +98,6 @@ package struct Simulation: Sendable {
     var sessionRejectedByApp = false
     var store: LocationStore
     var server = SimulatedServer()
-    var pendingCount = 0
     /// Samples pending or quarantined in a passed-in store before the run began.
     var carriedOver = 0
     var battery: Double
@@ -139,9 +138,7 @@ package struct Simulation: Sendable {
             }
         }
         // A store passed in may hold samples from an earlier run: they count as already accepted.
-        let carried = (try? store.pendingCount()) ?? 0
-        self.pendingCount = carried
-        self.carriedOver = carried + ((try? store.quarantined().count) ?? 0)
+        self.carriedOver = ((try? store.pendingCount()) ?? 0) + ((try? store.quarantined().count) ?? 0)
         self.battery = configuration.scenario.battery.start
         self.hosted = configuration.app.makeApp(for: configuration, store: self.store)
         notifications.answer = configuration.notifications
