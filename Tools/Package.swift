@@ -70,7 +70,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "BackgroundCore", swiftSettings: strictSettings),
-        .target(name: "IOSSimulator", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
+        .target(
+            name: "IOSSimulator",
+            // LocationLogTesting: the phone's disk that fills (`SimulatedDisk`, an SQLite VFS).
+            dependencies: ["BackgroundCore", "LocationLog", "LocationLogTesting"], swiftSettings: strictSettings),
         // zlib from the system (libz is in every Linux base image and in the Apple SDKs): gzip payloads.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(

@@ -39,7 +39,7 @@ struct GapReasonTests {
     @Test func everyFaultOfTheDemoDayHasItsReason() {
         let scenario = Scenario.demoDay()
         let (report, gaps, delays) = Self.runWithDelays(scenario)
-        #expect(report.invariantViolations == 0)
+        #expect(report.invariantViolations == 0, "\(report.violationExamples)")
         typealias Faults = Scenario.DemoFaults
         // The force-quit: no samples from before 10:30 until the user reopened the app at 11:00.
         let quit = gaps.first { [.forceQuit, .terminatedBySystem].contains($0.reason) }
@@ -95,7 +95,7 @@ struct GapReasonTests {
     @Test func theMetroRideIsNoFixNotNoNetwork() {
         let scenario = Scenario.commute()
         let (report, gaps, _) = Self.runWithDelays(scenario)
-        #expect(report.invariantViolations == 0)
+        #expect(report.invariantViolations == 0, "\(report.violationExamples)")
         let noFix = gaps.filter { $0.reason == .noFix }
         #expect(!noFix.isEmpty, "\(gaps)")
         for gap in noFix {
@@ -108,5 +108,40 @@ struct GapReasonTests {
         }
         // Both rides, morning and evening.
         #expect(Set(noFix.map { Int(Self.seconds($0.start, scenario) / 3600) }) == [8, 18], "\(noFix)")
+    }
+}
+
+/// The phone's storage full for two hours (issue 40): the shell's store is on the simulated disk
+/// (`SimulatedDisk`), which refuses to grow its files while full.
+@MainActor @Suite("A full phone: the simulated disk refuses the store's growth")
+struct FullPhoneDayTests {
+    static func day(outage: ClosedRange<Double>?) -> (SimulationReport, [GapInterval], Scenario) {
+        var scenario = GapReasonTests.commute([(12 * 3600, .storageFull(true)), (14 * 3600, .storageFull(false))])
+        if let outage { scenario.networkOutages.append(outage) }
+        var simulation = Simulation(
+            SimulationConfiguration(strategy: .adaptive, ios: 17, app: IOSShell(), scenario: scenario, seed: 1))
+        let report = simulation.run()
+        return (report, simulation.serverGaps.filter { $0.end > $0.start }, scenario)
+    }
+
+    @Test("with the network up, the store lives in the space its files hold: nothing is refused")
+    func theStoreKeepsItsOwnSpace() {
+        let (report, gaps, _) = Self.day(outage: nil)
+        #expect(report.invariantViolations == 0, "\(report.violationExamples)")
+        #expect(!gaps.contains { $0.reason == .storageFull }, "\(gaps)")
+        #expect(report.notificationsByKind[UserNotice.storageFull.rawValue] == nil)
+        #expect(report.coverage > 0.99)
+    }
+
+    @Test("offline while full, the pending samples need room: a storage-full gap, the notice, nothing lost")
+    func offlineWhileFullIsAGapWithItsNotice() throws {
+        let (report, gaps, scenario) = Self.day(outage: (11.5 * 3600)...(15 * 3600))
+        // Nothing lost: every accepted sample is on the server or pending (checked at the end of
+        // the run, a violation otherwise).
+        #expect(report.invariantViolations == 0, "\(report.violationExamples)")
+        let full = try #require(gaps.first { $0.reason == .storageFull }, "\(gaps)")
+        #expect(GapReasonTests.seconds(full.start, scenario) >= 12 * 3600)
+        #expect(GapReasonTests.seconds(full.end, scenario) <= 14 * 3600 + 600)
+        #expect(report.notificationsByKind[UserNotice.storageFull.rawValue] == 1, "\(report.notificationsByKind)")
     }
 }

@@ -1,5 +1,6 @@
 import BackgroundCore
 import Foundation
+import LocationLogTesting
 
 extension Simulation {
     mutating func happen(_ happening: Scenario.Happening) {
@@ -62,10 +63,12 @@ extension Simulation {
             environment.charging = on
             environmentChanged()
         case .storageFull(let full):
-            // The shell writes the store itself; its disk-full handling is tested against a
-            // database that cannot grow (`StorageFullTests`).
+            // The store's disk refuses to grow its files (or grows them again); a store passed in
+            // (the demo's file) is on no simulated disk and does not fill.
+            if full { disk?.fill() } else { disk?.freeAll() }
             let words = full ? "the phone's storage is full" : "space freed on the phone's storage"
-            report.note(now, words + " (not modelled: the shell's store does not fill)")
+            let unmodelled = " (not modelled: this run's store is not on the simulated disk)"
+            report.note(now, disk == nil ? words + unmodelled : words)
         case .notifications(let allowed): notificationSettingsChanged(allowed: allowed)
         case .revokeSession:
             server.revoked = true

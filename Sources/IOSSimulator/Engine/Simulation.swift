@@ -1,5 +1,6 @@
 import BackgroundCore
 import LocationLog
+import LocationLogTesting
 
 /// The simulated iPhone: a deterministic discrete-event model of iOS background policy that runs
 /// an app (the iOS shell, through Apple's API as `HostedApp`) through a scenario.
@@ -97,6 +98,8 @@ package struct Simulation: Sendable {
     var pushTimes: [Instant] = []
     var sessionRejectedByApp = false
     var store: LocationStore
+    /// The phone's disk, on a day whose storage fills (else the store is in memory).
+    var disk: SimulatedDisk?
     var server = SimulatedServer()
     /// Samples pending or quarantined in a passed-in store before the run began.
     var carriedOver = 0
@@ -130,6 +133,18 @@ package struct Simulation: Sendable {
         self.timeline = ProcessTimeline(start: configuration.scenario.start)
         if let store = configuration.store {
             self.store = store
+        } else if configuration.scenario.happenings.contains(where: {
+            if case .storageFull = $0.1 { true } else { false }
+        }) {
+            // A day whose storage fills: the shell's store on a disk that refuses to grow its files
+            // then, as iOS refuses a write on a full phone (SQLITE_FULL).
+            do {
+                let disk = try SimulatedDisk()
+                self.disk = disk
+                self.store = try LocationStore.open(path: disk.storePath, now: configuration.scenario.start).0
+            } catch {
+                preconditionFailure("the simulated phone's disk could not be set up: \(error)")
+            }
         } else {
             do {
                 self.store = try LocationStore.inMemory()

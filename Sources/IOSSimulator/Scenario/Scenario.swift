@@ -22,8 +22,8 @@ package struct Scenario: Sendable {
         /// Settings › Location Services › this app › Precise Location (iOS 14+).
         case preciseLocation(Bool)
         case charging(Bool)
-        /// The phone's storage fills up (`true`: the app's store refuses every sample with
-        /// `StoreError.diskFull`) or the user frees space (`false`).
+        /// The phone's storage fills up (`true`: the simulated disk refuses every write that would
+        /// grow the store's files, `SQLITE_FULL`) or the user frees space (`false`).
         case storageFull(Bool)
         /// Settings › Notifications › the app › Allow Notifications turned on or off.
         case notifications(Bool)
