@@ -10,7 +10,7 @@ import IOSSimulator
 ///
 /// Used on the main thread only, like UIKit; one process at a time (`processEnded()` forgets
 /// what died with it, as iOS does).
-final class SimulatedSystem: ShadowBackend {
+final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
     /// The simulator's answers as of the event being handled.
     var system: HostedSystemState
     /// What the shell asked of the system while handling the current event.
@@ -444,13 +444,6 @@ final class SimulatedSystem: ShadowBackend {
 
     /// The phone's keychain (system state: it outlives the app's processes).
     let keychain = InMemoryKeychain()
-
-    func secItemAdd(_ attributes: [String: Any]) -> OSStatus { keychain.add(attributes) }
-    func secItemCopyMatching(_ query: [String: Any]) -> (OSStatus, AnyObject?) { keychain.copyMatching(query) }
-    func secItemUpdate(_ query: [String: Any], _ attributes: [String: Any]) -> OSStatus {
-        keychain.update(query, attributes)
-    }
-    func secItemDelete(_ query: [String: Any]) -> OSStatus { keychain.delete(query) }
 
     // MARK: UserNotifications
 

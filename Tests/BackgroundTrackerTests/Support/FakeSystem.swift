@@ -3,7 +3,7 @@ import Foundation
 
 /// A fake iOS behind the shadow: records every call the shell makes, in order, and lets a test
 /// play the system's part (expire a task, deliver a fix, launch a background task).
-final class FakeSystem: ShadowBackend {
+final class FakeSystem: ShadowBackend, InMemoryKeychainBackend {
     /// Every call, in order, as a short line ("register com.backgroundtracker.refresh").
     var trace: [String] = []
 
@@ -190,13 +190,6 @@ final class FakeSystem: ShadowBackend {
 
     // Security
     let keychain = InMemoryKeychain()
-
-    func secItemAdd(_ attributes: [String: Any]) -> OSStatus { keychain.add(attributes) }
-    func secItemCopyMatching(_ query: [String: Any]) -> (OSStatus, AnyObject?) { keychain.copyMatching(query) }
-    func secItemUpdate(_ query: [String: Any], _ attributes: [String: Any]) -> OSStatus {
-        keychain.update(query, attributes)
-    }
-    func secItemDelete(_ query: [String: Any]) -> OSStatus { keychain.delete(query) }
 
     // AVFAudio
     var audioPlaying: Set<ObjectIdentifier> = []

@@ -18,6 +18,23 @@
         }
     }
 
+    /// Shadow only: a backend whose keychain is an ``InMemoryKeychain`` (the simulator's and the
+    /// tests' fake): the `SecItem` calls forward to it.
+    public protocol InMemoryKeychainBackend: SecurityBackend {
+        var keychain: InMemoryKeychain { get }
+    }
+
+    extension InMemoryKeychainBackend {
+        public func secItemAdd(_ attributes: [String: Any]) -> OSStatus { keychain.add(attributes) }
+        public func secItemCopyMatching(_ query: [String: Any]) -> (OSStatus, AnyObject?) {
+            keychain.copyMatching(query)
+        }
+        public func secItemUpdate(_ query: [String: Any], _ attributes: [String: Any]) -> OSStatus {
+            keychain.update(query, attributes)
+        }
+        public func secItemDelete(_ query: [String: Any]) -> OSStatus { keychain.delete(query) }
+    }
+
     /// Shadow only: where Security finds its backend.
     public enum SecurityShadow {
         /// The installed backend (`ShadowSystem.backend` in `AppleShadow` sets it).
