@@ -191,8 +191,9 @@ public struct TimelineBuilder: Sendable {
             // Not when a speed shows the person walking in or out inside the radius: then the
             // time at rest is known, and a shop stop of 8 minutes is no stay. Nor, when only this
             // sample completes the minimum, if the samples inside spread over more than half the
-            // radius: someone at rest is seen within GPS noise of one spot, a slow walk drifts
-            // across the circle (docs/timeline-evaluation.md, "What changed because of it").
+            // radius: someone at rest is seen within GPS noise of one spot, someone wandering
+            // about scatters over the circle (docs/timeline-evaluation.md, "What changed because
+            // of it").
             closed += open(candidate, reachedBy: trip)
             guard case .staying(let opened) = state else { return closed }
             return closed + stay(opened, point: point, gapFrom: nil)
