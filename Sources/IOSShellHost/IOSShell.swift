@@ -56,6 +56,10 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
     private var lastSeq: Int64 = 0
     /// The store's change count when `newSamples` last read it.
     private var changesSeen: Int?
+    /// The held store the shell writes before the first unlock after a reboot, the last `seq`
+    /// read of it, and the samples read there that have not reached the phone's store yet.
+    private var held: (store: LocationStore, lastSeq: Int64, changes: Int?)?
+    private var heldSamples: Set<UUID> = []
     private var lastEnvironment: KeepAliveEnvironment
     private let device: String?
     /// The shell's status after the last event (the process may be gone by the end).
@@ -171,9 +175,10 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         }
         // After a crash nothing the shell asked for happened: its process was already gone.
         let made = backend.crashedAfterEffects.map { Array(backend.effects.prefix($0)) } ?? backend.effects
+        let recorded = newSamples(precise: system.environment.preciseLocation)  // may add notes
         let result = HostedResult(
             effects: made + backend.notes.map { KeepAliveMachine.Action.log("shell: " + $0) },
-            recorded: newSamples(precise: system.environment.preciseLocation),
+            recorded: recorded,
             uploads: backend.crashedAfterEffects == nil ? uploader.started : [], runtime: backend.runtime)
         backend.runtime = []
         backend.notes = []
@@ -208,6 +213,14 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
             return lines
         }
     }
+
+    func protectedDataDidBecomeAvailable(system: HostedSystemState) -> HostedResult {
+        // What the `protectedDataDidBecomeAvailableNotification` observer does (posting it from
+        // the main queue blocks on Linux's Foundation, as for the settings observers).
+        MainActor.assumeIsolated { running(system) { process?.tracker.protectedDataDidBecomeAvailable() } }
+    }
+
+    var samplesHeldOutsideStore: Int { MainActor.assumeIsolated { heldSamples.count } }
 
     func willTerminate(system: HostedSystemState) -> HostedResult {
         MainActor.assumeIsolated { running(system) { process?.tracker.applicationWillTerminate() } }
@@ -372,14 +385,46 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         }
     }
 
-    /// The samples the shell stored while handling the event, for the simulator's report.
+    /// The samples the shell stored while handling the event, for the simulator's report: in the
+    /// phone's store, or in its held store before the first unlock (each counted once, when
+    /// first seen).
     @MainActor private func newSamples(precise: Bool) -> [LocationFix] {
+        var samples: [Sample] = []
+        if let tracker = process?.tracker, tracker.isWaitingForFirstUnlock {
+            if held?.store.path != tracker.store.path { held = (tracker.store, 0, nil) }
+            if var current = held {
+                let changes = current.store.changeCount()
+                if changes == nil || changes != current.changes,
+                    let read = try? current.store.pending(afterSeq: current.lastSeq), let last = read.last
+                {
+                    if current.lastSeq == 0 {
+                        backend.notes.append("store closed until the first unlock: samples held in a file of their own")
+                    }
+                    current.changes = changes
+                    current.lastSeq = last.seq
+                    heldSamples.formUnion(read.map(\.id))
+                    samples += read
+                }
+                held = current
+            }
+        } else {
+            held = nil
+        }
         // Most events store nothing: the change count says so without reading the table.
         let changes = store.changeCount()
-        guard changes == nil || changes != changesSeen else { return [] }
-        changesSeen = changes
-        guard let samples = try? store.pending(afterSeq: lastSeq), let last = samples.last else { return [] }
-        lastSeq = last.seq
+        if changes == nil || changes != changesSeen, let read = try? store.pending(afterSeq: lastSeq),
+            let last = read.last
+        {
+            changesSeen = changes
+            lastSeq = last.seq
+            // Held samples moved in at the first unlock were counted when first stored.
+            let fresh = read.filter { heldSamples.remove($0.id) == nil }
+            if fresh.count < read.count {
+                backend.notes.append(
+                    "\(read.count - fresh.count) sample(s) taken before the first unlock moved into the store")
+            }
+            samples += fresh
+        }
         return samples.map { sample in
             LocationFix(
                 timestamp: sample.time, latitude: sample.latitude, longitude: sample.longitude,

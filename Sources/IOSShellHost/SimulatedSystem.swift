@@ -172,6 +172,10 @@ final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
         return system.environment.charging ? .charging : .unplugged
     }
     var lowPowerModeEnabled: Bool { system.environment.lowPowerMode }
+    var isProtectedDataAvailable: Bool {
+        checkMainThread("-[UIApplication isProtectedDataAvailable]")
+        return system.protectedDataAvailable
+    }
 
     static func token(_ id: Int) -> BackgroundTaskToken { BackgroundTaskToken(rawValue: UInt64(id)) }
 

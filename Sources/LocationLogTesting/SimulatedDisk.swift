@@ -10,6 +10,7 @@ import SQLiteFullDisk
 /// let (store, _) = try LocationStore.open(path: disk.storePath, now: time.now)
 /// disk.fill()      // no byte free from now on, nor freed later
 /// disk.freeAll()   // the user made room
+/// disk.lock()      // rebooted: nothing opens until the first unlock
 /// ```
 public final class SimulatedDisk: Sendable {
     /// The directory, with a trailing slash; every SQLite file under it is on this disk.
@@ -48,6 +49,17 @@ public final class SimulatedDisk: Sendable {
 
     /// The user made room: unlimited space again.
     public func freeAll() { bgt_fulldisk_set(directory, -1) }
+
+    /// The phone rebooted: its files (class `completeUntilFirstUserAuthentication`) cannot be
+    /// opened, read or written until ``unlock()``, the user's first unlock; SQLite reports a
+    /// disk I/O error (or cannot open the file), as it does on a phone.
+    public func lock() { bgt_fulldisk_lock(directory, 1) }
+
+    /// The user unlocked the phone for the first time since it booted.
+    public func unlock() { bgt_fulldisk_lock(directory, 0) }
+
+    /// How many file operations the disk refused while locked.
+    public var lockedRefusals: Int64 { bgt_fulldisk_locked_refusals(directory) }
 
     /// The bytes free now (negative: unlimited).
     public var freeBytes: Int64 { bgt_fulldisk_free(directory) }

@@ -17,6 +17,8 @@ typedef struct Disk {
     long long refused;
     int watched;
     int othersTakeFreedSpace;  // a full disk stays full: what a file gives back, other apps take
+    int locked;                // its files' class key is gone (before the first unlock): no I/O
+    long long lockedRefusals;
 } Disk;
 
 typedef struct DiskFile {
@@ -43,6 +45,16 @@ static int diskFor(const char *path) {
     return -1;
 }
 
+// Whether `file`'s disk is locked now; counts the refusal. Takes the mutex.
+static int refusedWhileLocked(const DiskFile *file) {
+    pthread_mutex_lock(&mutex);
+    Disk *disk = &disks[file->disk];
+    int locked = disk->locked;
+    if (locked) disk->lockedRefusals++;
+    pthread_mutex_unlock(&mutex);
+    return locked;
+}
+
 static int diskClose(sqlite3_file *base) {
     DiskFile *file = (DiskFile *)base;
     return file->real->pMethods->xClose(file->real);
@@ -50,11 +62,13 @@ static int diskClose(sqlite3_file *base) {
 
 static int diskRead(sqlite3_file *base, void *buffer, int amount, sqlite3_int64 offset) {
     DiskFile *file = (DiskFile *)base;
+    if (refusedWhileLocked(file)) return SQLITE_IOERR_READ;
     return file->real->pMethods->xRead(file->real, buffer, amount, offset);
 }
 
 static int diskWrite(sqlite3_file *base, const void *data, int amount, sqlite3_int64 offset) {
     DiskFile *file = (DiskFile *)base;
+    if (refusedWhileLocked(file)) return SQLITE_IOERR_WRITE;
     sqlite3_int64 size = 0;
     int rc = file->real->pMethods->xFileSize(file->real, &size);
     if (rc != SQLITE_OK) return rc;
@@ -81,6 +95,7 @@ static int diskWrite(sqlite3_file *base, const void *data, int amount, sqlite3_i
 
 static int diskTruncate(sqlite3_file *base, sqlite3_int64 newSize) {
     DiskFile *file = (DiskFile *)base;
+    if (refusedWhileLocked(file)) return SQLITE_IOERR_TRUNCATE;
     sqlite3_int64 size = 0;
     int rc = file->real->pMethods->xFileSize(file->real, &size);
     if (rc != SQLITE_OK) return rc;
@@ -107,6 +122,7 @@ static int diskTruncate(sqlite3_file *base, sqlite3_int64 newSize) {
 
 static int diskSync(sqlite3_file *base, int flags) {
     DiskFile *file = (DiskFile *)base;
+    if (refusedWhileLocked(file)) return SQLITE_IOERR_FSYNC;
     return file->real->pMethods->xSync(file->real, flags);
 }
 
@@ -155,6 +171,9 @@ static int diskShmMap(sqlite3_file *base, int page, int pageSize, int extend, vo
 
 static int diskShmLock(sqlite3_file *base, int offset, int count, int flags) {
     DiskFile *file = (DiskFile *)base;
+    // Every transaction in WAL mode takes these: refusing them refuses reads served from the
+    // page cache too. Releasing always works, so SQLite can clean up after a refusal.
+    if ((flags & SQLITE_SHM_LOCK) && refusedWhileLocked(file)) return SQLITE_IOERR_SHMLOCK;
     return file->real->pMethods->xShmLock(file->real, offset, count, flags);
 }
 
@@ -195,8 +214,14 @@ static int fullDiskOpen(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *b
     (void)vfs;
     pthread_mutex_lock(&mutex);
     int disk = diskFor(name);
+    int locked = disk >= 0 && disks[disk].locked;
+    if (locked) disks[disk].lockedRefusals++;
     pthread_mutex_unlock(&mutex);
     if (disk < 0) return underlying->xOpen(underlying, name, base, flags, outFlags);
+    if (locked) {
+        base->pMethods = NULL;
+        return SQLITE_CANTOPEN;
+    }
     DiskFile *file = (DiskFile *)base;
     memset(file, 0, sizeof(DiskFile));
     file->real = (sqlite3_file *)(file + 1);
@@ -360,4 +385,19 @@ void bgt_fulldisk_unwatch(const char *directory) {
         if (disks[i].watched && strcmp(disks[i].directory, directory) == 0) disks[i].watched = 0;
     }
     pthread_mutex_unlock(&mutex);
+}
+
+void bgt_fulldisk_lock(const char *directory, int locked) {
+    pthread_mutex_lock(&mutex);
+    int disk = diskFor(directory);
+    if (disk >= 0) disks[disk].locked = locked;
+    pthread_mutex_unlock(&mutex);
+}
+
+long long bgt_fulldisk_locked_refusals(const char *directory) {
+    pthread_mutex_lock(&mutex);
+    int disk = diskFor(directory);
+    long long result = disk >= 0 ? disks[disk].lockedRefusals : 0;
+    pthread_mutex_unlock(&mutex);
+    return result;
 }

@@ -4,7 +4,7 @@ import IOSSimulator
 /// `--at HH:MM=EVENT`: something that happens to the simulated phone at a time of the day.
 struct ScenarioEvent {
     static let names: [String: Scenario.Happening] = [
-        "force-quit": .forceQuit, "reboot": .reboot, "low-power-on": .lowPowerMode(true),
+        "force-quit": .forceQuit, "reboot": .reboot, "unlock": .firstUnlock, "low-power-on": .lowPowerMode(true),
         "low-power-off": .lowPowerMode(false), "refresh-off": .backgroundAppRefresh(false),
         "refresh-on": .backgroundAppRefresh(true), "location-off": .locationServices(false),
         "location-on": .locationServices(true), "deny": .authorization(.denied),

@@ -78,9 +78,10 @@ import Testing
         #expect(!timeline.forceQuit)
         timeline.forceQuitted(blocksLaunches: false)  // iOS versions where it does not block
         #expect(!timeline.forceQuit)
-        #expect(timeline.isUnlocked(at: start) == true)
-        timeline.rebooted(unlock: start + .seconds(300))
-        #expect(timeline.isUnlocked(at: start + .seconds(299)) == false)
-        #expect(timeline.isUnlocked(at: start + .seconds(300)) == true)
+        #expect(timeline.isUnlocked)
+        timeline.rebooted()
+        #expect(!timeline.isUnlocked, "locked from the reboot until the first unlock")
+        timeline.firstUnlock()
+        #expect(timeline.isUnlocked)
     }
 }

@@ -45,6 +45,13 @@
         nonisolated public static let backgroundRefreshStatusDidChangeNotification = NSNotification.Name(
             "UIApplicationBackgroundRefreshStatusDidChangeNotification")
 
+        /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/isprotecteddataavailable
+        open var isProtectedDataAvailable: Bool { UIKitShadow.backend.isProtectedDataAvailable }
+
+        /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/protecteddatadidbecomeavailablenotification
+        nonisolated public static let protectedDataDidBecomeAvailableNotification = NSNotification.Name(
+            "UIApplicationProtectedDataDidBecomeAvailable")
+
         /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/state
         public enum State: Int, Sendable {
             /// Apple: https://developer.apple.com/documentation/uikit/uiapplication/state/active

@@ -13,6 +13,9 @@ extension Tracker {
     /// times the next chance.
     func syncWake() {
         clock.cancel(Self.syncTimer)
+        // Before the first unlock the token and the upload files are closed: the first unlock
+        // wakes the sync again (Tracker+Unlock).
+        guard heldStore == nil else { return }
         // One upload at a time; at a relaunch, wait until the session said what became of the last.
         guard uploadsInFlight.isEmpty else { return }
         guard let pending = try? withStore({ try $0.pendingCount() }) else { return }

@@ -49,6 +49,39 @@ struct ShellState: Codable, Hashable {
     func save(to url: URL) throws {
         try JSONEncoder().encode(self).write(to: url, options: StoreLocation.writing)
     }
+
+    /// What a launch before the first unlock after a reboot needs and can read: whether tracking
+    /// was on and a background activity session held. A file of no protection class (it holds
+    /// no place, time or credential), beside the state file, which it cannot open then.
+    struct LaunchFlags: Codable, Hashable {
+        var tracking: Bool
+        var activitySession: Bool
+    }
+
+    static func launchFlagsFile(in directory: URL) -> URL { directory.appendingPathComponent("shell-launch.json") }
+
+    /// The state a launch before the first unlock starts from: the launch flags (none: tracking off).
+    static func launchFlags(in directory: URL) -> ShellState {
+        var state = ShellState()
+        if let data = try? Data(contentsOf: launchFlagsFile(in: directory)),
+            let flags = try? JSONDecoder().decode(LaunchFlags.self, from: data)
+        {
+            state.tracking = flags.tracking
+            state.activitySession = flags.activitySession
+        }
+        return state
+    }
+
+    var launchFlags: LaunchFlags { LaunchFlags(tracking: tracking, activitySession: activitySession) }
+}
+
+extension ShellState.LaunchFlags {
+    /// Writes the flags (best effort: without them a launch before the first unlock keeps
+    /// tracking off until the user opens the app).
+    func save(in directory: URL) {
+        guard let data = try? JSONEncoder().encode(self) else { return }
+        try? data.write(to: ShellState.launchFlagsFile(in: directory), options: [.atomic, .noFileProtection])
+    }
 }
 
 /// One upload in flight: which samples it carries and when it began. Saved beside the body so a

@@ -33,7 +33,12 @@ public final class Tracker {
     public private(set) var configuration: Configuration
     let clock: any ShellClock
     let uploader: any BackgroundUploader
-    let store: LocationStore
+    /// The store, or before the first unlock after a reboot the held store (``heldStore``).
+    package internal(set) var store: LocationStore
+    /// Opens the store (its files are closed before the first unlock after a reboot).
+    let openStore: @MainActor () throws -> LocationStore
+    /// The held store this process writes while the store cannot be opened (Tracker+Unlock).
+    var heldStore: LocationStore?
     let directory: URL
     let iosMajor: Int
     /// What the app's `Info.plist` declares: the shell asks iOS only for what it allows.
@@ -44,6 +49,8 @@ public final class Tracker {
     var state: ShellState
     /// The state file exists but could not be read at launch: it is not overwritten.
     var stateUnreadable = false
+    /// The launch flags last written (``ShellState/LaunchFlags``).
+    var savedLaunchFlags: ShellState.LaunchFlags?
 
     var machine: KeepAliveMachine?
     var sync: SyncDriver
@@ -92,10 +99,15 @@ public final class Tracker {
     /// safely and later ones can write.
     /// - Throws: `StoreError` when the store cannot be opened, or a file-system error when the
     ///   directory cannot be created.
+    ///
+    /// Before the first unlock after a reboot (a location relaunch), the store cannot be opened:
+    /// the tracker then keeps the samples in a held store and moves them in at the first unlock
+    /// (``protectedDataDidBecomeAvailable()``). Before that unlock `configuration` is used for
+    /// sampling only: nothing is uploaded, so a server and token the app could not read yet do no
+    /// harm; pass the real ones with ``credentialsChanged(token:sessionToken:)`` after it.
     public convenience init(configuration: Configuration) throws {
         let clock = WallClock()
         let directory = try configuration.directory ?? StoreLocation.defaultDirectory()
-        let store = try StoreLocation.open(in: directory, now: clock.now)
         let version = ProcessInfo.processInfo.operatingSystemVersion.majorVersion
         try self.init(
             configuration: configuration, clock: clock,
@@ -103,15 +115,28 @@ public final class Tracker {
             heartbeat: configuration.sessionToken.map {
                 URLSessionHeartbeatTransport(server: configuration.server, sessionToken: $0)
             },
-            store: store, directory: directory, iosMajor: version, appInfo: .main)
+            openStore: { try StoreLocation.open(in: directory, now: clock.now) }, directory: directory,
+            iosMajor: version, appInfo: .main)
     }
 
     /// The shell with its seams given: tests pass a virtual clock, a fake uploader (and heartbeat
     /// transport), an in-memory store, the iOS version to behave as and the app's `Info.plist`.
-    package init(
+    package convenience init(
         configuration: Configuration, clock: any ShellClock, uploader: any BackgroundUploader,
         heartbeat: (any HeartbeatTransport)? = nil, store: LocationStore, directory: URL, iosMajor: Int,
         appInfo: AppInfo, seed: UInt64 = UInt64.random(in: 1...UInt64.max)
+    ) throws {
+        try self.init(
+            configuration: configuration, clock: clock, uploader: uploader, heartbeat: heartbeat,
+            openStore: { store }, directory: directory, iosMajor: iosMajor, appInfo: appInfo, seed: seed)
+    }
+
+    /// The shell with its seams given and the store opened by `openStore`, which the tracker
+    /// calls only while `UIApplication.isProtectedDataAvailable`.
+    package init(
+        configuration: Configuration, clock: any ShellClock, uploader: any BackgroundUploader,
+        heartbeat: (any HeartbeatTransport)? = nil, openStore: @escaping @MainActor () throws -> LocationStore,
+        directory: URL, iosMajor: Int, appInfo: AppInfo, seed: UInt64 = UInt64.random(in: 1...UInt64.max)
     ) throws {
         self.appInfo = appInfo
         self.configuration = configuration
@@ -119,15 +144,27 @@ public final class Tracker {
         self.uploader = uploader
         self.heartbeatTransport = configuration.sessionToken == nil ? nil : heartbeat
         if heartbeatTransport != nil { self.heartbeat = HeartbeatMachine(configuration: configuration.heartbeat) }
-        self.store = store
+        self.openStore = openStore
         self.directory = directory
         self.iosMajor = iosMajor
-        try StoreLocation.createDirectory(directory.appendingPathComponent("uploads"))
-        let (state, stateProblem) = ShellState.load(from: Self.stateFile(in: directory))
         // Never a minted id: the server refuses a batch naming a device other than the token's
         // (docs/protocol.md), so a made-up name would have every upload refused.
         let device = configuration.device
         self.device = device
+        guard UIApplication.shared.isProtectedDataAvailable else {
+            // Before the first unlock: a held store, and tracking as the launch flags say.
+            let held = try HeldStores.create(in: directory, now: clock.now)
+            self.store = held
+            self.heldStore = held
+            self.state = ShellState.launchFlags(in: directory)
+            self.sync = try SyncDriver(store: held, device: device, configuration: configuration.sync, seed: seed)
+            return
+        }
+        let store = try openStore()
+        self.store = store
+        try StoreLocation.createDirectory(directory.appendingPathComponent("uploads"))
+        HeldStores.moveAll(in: directory, into: store, log: { _ in })
+        let (state, stateProblem) = ShellState.load(from: Self.stateFile(in: directory))
         self.state = state
         self.sync = try SyncDriver(store: store, device: device, configuration: configuration.sync, seed: seed)
         if let stateProblem {
@@ -176,7 +213,7 @@ public final class Tracker {
         observeSystemSettings()
         isForeground = UIApplication.shared.applicationState != .background
         uploader.activate { [weak self] event in self?.handle(event) }
-        reconcileUploads()
+        if heldStore == nil { reconcileUploads() }
         readNoticePermission()
         if state.activitySession { recreateLocationSessions() }
         if state.tracking {
@@ -277,6 +314,7 @@ public final class Tracker {
     public func applicationWillEnterForeground() {
         isForeground = true
         LocationStore.resumeAll()
+        protectedDataDidBecomeAvailable()  // opening the app means the phone was unlocked
         if state.activitySession, activitySession == nil { recreateLocationSessions() }
         systemSettingsChanged()
         readNoticePermission()
@@ -375,6 +413,13 @@ public final class Tracker {
             }
             settingObservers.append(token)
         }
+        guard heldStore != nil else { return }
+        let unlock = NotificationCenter.default.addObserver(
+            forName: UIApplication.protectedDataDidBecomeAvailableNotification, object: nil, queue: .main
+        ) { [weak self] _ in
+            MainActor.assumeIsolated { self?.protectedDataDidBecomeAvailable() }
+        }
+        settingObservers.append(unlock)
     }
 
     /// What the power-state, battery and Background App Refresh observers call (also the
@@ -404,9 +449,14 @@ public final class Tracker {
     static func stateFile(in directory: URL) -> URL { directory.appendingPathComponent("shell-state.json") }
 
     func saveState() {
+        if state.launchFlags != savedLaunchFlags {
+            state.launchFlags.save(in: directory)
+            savedLaunchFlags = state.launchFlags
+        }
         // A state file this process could not read is kept for a launch that can (never
-        // overwritten with the fresh state of a process that knows nothing).
-        guard !stateUnreadable else { return }
+        // overwritten with the fresh state of a process that knows nothing); before the first
+        // unlock it cannot be written.
+        guard !stateUnreadable, heldStore == nil else { return }
         do {
             try state.save(to: Self.stateFile(in: directory))
         } catch {

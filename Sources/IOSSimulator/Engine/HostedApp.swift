@@ -22,6 +22,8 @@ package struct HostedSystemState: Sendable {
     package var uploadsInFlight: Set<String>
     /// Whether the app may notify (`UNNotificationSettings.authorizationStatus`).
     package var notifications: NotificationAuthorization
+    /// `UIApplication.isProtectedDataAvailable`: `false` after a reboot until the first unlock.
+    package var protectedDataAvailable = true
 
     package init(
         now: Instant, isForeground: Bool, backgroundTimeRemaining: Duration?, refusesNewTasks: Bool,
@@ -62,6 +64,12 @@ package protocol HostedApp: AnyObject, Sendable {
     /// The user force-quits the app while it runs: iOS calls `applicationWillTerminate` first
     /// (never for a suspended app, which it kills without running its code).
     func willTerminate(system: HostedSystemState) -> HostedResult
+    /// The user unlocked the phone for the first time since it booted, while the app runs: UIKit
+    /// posts `UIApplication.protectedDataDidBecomeAvailableNotification`.
+    func protectedDataDidBecomeAvailable(system: HostedSystemState) -> HostedResult
+    /// Samples the app keeps outside the phone's store for now (taken before the first unlock,
+    /// in files the store's protection would not allow): on the phone, not lost.
+    var samplesHeldOutsideStore: Int { get }
     /// The process was killed: its memory is gone; what it wrote to disk stays.
     func processTerminated()
     /// The simulated day is over.
@@ -75,6 +83,10 @@ extension HostedApp {
     package var statusLines: [String] { [] }
     /// App code that does nothing when told it will terminate.
     package func willTerminate(system: HostedSystemState) -> HostedResult { HostedResult() }
+    /// App code that does nothing at the first unlock.
+    package func protectedDataDidBecomeAvailable(system: HostedSystemState) -> HostedResult { HostedResult() }
+    /// App code that keeps every sample in the phone's store.
+    package var samplesHeldOutsideStore: Int { 0 }
     /// App code that ignores location errors.
     package func locationFailed(_ failure: LocationFailure, system: HostedSystemState) -> HostedResult {
         HostedResult()

@@ -81,7 +81,7 @@ extension Simulation {
         case nil:
             // Not after a force quit (the transfer was cancelled then), nor before the first
             // unlock (the store is protected until then).
-            guard !timeline.forceQuit, timeline.isUnlocked(at: now) else { return }
+            guard !timeline.forceQuit, timeline.isUnlocked else { return }
             sessionResumes += 1
             launch(.backgroundURLSession)
         }

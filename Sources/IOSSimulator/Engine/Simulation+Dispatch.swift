@@ -168,11 +168,13 @@ extension Simulation {
     var hostedSystemState: HostedSystemState {
         let inBackground = process?.state != .foreground
         let refuses = inBackground && stintDeadline.map { $0 - now <= profile.duration(.expiryLead) } == true
-        return HostedSystemState(
+        var state = HostedSystemState(
             now: now, isForeground: !inBackground, backgroundTimeRemaining: backgroundTimeRemaining,
             refusesNewTasks: refuses, environment: environment, hostAppRegions: configuration.hostAppRegions,
             uploadsInFlight: Set([transfer?.description].compactMap { $0 }),
             notifications: notifications.authorization)
+        state.protectedDataAvailable = timeline.isUnlocked
+        return state
     }
 
     /// The notification centre delivers the pending dead-man notice; no app code runs.

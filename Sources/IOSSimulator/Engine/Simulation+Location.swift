@@ -194,8 +194,10 @@ extension Simulation {
             guard isRunning, locationDeliverable else { return }
         }
         if process == nil {
+            // Also before the first unlock after a reboot: the app then runs with its protected
+            // files closed (ios-background-policy §14, docs/ios-policy.md §Protection).
             let afterForceQuit = timeline.forceQuit && !profile.flag(.forceQuitLocationRelaunch)
-            guard !afterForceQuit, timeline.isUnlocked(at: now) else { return }
+            guard !afterForceQuit else { return }
             launch(reason)
         } else if process?.state == .suspended {
             wake(reason)

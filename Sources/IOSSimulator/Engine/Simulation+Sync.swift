@@ -1,5 +1,6 @@
 import BackgroundCore
 package import LocationLog
+import LocationLogTesting
 
 extension Simulation {
     /// Counts a stored sample in the report (coverage, path error).
@@ -51,7 +52,9 @@ extension Simulation {
 
     /// At the end of the run: every accepted sample is on the server, pending or quarantined.
     mutating func checkNothingLost() {
-        let pending = storeValue { try $0.pendingCount() } ?? 0
+        // The day's end is read as an observer reads the phone's files, locked or not.
+        disk?.unlock()
+        let pending = (storeValue { try $0.pendingCount() } ?? 0) + hosted.samplesHeldOutsideStore
         let quarantined = storeValue { try $0.quarantined().count } ?? 0
         let onServer = configuration.peer?.acknowledgedSampleCount ?? server.stored.count
         report.samplesOnServer = onServer

@@ -6,6 +6,7 @@ extension Simulation {
     mutating func happen(_ happening: Scenario.Happening) {
         switch happening {
         case .openApp(let seconds):
+            firstUnlock()  // opening the app unlocks the phone
             enterForeground(for: seconds)
         case .forceQuit:
             guard process != nil else { return }
@@ -17,7 +18,15 @@ extension Simulation {
             timeline.forceQuitted(blocksLaunches: profile.flag(.forceQuitBlocksBackgroundLaunch))
         case .reboot:
             terminate("reboot")
-            timeline.rebooted(unlock: now + profile.duration(.rebootUnlockDelay))
+            timeline.rebooted()
+            disk?.lock()
+            report.note(now, "the phone rebooted: the app's files stay closed until the user first unlocks it")
+            // The user unlocks at the scenario's `unlock`, or after the table's delay.
+            let seconds = (now - configuration.scenario.start).seconds
+            let unlockAhead = configuration.scenario.happenings.contains { $0.at > seconds && $0.1 == .firstUnlock }
+            if !unlockAhead { queue.push(.happening(.firstUnlock), at: now + profile.duration(.rebootUnlockDelay)) }
+        case .firstUnlock:
+            firstUnlock()
         case .phoneCall(let seconds):
             inCall = true
             queue.push(.callEnded, at: now + .milliseconds(Int64(seconds * 1000)))
@@ -76,6 +85,18 @@ extension Simulation {
         case .renewSession:
             renewSession()
         }
+    }
+
+    /// The user unlocks the phone for the first time since it booted: the app's files open again,
+    /// and a running app hears `protectedDataDidBecomeAvailableNotification`.
+    mutating func firstUnlock() {
+        guard !timeline.isUnlocked else { return }
+        timeline.firstUnlock()
+        disk?.unlock()
+        report.note(now, "first unlock since the reboot: the app's files are open again")
+        guard isRunning else { return }
+        _ = runHosted("protectedDataDidBecomeAvailable") { $0.protectedDataDidBecomeAvailable(system: $1) }
+        afterAppCode()
     }
 
     /// A phone call ended. `.ended` reaches only an app still running; a suspended one never hears.
@@ -210,7 +231,7 @@ extension Simulation {
     /// Whether iOS grants opportunistic background launches (refresh, pushes) right now.
     var opportunisticLaunchesAllowed: Bool {
         environment.backgroundRefreshAvailable && !environment.lowPowerMode
-            && (charging || battery >= profile[.criticalBattery]) && !timeline.forceQuit && timeline.isUnlocked(at: now)
+            && (charging || battery >= profile[.criticalBattery]) && !timeline.forceQuit && timeline.isUnlocked
     }
 
     mutating func launchRefresh(request: Int) {
@@ -228,7 +249,7 @@ extension Simulation {
     /// network, and it has been idle (the app not on screen) for a while: overnight, in practice.
     mutating func runProcessingIfDue() {
         guard scheduler.processingDue(at: now, minimumInterval: profile.duration(.processingMinInterval)), charging,
-            !timeline.forceQuit, timeline.isUnlocked(at: now), configuration.scenario.networkUp(at: scenarioSeconds),
+            !timeline.forceQuit, timeline.isUnlocked, configuration.scenario.networkUp(at: scenarioSeconds),
             process?.state != .foreground, now - timeline.foregroundUntil >= profile.duration(.processingIdle)
         else { return }
         scheduler.processingLaunched(at: now)

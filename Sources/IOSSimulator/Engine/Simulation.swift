@@ -98,7 +98,8 @@ package struct Simulation: Sendable {
     var pushTimes: [Instant] = []
     var sessionRejectedByApp = false
     var store: LocationStore
-    /// The phone's disk, on a day whose storage fills (else the store is in memory).
+    /// The phone's disk, on a day whose storage fills or whose phone reboots (else the store is
+    /// in memory).
     var disk: SimulatedDisk?
     var server = SimulatedServer()
     /// Samples pending or quarantined in a passed-in store before the run began.
@@ -134,10 +135,14 @@ package struct Simulation: Sendable {
         if let store = configuration.store {
             self.store = store
         } else if configuration.scenario.happenings.contains(where: {
-            if case .storageFull = $0.1 { true } else { false }
+            switch $0.1 {
+            case .storageFull, .reboot: true
+            default: false
+            }
         }) {
-            // A day whose storage fills: the shell's store on a disk that refuses to grow its files
-            // then, as iOS refuses a write on a full phone (SQLITE_FULL).
+            // A day whose storage fills or whose phone reboots: the shell's store on a disk that
+            // refuses to grow its files then, as iOS refuses a write on a full phone (SQLITE_FULL),
+            // and closes them from the reboot to the first unlock (data protection).
             do {
                 let disk = try SimulatedDisk()
                 self.disk = disk

@@ -2,13 +2,14 @@ package import BackgroundCore
 
 extension Scenario {
     /// The scenarios `--scenario` accepts.
-    package static let names = ["commute", "home-day", "week"]
+    package static let names = ["commute", "home-day", "night-shift", "week"]
 
     /// A scenario by name, or `nil` for an unknown one.
     package static func named(_ name: String, start: Instant = defaultStart) -> Scenario? {
         switch name {
         case "commute": return commute(start: start)
         case "home-day": return homeDay(start: start)
+        case "night-shift": return nightShift(start: start)
         case "week": return week(start: start)
         default: return nil
         }
@@ -104,5 +105,41 @@ extension Scenario {
                 (19 * hour, .openApp(seconds: 300)),
             ],
             battery: (start: 1, drainPerHour: 0.02, chargePerHour: 0.4))
+    }
+
+    /// A courier's early shift: the phone restarts for an iOS update at 03:10 while charging and
+    /// stays locked (its files closed) until the user first unlocks it at 07:30, after a drive
+    /// round with four stops from 03:40; back home before 07:00, a walk in the afternoon. Only
+    /// location events can run the app before the unlock.
+    package static func nightShift(start: Instant = defaultStart) -> Scenario {
+        let hour = 3600.0
+        let depot = home.offset(north: 4_000, east: -6_000)
+        let stops = [
+            depot.offset(north: 2_500, east: 3_000), depot.offset(north: 6_000, east: 5_000),
+            home.offset(north: 7_000, east: 4_000), home.offset(north: 2_000, east: 6_500),
+        ]
+        var legs: [MovementTrack.Leg] = [
+            .stay(until: 3.67 * hour), .move(through: [depot], speed: 11), .stay(until: 4.3 * hour),
+        ]
+        for (index, stop) in stops.enumerated() {
+            legs += [.move(through: [stop], speed: 10), .stay(until: (4.9 + 0.6 * Double(index)) * hour)]
+        }
+        legs += [
+            .move(through: [home], speed: 10), .stay(until: 16 * hour),
+            .move(through: [home.offset(north: 500, east: 200), home], speed: 1.3), .stay(until: 24 * hour),
+        ]
+        return Scenario(
+            name: "night-shift", start: start, duration: .seconds(86_400),
+            track: MovementTrack(start: start, origin: home, legs: legs),
+            happenings: [
+                (0, .charging(true)),
+                (3 * hour + 600, .reboot),
+                (3.5 * hour, .charging(false)),
+                (7.5 * hour, .firstUnlock),
+                (7.6 * hour, .openApp(seconds: 120)),
+                (12 * hour, .openApp(seconds: 60)),
+                (22 * hour, .charging(true)),
+            ],
+            battery: (start: 0.9, drainPerHour: 0.04, chargePerHour: 0.4))
     }
 }

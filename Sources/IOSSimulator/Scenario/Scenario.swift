@@ -9,7 +9,12 @@ package struct Scenario: Sendable {
         case openApp(seconds: Double)
         /// The user swipes the app away in the app switcher.
         case forceQuit
+        /// The phone restarts: the app's process dies, and its files stay closed (data protection)
+        /// until ``firstUnlock``; location events may relaunch it meanwhile.
         case reboot
+        /// The user unlocks the phone for the first time since it booted (after the policy
+        /// table's `reboot.unlock-delay` when the scenario names no time).
+        case firstUnlock
         /// A phone call interrupts audio for `seconds`.
         case phoneCall(seconds: Double)
         case lowPowerMode(Bool)

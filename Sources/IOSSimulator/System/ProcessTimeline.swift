@@ -36,14 +36,14 @@ struct ProcessTimeline: Sendable {
     private var leftForegroundAt: Instant?
     /// The user force-quit the app and iOS then blocks background launches (until the user opens it).
     private(set) var forceQuit = false
-    /// Before the first unlock after a reboot, nothing of the app's may run.
-    private(set) var unlockedAt: Instant
+    /// After a reboot until the first unlock, the app's files are closed to it (data protection)
+    /// and only location events relaunch it.
+    private(set) var lockedSinceReboot = false
     /// Settings changed while the app was suspended; it hears of them when it next runs.
     private(set) var settingsUnheard = false
 
     init(start: Instant) {
         foregroundUntil = start
-        unlockedAt = start
     }
 
     // MARK: Launch and death
@@ -65,11 +65,14 @@ struct ProcessTimeline: Sendable {
     /// The user force-quit the app; `blocksLaunches`: iOS blocks background launches after it.
     mutating func forceQuitted(blocksLaunches: Bool) { forceQuit = blocksLaunches }
 
-    /// The phone rebooted: it is locked until `unlock`.
-    mutating func rebooted(unlock: Instant) { unlockedAt = unlock }
+    /// The phone rebooted: it stays locked until ``firstUnlock()``.
+    mutating func rebooted() { lockedSinceReboot = true }
 
-    /// Whether the phone was unlocked since the last reboot.
-    func isUnlocked(at now: Instant) -> Bool { now >= unlockedAt }
+    /// The user unlocked the phone for the first time since it booted.
+    mutating func firstUnlock() { lockedSinceReboot = false }
+
+    /// Whether the phone was unlocked since the last reboot (`isProtectedDataAvailable`).
+    var isUnlocked: Bool { !lockedSinceReboot }
 
     // MARK: Foreground and background
 

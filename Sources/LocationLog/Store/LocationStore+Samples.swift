@@ -369,6 +369,34 @@ extension LocationStore {
     }
 }
 
+extension LocationStore {
+    /// Takes in samples another store of this phone holds (the shell's held store from before the
+    /// first unlock), keeping their ids and times and giving them this store's next `seq`s, in
+    /// one transaction. A sample whose id this store already has is skipped, so a move that was
+    /// cut short (the process killed before the other file was deleted) can be run again.
+    /// - Returns: how many samples were added.
+    @discardableResult
+    public func adopt(_ samples: [Sample]) throws(StoreError) -> Int {
+        guard !samples.isEmpty else { return 0 }
+        return try write("taking in held samples") { db in
+            var seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT next_seq FROM sync_state WHERE id = 1")) ?? 1
+            let exists = try db.cachedStatement(sql: "SELECT 1 FROM sample WHERE id = ?")
+            let insert = try db.cachedStatement(sql: SampleColumns.insert(into: "sample"))
+            var added = 0
+            for sample in samples.sorted(by: { $0.seq < $1.seq }) {
+                guard try Int.fetchOne(exists, arguments: [sample.id.wireString]) == nil else { continue }
+                var adopted = sample
+                adopted.seq = seq
+                try insert.execute(arguments: SampleColumns.arguments(adopted))
+                seq += 1
+                added += 1
+            }
+            try db.cachedStatement(sql: "UPDATE sync_state SET next_seq = ? WHERE id = 1").execute(arguments: [seq])
+            return added
+        }
+    }
+}
+
 extension Sample {
     /// The sample with every optional value that is not a valid measurement (platform "invalid"
     /// markers such as -1, out-of-range or non-finite values) replaced by `nil`, which is how the

@@ -32,4 +32,13 @@ long long bgt_fulldisk_refused(const char *directory);
 /// Forgets `directory` (files already open keep their disk until closed).
 void bgt_fulldisk_unwatch(const char *directory);
 
+/// `directory`'s files are locked (`locked` 1) as files of iOS's `completeUntilFirstUserAuthentication`
+/// class are after a reboot until the first unlock: opening one fails with SQLITE_CANTOPEN and every
+/// read, write, truncation, sync and shared-memory lock with an SQLITE_IOERR code, as the system VFS
+/// reports the EPERM a phone gives; `locked` 0 is the first unlock.
+void bgt_fulldisk_lock(const char *directory, int locked);
+
+/// How many operations on `directory`'s files were refused while it was locked.
+long long bgt_fulldisk_locked_refusals(const char *directory);
+
 #endif

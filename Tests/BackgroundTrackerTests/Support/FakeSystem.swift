@@ -15,6 +15,8 @@ final class FakeSystem: ShadowBackend, InMemoryKeychainBackend {
     var batteryLevel: Float = 0.8
     var batteryState: UIDevice.BatteryState = .unplugged
     var lowPowerModeEnabled = false
+    /// `UIApplication.isProtectedDataAvailable`: `false` after a reboot until the first unlock.
+    var isProtectedDataAvailable = true
     /// The Location Services switch. iOS reports an app's status as `.denied` while it is off.
     var servicesSwitch = true
     private let queries = NSLock()

@@ -19,6 +19,14 @@
         var batteryMonitoringEnabled: Bool { get set }
         var batteryLevel: Float { get }
         var batteryState: UIDevice.BatteryState { get }
+        /// `UIApplication.isProtectedDataAvailable`: `false` after a reboot until the user's first
+        /// unlock (the shell's files, of class `completeUntilFirstUserAuthentication`, are closed).
+        var isProtectedDataAvailable: Bool { get }
+    }
+
+    extension UIKitBackend {
+        /// A backend that models no reboot: protected data is always available.
+        public var isProtectedDataAvailable: Bool { true }
     }
 
     /// Shadow only: where `UIApplication` and `UIDevice` find their backend.

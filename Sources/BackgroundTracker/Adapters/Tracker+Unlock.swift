@@ -1,0 +1,111 @@
+import BackgroundCore
+import Foundation
+import LocationLog
+
+#if canImport(UIKit)
+    import UIKit
+#else
+    import ShadowUIKit
+#endif
+
+/// Before the first unlock after a reboot, a location event can relaunch the app while its files
+/// (class `completeUntilFirstUserAuthentication`) cannot be opened: not the store, not the state
+/// file, not the Keychain's token. The tracker then runs on a held store of its own, a new file
+/// of class `completeUnlessOpen` (which iOS lets an app create while the phone is locked and
+/// use while it stays open), keeps tracking as its launch flags say, uploads nothing, and at the
+/// first unlock moves the held samples into the store (docs/ios-policy.md §Protection).
+extension Tracker {
+    /// Whether this process began before the first unlock and still runs on a held store.
+    public var isWaitingForFirstUnlock: Bool { heldStore != nil }
+
+    /// Forward from `applicationProtectedDataDidBecomeAvailable(_:)` (the tracker also observes
+    /// `UIApplication.protectedDataDidBecomeAvailableNotification` itself, and checks at each
+    /// return to the foreground; calling it more than once does nothing). The first unlock after
+    /// a reboot: the store opens, the samples taken before it move in, uploads resume.
+    public func protectedDataDidBecomeAvailable() {
+        guard heldStore != nil, UIApplication.shared.isProtectedDataAvailable else { return }
+        let main: LocationStore
+        do {
+            main = try openStore()
+        } catch {
+            // Still closed (the notification came early): the next event tries again.
+            log(.error, "the store could not be opened after the first unlock: \(error)")
+            return
+        }
+        let (saved, problem) = ShellState.load(from: Self.stateFile(in: directory))
+        // What this process learnt while locked wins; what only the file knew is kept.
+        var merged = saved
+        merged.tracking = state.tracking
+        merged.activitySession = state.activitySession
+        merged.deadManDueMilliseconds = state.deadManDueMilliseconds ?? saved.deadManDueMilliseconds
+        state = merged
+        if let problem {
+            stateUnreadable = FileManager.default.fileExists(atPath: Self.stateFile(in: directory).path)
+            status.lastProblem = problem
+        }
+        // The held store closes with its last reference, before its file is moved and removed.
+        store = main
+        heldStore = nil
+        let moved = HeldStores.moveAll(in: directory, into: main, log: { [weak self] in self?.log(.error, $0) })
+        if let rebuilt = try? SyncDriver(
+            store: main, device: device, configuration: configuration.sync, seed: UInt64(clock.now.milliseconds))
+        {
+            sync = rebuilt
+        }
+        log(.info, "first unlock since the reboot: \(moved) sample(s) taken before it moved into the store")
+        try? StoreLocation.createDirectory(directory.appendingPathComponent("uploads"))
+        saveState()
+        reconcileUploads()
+        publish()
+        syncWake()
+    }
+}
+
+/// The held stores: one file per process launched before the first unlock, in `held/`.
+enum HeldStores {
+    static func directory(in directory: URL) -> URL { directory.appendingPathComponent("held", isDirectory: true) }
+
+    /// "Files with this type of protection can be created while the device is locked, but once
+    /// closed, cannot be opened again until the device is unlocked" (FileProtectionType
+    /// .completeUnlessOpen): a new file, kept open by the process that made it.
+    static var protection: [FileAttributeKey: Any] { [.protectionKey: FileProtectionType.completeUnlessOpen] }
+
+    /// A new held store for this process; files made in the folder inherit its class.
+    static func create(in directory: URL, now: Instant) throws -> LocationStore {
+        let folder = Self.directory(in: directory)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: protection)
+        let path = folder.appendingPathComponent("held-\(UUID().uuidString).sqlite").path
+        let (store, _) = try LocationStore.open(path: path, now: now, observesSuspension: true)
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.setAttributes(protection, ofItemAtPath: path + suffix)
+        }
+        return store
+    }
+
+    /// The held files left by processes that ran before a first unlock.
+    static func files(in directory: URL) -> [URL] {
+        let folder = Self.directory(in: directory)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasPrefix("held-") && $0.hasSuffix(".sqlite") }.sorted().map {
+            folder.appendingPathComponent($0)
+        }
+    }
+
+    /// Moves the samples of every held file into `store` and deletes each file once its samples
+    /// are in (a file that cannot be read is kept for the next launch). Returns how many moved.
+    @discardableResult
+    static func moveAll(in directory: URL, into store: LocationStore, log: (String) -> Void) -> Int {
+        var moved = 0
+        for file in files(in: directory) {
+            do {
+                let held = try LocationStore.open(path: file.path, now: Instant(milliseconds: 0)).0
+                moved += try store.adopt(held.pending(afterSeq: 0))
+            } catch {
+                log("held samples in \(file.lastPathComponent) could not be moved into the store yet: \(error)")
+                continue
+            }
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+        }
+        return moved
+    }
+}
