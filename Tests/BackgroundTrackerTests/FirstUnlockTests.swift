@@ -141,8 +141,32 @@ extension ShellSuite {
             let harness = try ShellHarness()
             _ = try harness.trackingWithOneSample()
             let url = harness.directory.url.appendingPathComponent("shell-launch.json")
-            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Bool]
-            #expect(object == ["tracking": true, "activitySession": false])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+            #expect(Set(object.keys) == ["tracking", "activitySession", "strategy"])
+            #expect(object["tracking"] as? Bool == true)
+            #expect(object["strategy"] as? String == "adaptive")
+        }
+
+        @Test("before the unlock the strategy that ran goes on; at the unlock the app's settings come in")
+        func strategyFromFlagsAndSettingsAtUnlock() throws {
+            let previous = try ShellHarness()
+            let before = try previous.tracker(.significantChange, ios: 18)
+            before.didFinishLaunching(nil)
+            before.start()
+            let harness = try rebooted(previous)
+            // The app could not read its settings: it passes its defaults (adaptive, no token).
+            let tracker = try lockedLaunch(harness)
+            #expect(tracker.configuration.strategy == .significantChange)
+            #expect(tracker.status.isTracking)
+
+            harness.system.isProtectedDataAvailable = true
+            var settings = tracker.configuration
+            settings.token = "the-real-token"
+            settings.server = try #require(URL(string: "https://tracks.example.org"))
+            tracker.protectedDataDidBecomeAvailable(configuration: settings)
+            #expect(tracker.configuration.token == "the-real-token")
+            #expect(tracker.configuration.server.host == "tracks.example.org")
+            #expect(!tracker.isWaitingForFirstUnlock)
         }
     }
 }

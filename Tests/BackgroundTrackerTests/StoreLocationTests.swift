@@ -34,6 +34,11 @@ extension ShellSuite {
         func everyWriteIsProtected() throws {
             #expect(StoreLocation.writing.contains(.completeFileProtectionUntilFirstUserAuthentication))
             #expect(StoreLocation.writing.contains(.atomic))
+            #expect(StoreLocation.launchFlagsWriting.contains(.noFileProtection))
+            let held = StoreLocation.heldProtection[.protectionKey] as? FileProtectionType
+            #expect(
+                held?.rawValue == FileProtectionType.completeUnlessOpen.rawValue,
+                "a held store is made while the phone is locked: only this class allows it")
             let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("Sources/BackgroundTracker")
             let names = FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String] ?? []
@@ -43,7 +48,10 @@ extension ShellSuite {
                 let text = try String(contentsOf: sources.appendingPathComponent(name), encoding: .utf8)
                 for line in text.components(separatedBy: "\n") where line.contains(".write(to:") {
                     writes += 1
-                    #expect(line.contains("options: StoreLocation.writing"), "\(name): \(line)")
+                    // The launch flags alone must be readable before the first unlock (issue 40).
+                    let launchFlags =
+                        line.contains("launchFlagsFile") && line.contains("StoreLocation.launchFlagsWriting")
+                    #expect(line.contains("options: StoreLocation.writing") || launchFlags, "\(name): \(line)")
                 }
                 for line in text.components(separatedBy: "\n") where line.contains("createDirectory(") {
                     #expect(line.contains("StoreLocation.createDirectory("), "\(name): \(line)")

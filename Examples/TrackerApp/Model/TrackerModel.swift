@@ -48,9 +48,18 @@ public final class TrackerModel {
 
     /// Reads the settings, moving a token an earlier release kept in `UserDefaults` into the
     /// Keychain once (it stays in `UserDefaults` if the Keychain refuses it: nothing is lost).
+    ///
+    /// Before the first unlock after a reboot (a location relaunch) neither can be read: the
+    /// defaults stand in until ``protectedDataDidBecomeAvailable()`` reads them again.
     public init(defaults: UserDefaults = .standard, keychain: TokenKeychain = TokenKeychain(service: "TrackerApp")) {
         self.defaults = defaults
         self.keychain = keychain
+        let settings = Self.readSettings(defaults: defaults, keychain: keychain)
+        self.active = settings
+        self.edited = settings
+    }
+
+    private static func readSettings(defaults: UserDefaults, keychain: TokenKeychain) -> Settings {
         var saved = defaults.data(forKey: Self.settingsKey).flatMap {
             try? JSONDecoder().decode(Settings.self, from: $0)
         }
@@ -61,8 +70,21 @@ public final class TrackerModel {
         }
         var settings = saved ?? Settings()
         settings.token = token ?? ""
-        self.active = settings
-        self.edited = settings
+        return settings
+    }
+
+    /// Call from `applicationProtectedDataDidBecomeAvailable(_:)`: after a launch before the first
+    /// unlock, the settings and the token can be read now; the tracker takes the server and token
+    /// and moves in the samples it held.
+    public func protectedDataDidBecomeAvailable() {
+        guard let tracker, tracker.isWaitingForFirstUnlock else { return }
+        let settings = Self.readSettings(defaults: defaults, keychain: keychain)
+        active = settings
+        edited = settings
+        var configuration = tracker.configuration
+        if let server = URL(string: settings.server) { configuration.server = server }
+        configuration.token = settings.token
+        tracker.protectedDataDidBecomeAvailable(configuration: configuration)
     }
 
     /// The settings without the token, which is the Keychain's.

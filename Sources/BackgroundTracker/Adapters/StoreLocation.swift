@@ -44,6 +44,29 @@ package enum StoreLocation {
         return store
     }
 
+    /// The class of the held stores a launch before the first unlock after a reboot writes
+    /// (Tracker+Unlock): files of it "can be created while the device is locked, but once closed,
+    /// cannot be opened again until the device is unlocked" (FileProtectionType.completeUnlessOpen).
+    package static var heldProtection: [FileAttributeKey: Any] {
+        [.protectionKey: FileProtectionType.completeUnlessOpen]
+    }
+
+    /// Opens a new held store in `folder`, made with the held class (files made in it inherit it).
+    package static func createHeldStore(in folder: URL, now: Instant) throws -> LocationStore {
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: heldProtection)
+        let path = folder.appendingPathComponent("held-\(UUID().uuidString).sqlite").path
+        let (store, _) = try LocationStore.open(path: path, now: now, observesSuspension: true)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try? FileManager.default.setAttributes(heldProtection, ofItemAtPath: path + suffix)
+        }
+        return store
+    }
+
+    /// How the launch flags are written: with no protection class, so that a launch before the
+    /// first unlock can read them; they say only whether tracking and a session were on.
+    package static let launchFlagsWriting: Data.WritingOptions = [.atomic, .noFileProtection]
+
     /// Data protection exists only on Apple platforms; elsewhere the attribute is ignored, and a
     /// file system that refuses it leaves the file as it is rather than failing the launch.
     private static func protect(_ path: String) {

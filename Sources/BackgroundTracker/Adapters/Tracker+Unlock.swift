@@ -22,8 +22,17 @@ extension Tracker {
     /// `UIApplication.protectedDataDidBecomeAvailableNotification` itself, and checks at each
     /// return to the foreground; calling it more than once does nothing). The first unlock after
     /// a reboot: the store opens, the samples taken before it move in, uploads resume.
-    public func protectedDataDidBecomeAvailable() {
+    ///
+    /// - Parameter configuration: the app's settings read again now that they can be (its
+    ///   `UserDefaults` and Keychain were closed too): the server, token and session token are
+    ///   taken from it; the strategy that runs changes at the next launch.
+    public func protectedDataDidBecomeAvailable(configuration fresh: Configuration? = nil) {
         guard heldStore != nil, UIApplication.shared.isProtectedDataAvailable else { return }
+        if let fresh {
+            configuration.server = fresh.server
+            configuration.token = fresh.token
+            configuration.sessionToken = fresh.sessionToken
+        }
         let main: LocationStore
         do {
             main = try openStore()
@@ -65,21 +74,9 @@ extension Tracker {
 enum HeldStores {
     static func directory(in directory: URL) -> URL { directory.appendingPathComponent("held", isDirectory: true) }
 
-    /// "Files with this type of protection can be created while the device is locked, but once
-    /// closed, cannot be opened again until the device is unlocked" (FileProtectionType
-    /// .completeUnlessOpen): a new file, kept open by the process that made it.
-    static var protection: [FileAttributeKey: Any] { [.protectionKey: FileProtectionType.completeUnlessOpen] }
-
-    /// A new held store for this process; files made in the folder inherit its class.
+    /// A new held store for this process (``StoreLocation/heldProtection``).
     static func create(in directory: URL, now: Instant) throws -> LocationStore {
-        let folder = Self.directory(in: directory)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: protection)
-        let path = folder.appendingPathComponent("held-\(UUID().uuidString).sqlite").path
-        let (store, _) = try LocationStore.open(path: path, now: now, observesSuspension: true)
-        for suffix in ["", "-wal", "-shm"] {
-            try? FileManager.default.setAttributes(protection, ofItemAtPath: path + suffix)
-        }
-        return store
+        try StoreLocation.createHeldStore(in: Self.directory(in: directory), now: now)
     }
 
     /// The held files left by processes that ran before a first unlock.
@@ -99,7 +96,7 @@ enum HeldStores {
         for file in files(in: directory) {
             do {
                 let held = try LocationStore.open(path: file.path, now: Instant(milliseconds: 0)).0
-                moved += try store.adopt(held.pending(afterSeq: 0))
+                moved += try store.adopt(held.oldestPending(limit: .max))
             } catch {
                 log("held samples in \(file.lastPathComponent) could not be moved into the store yet: \(error)")
                 continue

@@ -51,28 +51,22 @@ struct ShellState: Codable, Hashable {
     }
 
     /// What a launch before the first unlock after a reboot needs and can read: whether tracking
-    /// was on and a background activity session held. A file of no protection class (it holds
-    /// no place, time or credential), beside the state file, which it cannot open then.
+    /// was on, a background activity session held, and the strategy that ran. A file of no
+    /// protection class (it holds no place, time or credential), beside the state file, which
+    /// cannot be opened then.
     struct LaunchFlags: Codable, Hashable {
         var tracking: Bool
         var activitySession: Bool
+        var strategy: String?
     }
 
     static func launchFlagsFile(in directory: URL) -> URL { directory.appendingPathComponent("shell-launch.json") }
 
-    /// The state a launch before the first unlock starts from: the launch flags (none: tracking off).
-    static func launchFlags(in directory: URL) -> ShellState {
-        var state = ShellState()
-        if let data = try? Data(contentsOf: launchFlagsFile(in: directory)),
-            let flags = try? JSONDecoder().decode(LaunchFlags.self, from: data)
-        {
-            state.tracking = flags.tracking
-            state.activitySession = flags.activitySession
-        }
-        return state
+    /// The launch flags saved in `directory`, if any.
+    static func launchFlags(in directory: URL) -> LaunchFlags? {
+        guard let data = try? Data(contentsOf: launchFlagsFile(in: directory)) else { return nil }
+        return try? JSONDecoder().decode(LaunchFlags.self, from: data)
     }
-
-    var launchFlags: LaunchFlags { LaunchFlags(tracking: tracking, activitySession: activitySession) }
 }
 
 extension ShellState.LaunchFlags {
@@ -80,7 +74,7 @@ extension ShellState.LaunchFlags {
     /// tracking off until the user opens the app).
     func save(in directory: URL) {
         guard let data = try? JSONEncoder().encode(self) else { return }
-        try? data.write(to: ShellState.launchFlagsFile(in: directory), options: [.atomic, .noFileProtection])
+        try? data.write(to: ShellState.launchFlagsFile(in: directory), options: StoreLocation.launchFlagsWriting)
     }
 }
 

@@ -30,7 +30,7 @@ package import LocationLog
 /// and `didReceiveNotificationResponse(requestIdentifier:)`.
 @MainActor
 public final class Tracker {
-    public private(set) var configuration: Configuration
+    public internal(set) var configuration: Configuration
     let clock: any ShellClock
     let uploader: any BackgroundUploader
     /// The store, or before the first unlock after a reboot the held store (``heldStore``).
@@ -103,8 +103,9 @@ public final class Tracker {
     /// Before the first unlock after a reboot (a location relaunch), the store cannot be opened:
     /// the tracker then keeps the samples in a held store and moves them in at the first unlock
     /// (``protectedDataDidBecomeAvailable()``). Before that unlock `configuration` is used for
-    /// sampling only: nothing is uploaded, so a server and token the app could not read yet do no
-    /// harm; pass the real ones with ``credentialsChanged(token:sessionToken:)`` after it.
+    /// sampling only, with the strategy that ran before the reboot: nothing is uploaded, so a
+    /// server and token the app could not read yet do no harm; pass the real ones to
+    /// ``protectedDataDidBecomeAvailable(configuration:)``.
     public convenience init(configuration: Configuration) throws {
         let clock = WallClock()
         let directory = try configuration.directory ?? StoreLocation.defaultDirectory()
@@ -156,7 +157,16 @@ public final class Tracker {
             let held = try HeldStores.create(in: directory, now: clock.now)
             self.store = held
             self.heldStore = held
-            self.state = ShellState.launchFlags(in: directory)
+            var state = ShellState()
+            if let flags = ShellState.launchFlags(in: directory) {
+                state.tracking = flags.tracking
+                state.activitySession = flags.activitySession
+                // The app's settings may be unreadable too: the strategy that ran goes on.
+                if let strategy = flags.strategy.flatMap(StrategyName.init(rawValue:)) {
+                    self.configuration.strategy = strategy
+                }
+            }
+            self.state = state
             self.sync = try SyncDriver(store: held, device: device, configuration: configuration.sync, seed: seed)
             return
         }
@@ -449,9 +459,11 @@ public final class Tracker {
     static func stateFile(in directory: URL) -> URL { directory.appendingPathComponent("shell-state.json") }
 
     func saveState() {
-        if state.launchFlags != savedLaunchFlags {
-            state.launchFlags.save(in: directory)
-            savedLaunchFlags = state.launchFlags
+        let flags = ShellState.LaunchFlags(
+            tracking: state.tracking, activitySession: state.activitySession, strategy: configuration.strategy.rawValue)
+        if flags != savedLaunchFlags {
+            flags.save(in: directory)
+            savedLaunchFlags = flags
         }
         // A state file this process could not read is kept for a launch that can (never
         // overwritten with the fresh state of a process that knows nothing); before the first

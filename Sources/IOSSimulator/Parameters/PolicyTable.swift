@@ -76,7 +76,7 @@ package enum PolicyTable {
         .init(.forceQuitLocationRelaunch, 0, "bool", ios: 19...99, .contested, "[F826964] iOS 26.4"),
         .init(.forceQuitBlocksBackgroundLaunch, 0, "bool", ios: 4...6, .staff, "[Q685525] since iOS 7"),
         .init(.forceQuitBlocksBackgroundLaunch, 1, "bool", ios: 7...99, .staff, "[Q685525] [AD-drn]"),
-        .init(.rebootUnlockDelay, 60, "s", ios: all4, .assumption, "[APG-BG] no launch before first unlock"),
+        .init(.rebootUnlockDelay, 60, "s", ios: all4, .assumption, "when the scenario names no unlock time [HD-14]"),
         .init(.memoryKillsPerHourSuspended, 0.25, "/h", ios: all4, .assumption, "[APG-BG] suspended purged first"),
         .init(.memoryKillsPerHourRunning, 0.005, "/h", ios: all4, .assumption, "[APG-BG] running apps warned first"),
         .init(.gpsPower, 280, "mW", ios: all4, .folklore, "[R-aro] [P-paek]"),

@@ -18,9 +18,15 @@ final class AppDelegate: NSObject, UIApplicationDelegate, UNUserNotificationCent
     ) -> Bool {
         UNUserNotificationCenter.current().delegate = self
         // The tracker registers its BGTaskScheduler identifiers here, before launch finishes.
+        // Notification permission is asked when the user starts tracking (TrackerModel.start).
         MainActor.assumeIsolated { model.didFinishLaunching(options) }
-        UNUserNotificationCenter.current().requestAuthorization(options: [.alert, .sound]) { _, _ in }
         return true
+    }
+
+    /// The first unlock after a reboot, when the app was relaunched before it: the tracker's
+    /// store and the app's settings open now.
+    func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {
+        MainActor.assumeIsolated { model.protectedDataDidBecomeAvailable() }
     }
 
     func application(
