@@ -12,7 +12,15 @@ import IOSSimulator
 /// what died with it, as iOS does).
 final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
     /// The simulator's answers as of the event being handled.
-    var system: HostedSystemState
+    var system: HostedSystemState {
+        didSet {
+            // The Keychain's items by accessibility: nothing before the first unlock, and the
+            // when-unlocked ones only while the user has the phone unlocked, taken to be while
+            // the app is on screen (an assumption: the simulated user has no other screen time).
+            keychain.protectedDataAvailable = system.protectedDataAvailable
+            keychain.deviceUnlocked = system.isForeground
+        }
+    }
     /// What the shell asked of the system while handling the current event.
     var effects: [KeepAliveMachine.Action] = []
     /// Lines for the report's timeline: what the shell did that the simulator has no effect for.

@@ -79,6 +79,31 @@ extension ShellSuite {
             #expect(system.keychain.items.count == 1)
         }
 
+        @Test("after-first-unlock: unreadable from a reboot to the first unlock, readable on a locked phone after it")
+        func accessibilityByLockState() throws {
+            let system = FakeSystem()
+            ShadowSystemInstall.install(system)
+            let keychain = TokenKeychain(service: "TrackerApp")
+            try keychain.save("secret-token")
+            // An item an app added with the default accessibility, when-unlocked.
+            let legacy: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Legacy",
+                kSecAttrAccount as String: "device-token", kSecValueData as String: Data("old".utf8),
+            ]
+            #expect(SecItemAdd(legacy as CFDictionary, nil) == errSecSuccess)
+
+            system.keychain.protectedDataAvailable = false  // rebooted, not yet unlocked
+            system.keychain.deviceUnlocked = false
+            #expect(throws: TokenKeychain.Failure.self) { try keychain.read() }
+            system.keychain.protectedDataAvailable = true  // unlocked once, locked again
+            #expect(try keychain.read() == "secret-token", "after first unlock: readable in the background")
+            #expect(
+                throws: TokenKeychain.Failure.self, "when-unlocked: not on a locked phone",
+                performing: { try TokenKeychain(service: "Legacy").read() })
+            system.keychain.deviceUnlocked = true
+            #expect(try TokenKeychain(service: "Legacy").read() == "old")
+        }
+
         @Test("saving the settings puts the token in the Keychain, never in UserDefaults")
         func savingUsesTheKeychain() throws {
             let system = FakeSystem()

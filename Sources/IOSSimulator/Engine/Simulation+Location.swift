@@ -195,7 +195,7 @@ extension Simulation {
         }
         if process == nil {
             // Also before the first unlock after a reboot: the app then runs with its protected
-            // files closed (ios-background-policy §14, docs/ios-policy.md §Protection).
+            // files closed ([HD-14], docs/ios-policy.md §Protection).
             let afterForceQuit = timeline.forceQuit && !profile.flag(.forceQuitLocationRelaunch)
             guard !afterForceQuit else { return }
             launch(reason)

@@ -66,8 +66,23 @@
         /// How many items were added and how many updated, over the keychain's life.
         public private(set) var adds = 0
         public private(set) var updates = 0
+        /// `false` from a reboot until the first unlock: no item can be read or written then
+        /// (after-first-unlock items included), as their class keys are not yet unwrapped.
+        public var protectedDataAvailable = true
+        /// `false` while the phone is locked: items of the default accessibility, when-unlocked,
+        /// cannot be used then; after-first-unlock items can (docs/ios-policy.md §Protection).
+        public var deviceUnlocked = true
 
         public init() {}
+
+        /// Whether an item of `attributes`' accessibility can be used now. Only the
+        /// after-first-unlock classes (`ck`, `cku`) are usable while the phone is locked; an
+        /// item without one has the default, when-unlocked.
+        private func usable(_ attributes: [String: Any]) -> Bool {
+            guard protectedDataAvailable else { return false }
+            let accessibility = attributes[kSecAttrAccessible].map { "\($0)" }
+            return deviceUnlocked || accessibility == "ck" || accessibility == "cku"
+        }
 
         static let identity = [kSecClass, kSecAttrService, kSecAttrAccount]
 
@@ -81,6 +96,7 @@
 
         public func add(_ attributes: [String: Any]) -> OSStatus {
             if let failsWrites { return failsWrites }
+            guard usable(attributes) else { return errSecInteractionNotAllowed }
             guard index(of: attributes) == nil else { return errSecDuplicateItem }
             items.append(attributes)
             adds += 1
@@ -89,6 +105,7 @@
 
         public func copyMatching(_ query: [String: Any]) -> (OSStatus, AnyObject?) {
             guard let found = index(of: query) else { return (errSecItemNotFound, nil) }
+            guard usable(items[found]) else { return (errSecInteractionNotAllowed, nil) }
             guard query[kSecReturnData] as? Bool == true else { return (errSecSuccess, nil) }
             return (errSecSuccess, (items[found][kSecValueData] as? Data).map { NSData(data: $0) })
         }
@@ -96,6 +113,9 @@
         public func update(_ query: [String: Any], _ attributes: [String: Any]) -> OSStatus {
             if let failsWrites { return failsWrites }
             guard let found = index(of: query) else { return errSecItemNotFound }
+            guard usable(items[found]), usable(items[found].merging(attributes) { $1 }) else {
+                return errSecInteractionNotAllowed
+            }
             items[found].merge(attributes) { $1 }
             updates += 1
             return errSecSuccess
@@ -104,6 +124,7 @@
         public func delete(_ query: [String: Any]) -> OSStatus {
             if let failsWrites { return failsWrites }
             guard let found = index(of: query) else { return errSecItemNotFound }
+            guard usable(items[found]) else { return errSecInteractionNotAllowed }
             items.remove(at: found)
             return errSecSuccess
         }
