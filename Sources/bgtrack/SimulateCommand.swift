@@ -3,6 +3,7 @@ import BackgroundCore
 import Foundation
 import IOSShellHost
 import IOSSimulator
+import LocationLog
 
 struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -80,11 +81,27 @@ struct SimulateCommand: AsyncParsableCommand {
                 "\nuploads: \(report.uploads) acknowledged, \(report.samplesOnServer) samples on the server, "
                     + "\(report.samplesPending) pending"
                     + "; \(report.backgroundTransfers) sent by the system's background URLSession")
+            let gaps = simulation.serverGaps.filter { $0.end > $0.start }
+            print("\nsampling gaps the phone reported (as the server holds them): \(gaps.isEmpty ? "none" : "")")
+            for gap in gaps {
+                let start = configuration.scenario.start
+                print(
+                    "  \(Self.clock(gap.start - start))-\(Self.clock(gap.end - start))  \(gap.reason.rawValue)"
+                        + (gap.detail.map { ": \($0)" } ?? ""))
+            }
             if let lines = report.timeline {
                 print("\ntimeline:")
                 lines.forEach { print("  \($0)") }
             }
         }
+    }
+}
+
+extension SimulateCommand {
+    /// `HH:MM:SS` of a time after the scenario's start (hours past 24 on later days).
+    static func clock(_ elapsed: Duration) -> String {
+        let seconds = max(0, Int(elapsed.seconds))
+        return String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
     }
 }
 

@@ -154,9 +154,9 @@ struct ScenarioOptions: ParsableArguments {
     var resolvedScenario: Scenario {
         var resolved = Scenario.named(scenario) ?? .commute()
         let added = (try? parsedEvents()) ?? []
-        resolved.happenings = (resolved.happenings + added.map { (at: $0.seconds, $0.happening) }).sorted {
-            $0.at < $1.at
-        }
+        let happenings = added.compactMap { event in event.happening.map { (at: event.seconds, $0) } }
+        resolved.happenings = (resolved.happenings + happenings).sorted { $0.at < $1.at }
+        resolved.networkOutages += ScenarioEvent.outages(added)
         if let pushRate { resolved.silentPushesPerHour = pushRate }
         return resolved
     }

@@ -46,6 +46,14 @@ struct FirstUnlockNightTests {
         let count = Int(moved.split(separator: " ")[2]) ?? 0
         #expect(count > 60, "about 3 h of samples, every 2 min: \(moved)")
         #expect(report.samplesOnServer + report.samplesPending > count)
+        // The server's gaps: the reboot's silence with its cause, and none across the held samples.
+        let start = Scenario.defaultStart
+        func at(_ hours: Double) -> Instant { start + .milliseconds(Int64(hours * 3_600_000)) }
+        let gaps = simulation.serverGaps
+        let restart = try #require(gaps.first { $0.detail?.hasPrefix("the phone restarted") == true }, "\(gaps)")
+        #expect(restart.reason == .terminatedBySystem)
+        #expect(restart.start < at(3 + 10 / 60.0) && restart.end >= at(3 + 40 / 60.0) && restart.end < at(4))
+        #expect(!gaps.contains { $0.start < at(7) && $0.end > at(7.5) }, "no gap spans the held samples: \(gaps)")
     }
 
     @Test("without a time for it, the first unlock comes after the policy table's delay")

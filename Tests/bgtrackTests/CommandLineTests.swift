@@ -90,6 +90,23 @@ import TrackServer
         #expect(added.map(\.at) == [7 * 3600, 25.5 * 3600] as [Double])
     }
 
+    @Test func rebootFirstUnlockAndNetworkEventsShapeTheDay() throws {
+        let command = try #require(
+            try BGTrack.parseAsRoot([
+                "simulate", "--strategy", "adaptive", "--at", "03:10=reboot", "--at", "07:30=unlock", "--at",
+                "11:30=network-off", "--at", "15:00=network-on", "--at", "22:00=network-off",
+            ]) as? SimulateCommand)
+        let scenario = command.scenario.resolvedScenario
+        #expect(scenario.happenings.contains { $0.at == 3 * 3600 + 600 && $0.1 == .reboot })
+        #expect(scenario.happenings.contains { $0.at == 7.5 * 3600 && $0.1 == .firstUnlock })
+        let commute = Scenario.commute()
+        #expect(
+            scenario.networkOutages == commute.networkOutages + [(11.5 * 3600)...(15 * 3600), (22 * 3600)...86_400])
+        // A network event on a later day cannot be a window of the day.
+        let text = try #require(message(["simulate", "--strategy", "adaptive", "--at", "30:00=network-off"]))
+        #expect(text.contains("network events are times of the day"))
+    }
+
     @Test func locationAccessEventsAreAddedToTheDay() throws {
         let command = try #require(
             try BGTrack.parseAsRoot([

@@ -88,21 +88,43 @@ enum HeldStores {
         }
     }
 
-    /// Moves the samples of every held file into `store` and deletes each file once its samples
-    /// are in (a file that cannot be read is kept for the next launch). Returns how many moved.
+    /// Moves the samples of every held file into `store`, in time order, and deletes the files
+    /// once their samples are in (a file that cannot be read is kept for the next launch).
+    /// Returns how many moved.
+    ///
+    /// A held store exists only if the app ran before a first unlock: the phone had restarted
+    /// since the store's last sample (written after an unlock). The silence until the first held
+    /// sample is a gap with that cause.
     @discardableResult
     static func moveAll(in directory: URL, into store: LocationStore, log: (String) -> Void) -> Int {
-        var moved = 0
+        // One file per process launched before the unlock: in the order they ran.
+        var processes: [(file: URL, samples: [Sample])] = []
         for file in files(in: directory) {
             do {
                 let held = try LocationStore.open(path: file.path, now: Instant(milliseconds: 0)).0
-                moved += try store.adopt(held.oldestPending(limit: .max))
+                processes.append((file, try held.oldestPending(limit: .max)))
             } catch {
-                log("held samples in \(file.lastPathComponent) could not be moved into the store yet: \(error)")
-                continue
+                log("held samples in \(file.lastPathComponent) could not be read yet: \(error)")
             }
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+        }
+        processes.sort { ($0.samples.first?.time ?? .epoch) < ($1.samples.first?.time ?? .epoch) }
+        var moved = 0
+        for (index, process) in processes.enumerated() {
+            do {
+                moved += try store.adopt(process.samples, relaunch: index == 0 ? restartWords : relaunchWords)
+            } catch {
+                log("held samples could not be moved into the store yet: \(error)")
+                return moved
+            }
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: process.file.path + suffix)
+            }
         }
         return moved
     }
+
+    /// The gap's detail for the silence before the first held sample: the phone restarted.
+    static let restartWords = "the phone restarted; iOS relaunched the app before the first unlock"
+    /// Before the first sample of a later process before the unlock: that one was ended too.
+    static let relaunchWords = "killed; iOS relaunched it before the first unlock"
 }

@@ -287,6 +287,20 @@ enum GapRows {
         return interval
     }
 
+    /// The app stopped sampling after the last sample and was launched again (`detail` says how)
+    /// before the sample at `time`: opens the `terminated-by-system` gap the next sample closes,
+    /// as ``LocationStore/noteLaunch(_:at:)`` does for a launch it saw.
+    static func relaunched(_ db: Database, detail: String, before time: Instant) throws {
+        guard
+            let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT last_sample_at FROM gap_clock WHERE id = 1"))
+        else { return }
+        try db.cachedStatement(sql: "DELETE FROM gap_open WHERE reason IN (?, ?)").execute(arguments: [
+            GapReason.forceQuit.rawValue, GapReason.terminatedBySystem.rawValue,
+        ])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)")
+            .execute(arguments: [GapReason.terminatedBySystem.rawValue, min(last, time.milliseconds), detail])
+    }
+
     /// Called in the transaction that stores a sample: ends a relaunch's gap at this sample, ends
     /// a storage-full condition the shell kept in memory, and records a same-process silence
     /// before either as suspension (what woke the app is the detail).

@@ -372,22 +372,29 @@ extension LocationStore {
 extension LocationStore {
     /// Takes in samples another store of this phone holds (the shell's held store from before the
     /// first unlock), keeping their ids and times and giving them this store's next `seq`s, in
-    /// one transaction. A sample whose id this store already has is skipped, so a move that was
-    /// cut short (the process killed before the other file was deleted) can be run again.
+    /// time order, in one transaction; the silences between them are judged as if they had been
+    /// stored here. A sample whose id this store already has is skipped, so a move that was cut
+    /// short (the process killed before the other file was deleted) can be run again.
+    /// - Parameter relaunch: why the app stopped sampling before the first of them (its gap's
+    ///   detail, reason `terminated-by-system`), or `nil` to judge that silence as any other.
     /// - Returns: how many samples were added.
     @discardableResult
-    public func adopt(_ samples: [Sample]) throws(StoreError) -> Int {
+    public func adopt(_ samples: [Sample], relaunch: String? = nil) throws(StoreError) -> Int {
         guard !samples.isEmpty else { return 0 }
         return try write("taking in held samples") { db in
             var seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT next_seq FROM sync_state WHERE id = 1")) ?? 1
             let exists = try db.cachedStatement(sql: "SELECT 1 FROM sample WHERE id = ?")
             let insert = try db.cachedStatement(sql: SampleColumns.insert(into: "sample"))
             var added = 0
-            for sample in samples.sorted(by: { $0.seq < $1.seq }) {
+            for sample in samples.sorted(by: { ($0.time, $0.seq) < ($1.time, $1.seq) }) {
                 guard try Int.fetchOne(exists, arguments: [sample.id.wireString]) == nil else { continue }
+                if added == 0, let relaunch {
+                    try GapRows.relaunched(db, detail: relaunch, before: sample.time)
+                }
                 var adopted = sample
                 adopted.seq = seq
                 try insert.execute(arguments: SampleColumns.arguments(adopted))
+                try GapRows.sampled(db, at: sample.time, trigger: sample.trigger, state: sample.state, makeID: makeID)
                 seq += 1
                 added += 1
             }
