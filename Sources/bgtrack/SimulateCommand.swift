@@ -3,6 +3,8 @@ import BackgroundCore
 import Foundation
 import IOSShellHost
 import IOSSimulator
+import LocationLog
+import TrackServer
 
 struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -80,10 +82,28 @@ struct SimulateCommand: AsyncParsableCommand {
                 "\nuploads: \(report.uploads) acknowledged, \(report.samplesOnServer) samples on the server, "
                     + "\(report.samplesPending) pending"
                     + "; \(report.backgroundTransfers) sent by the system's background URLSession")
+            printServerGaps(simulation.serverGaps, start: configuration.scenario.start)
             if let lines = report.timeline {
                 print("\ntimeline:")
                 lines.forEach { print("  \($0)") }
             }
+        }
+    }
+}
+
+extension SimulateCommand {
+    /// The sampling gaps the simulated server received, in the words its timeline and alerts use
+    /// (`GapWords`): each with its reason and the phone's detail, the cause iOS gave included
+    /// (docs/ios-policy.md §Causes). Times since the start, as in the timeline.
+    func printServerGaps(_ gaps: [GapInterval], start: Instant) {
+        let gaps = gaps.filter { $0.end > $0.start }
+        print("\ngaps on the server: \(gaps.count)")
+        func clock(_ instant: Instant) -> String {
+            let seconds = Int((instant - start).seconds)
+            return String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+        }
+        for gap in gaps {
+            print("  \(clock(gap.start))–\(clock(gap.end)) \(gap.reason.rawValue): \(GapWords.sentence(gap))")
         }
     }
 }
