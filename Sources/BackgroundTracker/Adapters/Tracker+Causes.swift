@@ -32,6 +32,7 @@ extension Tracker {
         #endif
     }
 
+    // iOS 18 API: compiled with an iOS 18 SDK (AccessorySetupKit is new in it) and against the shadow.
     #if !canImport(UIKit) || canImport(AccessorySetupKit)
         /// Runs through `diagnostics` on the main actor until the task is cancelled or the session
         /// ends, handing each diagnostic's causes to `heard`.
@@ -45,22 +46,22 @@ extension Tracker {
                 } catch {}
             }
         }
-    #endif
 
-    /// The causes a diagnostic's true properties name, in ``StopCause/diagnostics`` order.
-    @available(iOS 18.0, *)
-    nonisolated static func causes(of diagnostic: CLServiceSession.Diagnostic) -> [StopCause] {
-        let flags: [StopCause: Bool] = [
-            .authorizationDenied: diagnostic.authorizationDenied,
-            .authorizationDeniedGlobally: diagnostic.authorizationDeniedGlobally,
-            .authorizationRestricted: diagnostic.authorizationRestricted,
-            .alwaysAuthorizationDenied: diagnostic.alwaysAuthorizationDenied,
-            .fullAccuracyDenied: diagnostic.fullAccuracyDenied,
-            .insufficientlyInUse: diagnostic.insufficientlyInUse,
-            .serviceSessionRequired: diagnostic.serviceSessionRequired,
-        ]
-        return StopCause.diagnostics.filter { flags[$0] == true }
-    }
+        /// The causes a diagnostic's true properties name, in ``StopCause/diagnostics`` order.
+        @available(iOS 18.0, *)
+        nonisolated static func causes(of diagnostic: CLServiceSession.Diagnostic) -> [StopCause] {
+            let flags: [StopCause: Bool] = [
+                .authorizationDenied: diagnostic.authorizationDenied,
+                .authorizationDeniedGlobally: diagnostic.authorizationDeniedGlobally,
+                .authorizationRestricted: diagnostic.authorizationRestricted,
+                .alwaysAuthorizationDenied: diagnostic.alwaysAuthorizationDenied,
+                .fullAccuracyDenied: diagnostic.fullAccuracyDenied,
+                .insufficientlyInUse: diagnostic.insufficientlyInUse,
+                .serviceSessionRequired: diagnostic.serviceSessionRequired,
+            ]
+            return StopCause.diagnostics.filter { flags[$0] == true }
+        }
+    #endif
 
     /// A diagnostic: its causes go on the gaps they explain, and the user reads the first.
     func heardDiagnostic(_ causes: [StopCause]) {
