@@ -24,7 +24,7 @@ let strictSettings: [SwiftSetting] = [
 let shadowModules: [(name: String, folder: String)] = [
     ("ShadowAVFAudio", "AVFAudio"), ("ShadowBackgroundTasks", "BackgroundTasks"),
     ("ShadowCoreLocation", "CoreLocation"), ("ShadowCoreMotion", "CoreMotion"), ("ShadowFoundation", "Foundation"),
-    ("ShadowSecurity", "Security"), ("ShadowUIKit", "UIKit"),
+    ("ShadowMetricKit", "MetricKit"), ("ShadowSecurity", "Security"), ("ShadowUIKit", "UIKit"),
     ("ShadowUserNotifications", "UserNotifications"),
 ]
 

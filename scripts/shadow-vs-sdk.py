@@ -31,7 +31,7 @@ never copied. A first run builds the SDK's modules (minutes); later runs with --
 
 Limits (read the table with these in mind):
   - API newer than the SDK (iOS 17: CLBackgroundActivitySession; iOS 18: CLServiceSession and its
-    AuthorizationRequirement) cannot be synthesized from a 16.5 SDK. Those declarations are compared
+    AuthorizationRequirement, both sessions' Diagnostic and Diagnostics) cannot be synthesized from a 16.5 SDK. Those declarations are compared
     with APPLE_PAGES below: the declaration and availability Apple's documentation pages state,
     copied by hand (URL given per entry). Conformances a page's excerpt did not show are "not
     checkable".
@@ -74,7 +74,8 @@ import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHADOW = os.path.join(REPO, "Sources", "AppleShadow")
-FRAMEWORKS = ["UIKit", "CoreLocation", "CoreMotion", "BackgroundTasks", "UserNotifications", "AVFAudio", "Foundation", "Security"]
+FRAMEWORKS = ["UIKit", "CoreLocation", "CoreMotion", "BackgroundTasks", "UserNotifications", "AVFAudio", "Foundation",
+              "MetricKit", "Security"]
 
 # Declarations the SDK folder is too old to have, as Apple's documentation pages state them.
 # key: "Container.name" as the checker names declarations; value: (declaration, availability, URL).
@@ -111,10 +112,93 @@ APPLE_PAGES = {
     "CLServiceSession.invalidate()": (
         "final func invalidate()",
         "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/invalidate()"),
+    # iOS 18 diagnostics (issue 40): declarations as Apple's pages give them; the iterators'
+    # `struct Iterator` and `next()` as the iOS 27.1 SDK's interface prints them (onestack.dev's
+    # rendering of it; Apple's page excerpts list only the sequence's makeAsyncIterator()).
+    "CLServiceSession.Diagnostic": (
+        "struct Diagnostic",
+        "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic"),
+    "CLServiceSession.Diagnostic.alwaysAuthorizationDenied": (
+        "var alwaysAuthorizationDenied: Bool { get }",
+        "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/alwaysauthorizationdenied"),
+    "CLServiceSession.Diagnostic.authorizationDenied": (
+        "var authorizationDenied: Bool { get }",
+        "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/authorizationdenied"),
+    "CLServiceSession.Diagnostic.authorizationDeniedGlobally": (
+        "var authorizationDeniedGlobally: Bool { get }",
+        "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/authorizationdeniedglobally"),
+    "CLServiceSession.Diagnostic.authorizationRequestInProgress": (
+        "var authorizationRequestInProgress: Bool { get }",
+        "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/authorizationrequestinprogress"),
+    "CLServiceSession.Diagnostic.authorizationRestricted": (
+        "var authorizationRestricted: Bool { get }",
+        "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/authorizationrestricted"),
+    "CLServiceSession.Diagnostic.fullAccuracyDenied": (
+        "var fullAccuracyDenied: Bool { get }",
+        "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/fullaccuracydenied"),
+    "CLServiceSession.Diagnostic.insufficientlyInUse": (
+        "var insufficientlyInUse: Bool { get }",
+        "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/insufficientlyinuse"),
+    "CLServiceSession.Diagnostic.serviceSessionRequired": (
+        "var serviceSessionRequired: Bool { get }",
+        "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic/servicesessionrequired"),
+    "CLServiceSession.Diagnostics": (
+        "final class Diagnostics",
+        "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostics-swift.class"),
+    "CLServiceSession.Diagnostics.makeAsyncIterator()": (
+        "final func makeAsyncIterator() -> CLServiceSession.Diagnostics.Iterator",
+        "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostics-swift.class/makeasynciterator()"),
+    "CLServiceSession.Diagnostics.Iterator": (
+        "struct Iterator",
+        "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostics-swift.class/iterator"),
+    "CLServiceSession.Diagnostics.Iterator.next()": (
+        "mutating func next() async throws -> CLServiceSession.Diagnostics.Element?",
+        "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostics-swift.class/iterator/next()"),
+    "CLServiceSession.diagnostics": (
+        "final var diagnostics: CLServiceSession.Diagnostics { get }",
+        "https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostics-swift.property"),
+    "CLBackgroundActivitySession.Diagnostic": (
+        "@available(iOS 18.0, macCatalyst 18.0, visionOS 1.0, watchOS 11.0, *) struct Diagnostic",
+        "https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3/diagnostic"),
+    "CLBackgroundActivitySession.Diagnostic.authorizationDenied": (
+        "var authorizationDenied: Bool { get }",
+        "https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3/diagnostic/authorizationdenied"),
+    "CLBackgroundActivitySession.Diagnostic.authorizationDeniedGlobally": (
+        "var authorizationDeniedGlobally: Bool { get }",
+        "https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3/diagnostic/authorizationdeniedglobally"),
+    "CLBackgroundActivitySession.Diagnostic.authorizationRequestInProgress": (
+        "var authorizationRequestInProgress: Bool { get }",
+        "https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3/diagnostic/authorizationrequestinprogress"),
+    "CLBackgroundActivitySession.Diagnostic.authorizationRestricted": (
+        "var authorizationRestricted: Bool { get }",
+        "https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3/diagnostic/authorizationrestricted"),
+    "CLBackgroundActivitySession.Diagnostic.insufficientlyInUse": (
+        "var insufficientlyInUse: Bool { get }",
+        "https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3/diagnostic/insufficientlyinuse"),
+    "CLBackgroundActivitySession.Diagnostic.serviceSessionRequired": (
+        "var serviceSessionRequired: Bool { get }",
+        "https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3/diagnostic/servicesessionrequired"),
+    "CLBackgroundActivitySession.Diagnostics": (
+        "@available(iOS 18.0, macCatalyst 18.0, visionOS 1.0, watchOS 11.0, *) final class Diagnostics",
+        "https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3/diagnostics-swift.class"),
+    "CLBackgroundActivitySession.Diagnostics.makeAsyncIterator()": (
+        "final func makeAsyncIterator() -> CLBackgroundActivitySession.Diagnostics.Iterator",
+        "https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3/diagnostics-swift.class/makeasynciterator()"),
+    "CLBackgroundActivitySession.Diagnostics.Iterator": (
+        "struct Iterator",
+        "https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3/diagnostics-swift.class/iterator"),
+    "CLBackgroundActivitySession.Diagnostics.Iterator.next()": (
+        "mutating func next() async throws -> CLBackgroundActivitySession.Diagnostics.Element?",
+        "https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3/diagnostics-swift.class/iterator/next()"),
+    "CLBackgroundActivitySession.diagnostics": (
+        "@available(iOS 18.0, macCatalyst 18.0, visionOS 1.0, watchOS 11.0, *) final var diagnostics: CLBackgroundActivitySession.Diagnostics { get }",
+        "https://developer.apple.com/documentation/corelocation/clbackgroundactivitysession-3mzv3/diagnostics-swift.property"),
 }
 # What those pages' excerpts do not show (the Sendable relationship of CLServiceSession's page and of
 # the requirement enum is listed only partly): reported as "not checkable" instead of guessed.
-PAGE_UNKNOWN_SENDABLE = {"CLServiceSession"}
+PAGE_UNKNOWN_SENDABLE = {"CLServiceSession", "CLServiceSession.Diagnostic", "CLServiceSession.Diagnostics",
+                         "CLServiceSession.Diagnostics.Iterator", "CLBackgroundActivitySession.Diagnostic",
+                         "CLBackgroundActivitySession.Diagnostics", "CLBackgroundActivitySession.Diagnostics.Iterator"}
 
 MODIFIERS = {"public", "open", "nonisolated", "static", "class", "final", "convenience", "override", "weak",
              "optional", "required", "dynamic", "mutating", "unowned(unsafe)", "unowned", "indirect"}
@@ -122,7 +206,7 @@ KEYWORDS = ["func", "var", "let", "init", "class", "struct", "enum", "protocol",
 TYPE_KEYWORDS = {"class", "struct", "enum", "protocol", "extension"}
 KNOWN_PROTOCOLS = {"Sendable", "Hashable", "Equatable", "RawRepresentable", "OptionSet", "NSObjectProtocol",
                    "NSCopying", "NSSecureCoding", "NSMutableCopying", "NSCoding", "CustomStringConvertible",
-                   "SetAlgebra", "CaseIterable", "Codable", "Error"}
+                   "SetAlgebra", "CaseIterable", "Codable", "Error", "AsyncSequence", "AsyncIteratorProtocol"}
 RAW_TYPES = {"Int", "Int32", "UInt", "UInt32", "Int64", "UInt64", "String", "Int8", "UInt8", "Int16", "UInt16"}
 
 

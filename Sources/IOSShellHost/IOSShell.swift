@@ -146,6 +146,26 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         MainActor.assumeIsolated { running(system) { fail(failure) } }
     }
 
+    func sessionDiagnostic(_ causes: Set<StopCause>, system: HostedSystemState) -> HostedResult {
+        MainActor.assumeIsolated {
+            running(system) {
+                if backend.deliverDiagnostic(causes) == 0 {
+                    backend.notes.append("a location session diagnostic arrived, but the app holds no session")
+                }
+            }
+        }
+    }
+
+    func metricReport(_ report: BackgroundExitCounts, system: HostedSystemState) -> HostedResult {
+        MainActor.assumeIsolated {
+            running(system) {
+                if backend.deliverMetricReport(report) == 0 {
+                    backend.notes.append("MetricKit's report arrived, but the app has no subscriber")
+                }
+            }
+        }
+    }
+
     @MainActor private func running(_ system: HostedSystemState, _ body: () -> Void) -> HostedResult {
         // This app's system answers its calls even if another simulation was made since this one.
         ShadowSystem.backend = backend
@@ -198,6 +218,9 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         if let refused = status.noticeRefused, refused != lastStatus?.noticeRefused {
             backend.notes.append("status: \(refused)")
         }
+        if let cause = status.lastStopCause, cause != lastStatus?.lastStopCause {
+            backend.notes.append("status: \(cause)")
+        }
         lastStatus = status
     }
 
@@ -210,6 +233,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
             ]
             if let problem = status.noticePermission.problem { lines.append(problem) }
             if let refused = status.noticeRefused { lines.append("notice refused: \(refused)") }
+            if let cause = status.lastStopCause { lines.append("last stop cause: \(cause)") }
             return lines
         }
     }

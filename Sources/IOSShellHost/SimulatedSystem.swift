@@ -2,6 +2,7 @@ import AppleShadow
 import BackgroundCore
 import Foundation
 import IOSSimulator
+import LocationLog
 
 /// The shadow's backend while the simulator hosts the iOS shell: answers the shell's questions
 /// from the simulator's state (handed over with every event) and turns its calls to UIKit, Core
@@ -54,6 +55,10 @@ final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
     private var players: Set<ObjectIdentifier> = []
     /// The activity manager running motion updates, with its handler (dies with the process).
     private var motionUpdates: (manager: ObjectIdentifier, handler: CMMotionActivityHandler)?
+    /// The location sessions the process holds (they die with it).
+    private var sessions: [ObjectIdentifier] = []
+    /// The process's MetricKit subscribers (they die with it).
+    private var metricSubscribers: [any MXMetricManagerSubscriber] = []
 
     /// The time of the newest stored sample, for the dead-man notice's "last sample" (the shell
     /// writes it only into the notice's text).
@@ -126,6 +131,8 @@ final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
         launchHandlers.removeAll()
         players.removeAll()
         motionUpdates = nil
+        sessions.removeAll()
+        metricSubscribers.removeAll()
     }
 
     // MARK: UIKit
@@ -281,15 +288,58 @@ final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
         return Set(regions.values).union(own)
     }
 
-    func backgroundActivitySessionStarted(_ id: ObjectIdentifier) { effects.append(.beginActivitySession) }
-    func backgroundActivitySessionInvalidated(_ id: ObjectIdentifier) { effects.append(.endActivitySession) }
+    func backgroundActivitySessionStarted(_ id: ObjectIdentifier) {
+        sessions.append(id)
+        effects.append(.beginActivitySession)
+    }
+    func backgroundActivitySessionInvalidated(_ id: ObjectIdentifier) {
+        sessions.removeAll { $0 == id }
+        effects.append(.endActivitySession)
+    }
     func serviceSessionStarted(_ id: ObjectIdentifier, authorization: CLServiceSession.AuthorizationRequirement) {
+        sessions.append(id)
         notes.append("CLServiceSession(\(authorization)) created")
         runtime.append(.serviceSessionCreated)
     }
     func serviceSessionInvalidated(_ id: ObjectIdentifier) {
+        sessions.removeAll { $0 == id }
         notes.append("CLServiceSession invalidated")
         runtime.append(.serviceSessionInvalidated)
+    }
+
+    /// iOS 18 sends a session diagnostic to every session the app holds (its `diagnostics`
+    /// sequence), as the simulator's rules decide it (docs/ios-policy.md §Causes). Returns how
+    /// many sessions got it.
+    func deliverDiagnostic(_ diagnostic: Set<StopCause>) -> Int {
+        let map: [StopCause: CLShadowDiagnosticFlags] = [
+            .authorizationDenied: .authorizationDenied, .authorizationDeniedGlobally: .authorizationDeniedGlobally,
+            .authorizationRestricted: .authorizationRestricted, .alwaysAuthorizationDenied: .alwaysAuthorizationDenied,
+            .fullAccuracyDenied: .fullAccuracyDenied, .insufficientlyInUse: .insufficientlyInUse,
+            .serviceSessionRequired: .serviceSessionRequired,
+        ]
+        let flags = CLShadowDiagnosticFlags(diagnostic.compactMap { map[$0] })
+        return sessions.filter { CoreLocationShadow.deliverDiagnostic(flags, toSession: $0) }.count
+    }
+
+    // MARK: MetricKit
+
+    func metricManagerAdded(_ subscriber: any MXMetricManagerSubscriber) {
+        guard !metricSubscribers.contains(where: { $0 === subscriber }) else { return }
+        metricSubscribers.append(subscriber)
+    }
+
+    func metricManagerRemoved(_ subscriber: any MXMetricManagerSubscriber) {
+        metricSubscribers.removeAll { $0 === subscriber }
+    }
+
+    /// MetricKit's daily report reaches the subscribers of the running process; returns how many.
+    func deliverMetricReport(_ report: BackgroundExitCounts) -> Int {
+        let payload = MXMetricPayload(
+            shadowBegin: Date(timeIntervalSince1970: report.begin.seconds),
+            end: Date(timeIntervalSince1970: report.end.seconds),
+            backgroundExits: Dictionary(uniqueKeysWithValues: report.counts.map { ($0.key.rawValue, $0.value) }))
+        for subscriber in metricSubscribers { subscriber.didReceive([payload]) }
+        return metricSubscribers.count
     }
 
     /// The manager iOS delivers a service's events to in this process, if the app created it.

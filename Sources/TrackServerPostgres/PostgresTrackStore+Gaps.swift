@@ -32,7 +32,8 @@ extension PostgresTrackStore {
                     INSERT INTO gap_interval (device_id, gap_id, start, "end", reason, detail, received_at)
                     VALUES (\(id), \(Self.text(gap.id, max: 64)), \(gap.interval.start.ms), \(gap.interval.end.ms),
                         \(gap.interval.reason), \(detail), \(now.ms))
-                    ON CONFLICT (device_id, gap_id) DO NOTHING
+                    ON CONFLICT (device_id, gap_id) DO UPDATE SET detail = excluded.detail
+                    WHERE \(unescaped: SQLiteTrackStore.lateCause)
                     """,
                     logger: logger)
             }

@@ -4,6 +4,7 @@ import Foundation
 import IOSShellHost
 import IOSSimulator
 import LocationLog
+import TrackServer
 
 struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -81,14 +82,7 @@ struct SimulateCommand: AsyncParsableCommand {
                 "\nuploads: \(report.uploads) acknowledged, \(report.samplesOnServer) samples on the server, "
                     + "\(report.samplesPending) pending"
                     + "; \(report.backgroundTransfers) sent by the system's background URLSession")
-            let gaps = simulation.serverGaps.filter { $0.end > $0.start }
-            print("\nsampling gaps the phone reported (as the server holds them): \(gaps.isEmpty ? "none" : "")")
-            for gap in gaps {
-                let start = configuration.scenario.start
-                print(
-                    "  \(Self.clock(gap.start - start))-\(Self.clock(gap.end - start))  \(gap.reason.rawValue)"
-                        + (gap.detail.map { ": \($0)" } ?? ""))
-            }
+            printServerGaps(simulation.serverGaps, start: configuration.scenario.start)
             if let lines = report.timeline {
                 print("\ntimeline:")
                 lines.forEach { print("  \($0)") }
@@ -98,10 +92,19 @@ struct SimulateCommand: AsyncParsableCommand {
 }
 
 extension SimulateCommand {
-    /// `HH:MM:SS` of a time after the scenario's start (hours past 24 on later days).
-    static func clock(_ elapsed: Duration) -> String {
-        let seconds = max(0, Int(elapsed.seconds))
-        return String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+    /// The sampling gaps the simulated server received, in the words its timeline and alerts use
+    /// (`GapWords`): each with its reason and the phone's detail, the cause iOS gave included
+    /// (docs/ios-policy.md §Causes). Times since the start, as in the timeline.
+    func printServerGaps(_ gaps: [GapInterval], start: Instant) {
+        let gaps = gaps.filter { $0.end > $0.start }
+        print("\ngaps on the server: \(gaps.count)")
+        func clock(_ instant: Instant) -> String {
+            let seconds = Int((instant - start).seconds)
+            return String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+        }
+        for gap in gaps {
+            print("  \(clock(gap.start))–\(clock(gap.end)) \(gap.reason.rawValue): \(GapWords.sentence(gap))")
+        }
     }
 }
 

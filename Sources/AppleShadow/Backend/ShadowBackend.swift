@@ -4,6 +4,7 @@
     @_exported public import ShadowCoreLocation
     @_exported public import ShadowCoreMotion
     @_exported public import ShadowFoundation
+    @_exported public import ShadowMetricKit
     @_exported public import ShadowSecurity
     @_exported public import ShadowUIKit
     @_exported public import ShadowUserNotifications
@@ -12,14 +13,14 @@
     ///
     /// The shadow has Apple's shape, one module per framework (`ShadowUIKit`, `ShadowCoreLocation`,
     /// `ShadowCoreMotion`, `ShadowBackgroundTasks`, `ShadowUserNotifications`, `ShadowAVFAudio`,
-    /// `ShadowFoundation`, `ShadowSecurity`), so a shell file that forgets `import CoreLocation` fails on Linux as it does in Xcode. Each module
+    /// `ShadowFoundation`, `ShadowMetricKit`, `ShadowSecurity`), so a shell file that forgets `import CoreLocation` fails on Linux as it does in Xcode. Each module
     /// forwards what the app asks of iOS to its own backend protocol; a test's fake or the
     /// simulator (`IOSShellHost`) implements all of them and installs itself once here. The backend
     /// calls back into the app through the same objects iOS would use: a location manager's
     /// delegate, a task's expiration handler, a launch handler.
     public typealias ShadowBackend =
         AVFAudioBackend & BackgroundTasksBackend & CoreLocationBackend & CoreMotionBackend & FoundationBackend
-        & SecurityBackend & UIKitBackend & UserNotificationsBackend
+        & MetricKitBackend & SecurityBackend & UIKitBackend & UserNotificationsBackend
 
     /// Shadow only: where the shadow's objects find their backend.
     public enum ShadowSystem {
@@ -38,6 +39,7 @@
                 CoreLocationShadow.backend = newValue
                 CoreMotionShadow.backend = newValue
                 FoundationShadow.backend = newValue
+                MetricKitShadow.backend = newValue
                 SecurityShadow.backend = newValue
                 UIKitShadow.backend = newValue
                 UserNotificationsShadow.backend = newValue

@@ -152,6 +152,8 @@ extension Tracker {
         activitySession = nil
         if #available(iOS 18.0, *) { (serviceSession as? CLServiceSession)?.invalidate() }
         serviceSession = nil
+        diagnosticsTask?.cancel()
+        diagnosticsTask = nil
     }
 
     /// Recreates the sessions held when the app last ran, promptly at launch: on iOS 18+ the
@@ -159,7 +161,9 @@ extension Tracker {
     /// session only in the foreground (docs/ios-policy.md §Location).
     func recreateLocationSessions() {
         if iosMajor >= 18, serviceSession == nil, #available(iOS 18.0, *) {
-            serviceSession = CLServiceSession(authorization: .whenInUse)
+            let session = CLServiceSession(authorization: .whenInUse)
+            serviceSession = session
+            listenToDiagnostics(of: session)
         }
         guard activitySession == nil, iosMajor >= 17, isForeground || serviceSession != nil else { return }
         activitySession = CLBackgroundActivitySession()

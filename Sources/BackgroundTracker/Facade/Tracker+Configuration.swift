@@ -88,6 +88,10 @@ public struct TrackerStatus: Hashable, Sendable {
     public var noticePermission = NoticePermission.notDetermined
     /// The last notice iOS refused to show, and why (`add`'s error); `nil` if none was refused.
     public var noticeRefused: String?
+    /// Why iOS last stopped location or ended the app, in the user's words, as iOS said it (a
+    /// location session diagnostic on iOS 18, or MetricKit's exit report a day after a kill);
+    /// `nil` until iOS said something.
+    public var lastStopCause: String?
 
     public init() {}
 }

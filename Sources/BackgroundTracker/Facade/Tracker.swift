@@ -65,6 +65,10 @@ public final class Tracker {
     var activitySession: CLBackgroundActivitySession?
     /// A `CLServiceSession` (iOS 18+), typed loosely so the property needs no availability.
     var serviceSession: AnyObject?
+    /// The task reading the service session's diagnostics (iOS 18 SDKs).
+    var diagnosticsTask: Task<Void, Never>?
+    /// MetricKit's subscriber, once subscribed in this process.
+    var exitReports: ExitReportSubscriber?
     var isForeground = false
     var launched = false
     var uploadsInFlight: Set<String> = []
@@ -225,6 +229,7 @@ public final class Tracker {
         uploader.activate { [weak self] event in self?.handle(event) }
         if heldStore == nil { reconcileUploads() }
         readNoticePermission()
+        subscribeToExitReports()
         if state.activitySession { recreateLocationSessions() }
         if state.tracking {
             let reason: LaunchReason

@@ -59,6 +59,11 @@ package protocol HostedApp: AnyObject, Sendable {
     /// A `requestLocation()` ends without a fix: Core Location calls the asking manager's delegate,
     /// `locationManager(_:didFailWithError:)`, with a `CLError` of `failure`'s code.
     func locationFailed(_ failure: LocationFailure, system: HostedSystemState) -> HostedResult
+    /// iOS 18 sends the location sessions the app holds a diagnostic (their `diagnostics`
+    /// sequences): `causes` are its true properties (docs/ios-policy.md §Causes).
+    func sessionDiagnostic(_ causes: Set<StopCause>, system: HostedSystemState) -> HostedResult
+    /// MetricKit's report reaches the app's subscribers (`didReceive(_:)`), after the fact.
+    func metricReport(_ report: BackgroundExitCounts, system: HostedSystemState) -> HostedResult
     /// The tasks the app's ledger holds open, named by the identifiers the system handed out.
     var ledgerOpenTasks: [BackgroundTaskToken] { get }
     /// The user force-quits the app while it runs: iOS calls `applicationWillTerminate` first
@@ -87,6 +92,14 @@ extension HostedApp {
     package func protectedDataDidBecomeAvailable(system: HostedSystemState) -> HostedResult { HostedResult() }
     /// App code that keeps every sample in the phone's store.
     package var samplesHeldOutsideStore: Int { 0 }
+    /// App code that holds no location session.
+    package func sessionDiagnostic(_ causes: Set<StopCause>, system: HostedSystemState) -> HostedResult {
+        HostedResult()
+    }
+    /// App code that does not subscribe to MetricKit.
+    package func metricReport(_ report: BackgroundExitCounts, system: HostedSystemState) -> HostedResult {
+        HostedResult()
+    }
     /// App code that ignores location errors.
     package func locationFailed(_ failure: LocationFailure, system: HostedSystemState) -> HostedResult {
         HostedResult()

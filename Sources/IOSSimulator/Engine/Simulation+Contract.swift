@@ -152,6 +152,7 @@ extension Simulation {
             now,
             "no CLServiceSession recreated within \(Int(profile[.serviceSessionDeadline])) s of the relaunch: "
                 + "iOS treats the app as no longer wanting location")
+        updateDiagnostic()
         settle()
     }
 }

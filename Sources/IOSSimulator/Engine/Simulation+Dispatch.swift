@@ -275,6 +275,7 @@ extension Simulation {
 
     /// Work the app does whenever it runs: upload what is due, then maybe be suspended.
     mutating func afterAppCode() {
+        updateDiagnostic()
         syncIfDue()
         settle()
     }

@@ -8,6 +8,7 @@ extension Simulation {
         process = Process(
             heartbeat: HeartbeatMachine(), state: reason == .user ? .foreground : .background, generation: generation)
         report.note(now, "launched (\(reason.rawValue))")
+        heardDiagnostic = []
         if reason == .user {
             timeline.userOpened()
             sessionResumes = 0
@@ -24,12 +25,14 @@ extension Simulation {
         } else if configuration.scenario.loggedIn {
             deliverHeartbeat(.loggedIn)
         }
+        deliverExitReportsIfDue()
         settle()
     }
 
     /// Ends the process for `reason`; what the system keeps (monitoring, scheduled refresh) stays.
     mutating func terminate(_ reason: String) {
         guard process != nil else { return }
+        countExit(reason)
         closeRunningInterval()
         report.kills[reason, default: 0] += 1
         report.note(now, "terminated: \(reason)")
@@ -121,6 +124,7 @@ extension Simulation {
             resumeMotion()
             hearEnvironment()
             deliver(.woke(reason))
+            deliverExitReportsIfDue()
         case .background:
             if let runtime = wakeRuntime(for: reason) {
                 wakeEnd = max(wakeEnd ?? now, now + runtime)

@@ -161,7 +161,11 @@ extension Simulation {
             let key: PolicyKey = process.state == .suspended ? .memoryKillsPerHourSuspended : .memoryKillsPerHourRunning
             if rng.unit() < profile[key] * configuration.memoryKillFactor / 60 { terminate("memory") }
         }
-        if isRunning { syncIfDue() }
+        if isRunning {
+            deliverExitReportsIfDue()
+            updateDiagnostic()
+            syncIfDue()
+        }
     }
 
     /// Adds the continuous draws since the last event.

@@ -109,6 +109,13 @@ package struct Simulation: Sendable {
     /// The app's code (the iOS shell): every event reaches it as the callback iOS would make.
     let hosted: any HostedApp
     var stationarySince: Instant?
+    /// iOS 18: the location session diagnostic the running process last heard (docs/ios-policy.md §Causes).
+    var heardDiagnostic: Set<StopCause> = []
+    /// MetricKit: which report period is open (0 from the start), its background exits by cause,
+    /// and the reports of ended periods not yet delivered.
+    var exitReportPeriod = 0
+    var exitTally: [StopCause: Int] = [:]
+    var dueExitReports: [BackgroundExitCounts] = []
 
     package init(_ configuration: SimulationConfiguration) {
         let profile =

@@ -67,4 +67,7 @@ package enum PolicyKey: String, CaseIterable, Hashable, Sendable, Codable {
     case contractActivitySessionForeground = "contract.activity-session-foreground"
     case contractMainThread = "contract.main-thread"
     case contractFailedFixReported = "contract.failed-fix-reported"
+    case contractSessionDiagnostics = "contract.session-diagnostics"
+    case contractExitReports = "contract.metrickit-exit-reports"
+    case exitReportPeriod = "metrickit.report-period"
 }

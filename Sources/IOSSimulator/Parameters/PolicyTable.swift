@@ -137,6 +137,21 @@ package enum PolicyTable {
             .contractFailedFixReported, 1, "bool", ios: all4, .documented,
             "[AD-CLM] requestLocation(), locationManager(_:didFailWithError:): a fix that cannot be had is an error, "
                 + "denied (Location Services off, permission denied) or locationUnknown (docs/ios-policy.md §Contract)"),
+        .init(
+            .contractSessionDiagnostics, 1, "bool", ios: 18...99, .documented,
+            "[AD-CLSSD] CLServiceSession / CLBackgroundActivitySession diagnostics say why location stopped "
+                + "(docs/ios-policy.md §Causes)"),
+        .init(
+            .contractSessionDiagnostics, 0, "bool", ios: 4...17, .documented, "[AD-CLSSD] diagnostics are iOS 18+"),
+        .init(
+            .contractExitReports, 1, "bool", ios: 14...99, .documented,
+            "[AD-MXBED] MXBackgroundExitData counts background exits by cause, in MetricKit's daily report "
+                + "(docs/ios-policy.md §Causes)"),
+        .init(.contractExitReports, 0, "bool", ios: 4...13, .documented, "[AD-MXBED] exit data is iOS 14+"),
+        .init(
+            .exitReportPeriod, 24, "h", ios: all4, .documented,
+            "[AD-MXMM] reports \"at most once per day\"; a payload \"covers a 24 hour period\" (MXMetricPayload.h); "
+                + "delivered when the app next runs after the period (docs/ios-policy.md §Causes)"),
     ]
 
     /// The parameter for `key` that applies to iOS `major`, or `nil` when the table has none.

@@ -30,6 +30,9 @@ public enum GapReason: String, Sendable, Hashable, CaseIterable {
     /// The app stopped tracking on purpose: the user turned it off, or the server ended the
     /// session; sampling resumed when tracking was started again.
     case trackingStopped = "tracking-stopped"
+    /// iOS kept location from the running app: iOS 18's session diagnostics said it was not in
+    /// use (When In Use only) or held no service session (``StopCause``).
+    case locationWithheld = "location-withheld"
 }
 
 /// One interval in which the phone knows why it took no sample.

@@ -238,19 +238,25 @@ extension LocationStore {
 
 /// The SQL behind the gap methods, shared with `append` (which closes a relaunch's gap).
 enum GapRows {
-    static let processReasons: [GapReason] = [.forceQuit, .terminatedBySystem, .trackingStopped]
+    static let processReasons: [GapReason] = [.forceQuit, .terminatedBySystem, .trackingStopped, .locationWithheld]
 
     static func insert(_ db: Database, id: UUID, _ interval: GapInterval) throws {
         try insert(db, id: id, .gap(interval))
     }
 
     static func insert(_ db: Database, id: UUID, _ interval: ReportedInterval) throws {
+        let arguments: StatementArguments = [
+            id.wireString, interval.start.milliseconds, interval.end.milliseconds, interval.reason,
+            interval.detail.map { String($0.prefix(WireGap.maximumDetailLength)) },
+        ]
         try db.cachedStatement(sql: #"INSERT INTO gap (id, start, "end", reason, detail) VALUES (?, ?, ?, ?, ?)"#)
-            .execute(
-                arguments: [
-                    id.wireString, interval.start.milliseconds, interval.end.milliseconds, interval.reason,
-                    interval.detail.map { String($0.prefix(WireGap.maximumDetailLength)) },
-                ])
+            .execute(arguments: arguments)
+        // A kill is remembered after it is sent, until MetricKit's report says why (`attributeExits`).
+        if interval.reason == GapReason.terminatedBySystem.rawValue {
+            try db.cachedStatement(
+                sql: #"INSERT OR REPLACE INTO gap_kill (id, start, "end", reason, detail) VALUES (?, ?, ?, ?, ?)"#
+            ).execute(arguments: arguments)
+        }
     }
 
     /// Opens a condition of either kind (raw reason) from `now`; one already open keeps its start.

@@ -56,6 +56,9 @@ extension LocationStore {
             // condition the app stopped seeing ends there and not at the next sample.
             try db.execute(sql: "ALTER TABLE gap_open ADD COLUMN seen INTEGER")
         }
+        migrator.registerMigration("v4: kills awaiting their cause") { db in
+            try db.execute(sql: LocationStore.killTable)
+        }
         return migrator
     }
 }

@@ -18,6 +18,7 @@ package enum GapWords {
         case .noFix: "no samples, no fix to be had (no GPS signal)"
         case .storageFull: "no samples, the phone's storage was full"
         case .trackingStopped: "no samples, tracking was turned off"
+        case .locationWithheld: "no samples, iOS kept location from the app"
         }
     }
 
@@ -25,7 +26,7 @@ package enum GapWords {
     package static func stopsSampling(_ reason: GapReason) -> Bool {
         switch reason {
         case .suspended, .terminatedBySystem, .forceQuit, .locationServicesOff, .authorizationLowered,
-            .storageFull, .trackingStopped, .noFix:
+            .storageFull, .trackingStopped, .noFix, .locationWithheld:
             true
         case .preciseOff, .lowPowerMode: false
         }

@@ -19,13 +19,25 @@ extension SQLiteTrackStore {
         CREATE INDEX gap_interval_device_start ON gap_interval(deviceId, start);
         """
 
+    /// A resent gap changes nothing, but for a late cause (docs/protocol.md §Gaps): the same reason
+    /// and interval, with a detail that begins with the stored one and adds to it (MetricKit's exit
+    /// counts, a day after the kill). The same condition for both stores.
+    package static let lateCause = """
+        gap_interval.reason = excluded.reason AND gap_interval.start = excluded.start
+            AND gap_interval."end" = excluded."end" AND excluded.detail IS NOT NULL
+            AND length(excluded.detail) > length(coalesce(gap_interval.detail, ''))
+            AND substr(excluded.detail, 1, length(coalesce(gap_interval.detail, ''))) = coalesce(gap_interval.detail, '')
+        """
+
     public func insertGaps(_ gaps: [IngestGap], device: String, at now: Instant) async throws {
+        let lateCause = Self.lateCause
         try await writer.write { db in
             guard let id = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }
             let statement = try db.cachedStatement(
                 sql: """
                     INSERT INTO gap_interval (device_id, gap_id, start, "end", reason, detail, received_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, gap_id) DO NOTHING
+                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (device_id, gap_id) DO UPDATE SET detail = excluded.detail
+                    WHERE \(lateCause)
                     """)
             for gap in gaps {
                 try statement.execute(arguments: [

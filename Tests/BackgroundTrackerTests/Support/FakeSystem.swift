@@ -233,4 +233,22 @@ final class FakeSystem: ShadowBackend, InMemoryKeychainBackend {
         trace.append("CMMotionActivityManager.stopActivityUpdates")
         motionHandler = nil
     }
+
+    // MetricKit
+    var metricSubscribers: [any MXMetricManagerSubscriber] = []
+
+    func metricManagerAdded(_ subscriber: any MXMetricManagerSubscriber) {
+        trace.append("MXMetricManager.add")
+        metricSubscribers.append(subscriber)
+    }
+
+    func metricManagerRemoved(_ subscriber: any MXMetricManagerSubscriber) {
+        trace.append("MXMetricManager.remove")
+        metricSubscribers.removeAll { $0 === subscriber }
+    }
+
+    /// MetricKit delivers its daily report to every subscriber.
+    func deliverMetricReport(_ payload: MXMetricPayload) {
+        for subscriber in metricSubscribers { subscriber.didReceive([payload]) }
+    }
 }

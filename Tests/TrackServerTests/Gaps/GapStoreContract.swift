@@ -79,6 +79,33 @@ enum GapContract {
         #expect(read.first?.detail == detail)
         #expect(Set(read.map(\.reason)) == Set(GapReason.allCases))
     }
+
+    /// A late cause (docs/protocol.md §Gaps): the phone sends a kill gap again, same id, reason and
+    /// interval, with MetricKit's cause added to its detail; the stored detail becomes it. Anything
+    /// else resent (another detail, a shorter one, another interval) changes nothing.
+    static func aLateCauseExtendsTheStoredDetail(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        let known = "killed; iOS relaunched it for a location event"
+        let late = known + "; cause: iOS needed the memory for other apps (MetricKit)"
+        let bare = gap("g2", 700, 710, .terminatedBySystem)
+        try await store.insertGaps([gap("g1", 630, 660, .terminatedBySystem, known), bare], device: "a", at: now)
+        try await store.insertGaps(
+            [
+                gap("g1", 630, 660, .terminatedBySystem, late),
+                gap("g2", 700, 710, .terminatedBySystem, "cause: the app crashed (MetricKit)"),
+            ], device: "a", at: now)
+        // Not an extension: another detail, a shorter one, another interval or reason.
+        try await store.insertGaps(
+            [
+                gap("g1", 630, 660, .terminatedBySystem, known),
+                gap("g1", 630, 661, .terminatedBySystem, late + "!"),
+                gap("g1", 630, 660, .forceQuit, late + "!"),
+                gap("g2", 700, 710, .terminatedBySystem, "something else entirely, and longer than before"),
+            ], device: "a", at: now)
+        let read = try await store.gapIntervals(device: "a", from: .epoch, to: end)
+        #expect(read.map(\.detail) == [late, "cause: the app crashed (MetricKit)"])
+        #expect(read.map(\.end) == [base + .seconds(660 * 60), base + .seconds(710 * 60)])
+    }
 }
 
 @Suite("Gap intervals: store contract on SQLite")
@@ -97,6 +124,11 @@ struct GapStoreContractSQLite {
     func manyGapsAndLongDetailsRoundTrip(kind: StoreKind) async throws {
         try await GapContract.manyGapsAndLongDetailsRoundTrip(kind.make())
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func aLateCauseExtendsTheStoredDetail(kind: StoreKind) async throws {
+        try await GapContract.aLateCauseExtendsTheStoredDetail(kind.make())
+    }
 }
 
 @Suite("Gap intervals: store contract on PostgreSQL")
@@ -111,5 +143,9 @@ struct GapStoreContractPostgres {
 
     @Test(.postgres) func manyGapsAndLongDetailsRoundTrip() async throws {
         try await PostgresTestDatabase.withStore { try await GapContract.manyGapsAndLongDetailsRoundTrip($0) }
+    }
+
+    @Test(.postgres) func aLateCauseExtendsTheStoredDetail() async throws {
+        try await PostgresTestDatabase.withStore { try await GapContract.aLateCauseExtendsTheStoredDetail($0) }
     }
 }
