@@ -107,6 +107,18 @@ import TrackServer
         #expect(text.contains("network events are times of the day"))
     }
 
+    @Test func theDemoTakesTheSameEvents() throws {
+        let command = try #require(
+            try BGTrack.parseAsRoot(["demo", "--at", "03:10=reboot", "--at", "11:30=network-off"]) as? DemoCommand)
+        let day = command.demoDay(start: Scenario.defaultStart)
+        #expect(day.happenings.contains { $0.at == 3 * 3600 + 600 && $0.1 == .reboot })
+        #expect(day.networkOutages.contains((11.5 * 3600)...86_400))
+        for bad in ["07:30=nuke", "25:61=reboot", "30:00=network-on"] {
+            let text = try #require(message(["demo", "--at", bad]))
+            #expect(text.contains("--at"), "\(text)")
+        }
+    }
+
     @Test func locationAccessEventsAreAddedToTheDay() throws {
         let command = try #require(
             try BGTrack.parseAsRoot([

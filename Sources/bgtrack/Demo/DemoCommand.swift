@@ -48,6 +48,12 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Port on 127.0.0.1 (0 picks a free one).") var port: Int = 0
     @Option(help: "Map tile URL with {z}/{x}/{y}; none by default (works offline).") var tileURL: String?
     @Flag(help: "Exit after the report instead of serving the map until Ctrl-C.") var exit = false
+    @Option(
+        name: .customLong("at"),
+        help: ArgumentHelp(
+            "Add a fault to the day at a local time, as HH:MM=EVENT (repeatable), e.g. 03:10=reboot, "
+                + "07:30=unlock, 12:00=storage-full, 11:30=network-off; the events of `bgtrack simulate --at`."))
+    var events: [String] = []
 
     func validate() throws {
         guard IOSProfile.supportedVersions.contains(ios) else {
@@ -62,6 +68,11 @@ struct DemoCommand: AsyncParsableCommand {
         _ = try dayNumber()
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port (0…65535)") }
         guard !data.isEmpty else { throw ValidationError("--data needs a directory path, e.g. ./demo-data") }
+        do {
+            _ = try parsedEvents()
+        } catch {
+            throw ValidationError(error.description)
+        }
         if let tileURL, !(tileURL.contains("{z}") && tileURL.contains("{x}") && tileURL.contains("{y}")) {
             throw ValidationError("--tile-url must contain {z}, {x} and {y}, e.g. http://tiles.local/{z}/{x}/{y}.png")
         }
@@ -85,6 +96,21 @@ struct DemoCommand: AsyncParsableCommand {
         say("\nServing the map until Ctrl-C (or run with --exit).")
         await waitForInterrupt()
         await outcome.server.stop()
+    }
+
+    /// The `--at` faults.
+    func parsedEvents() throws(ScenarioEventError) -> [ScenarioEvent] {
+        try events.map { (text: String) throws(ScenarioEventError) in try ScenarioEvent(parsing: text) }
+    }
+
+    /// The demo's day with the `--at` faults added (times of the local day).
+    func demoDay(start: Instant) -> Scenario {
+        var day = Scenario.demoDay(start: start)
+        let added = (try? parsedEvents()) ?? []
+        day.happenings += added.compactMap { event in event.happening.map { (at: event.seconds, $0) } }
+        day.happenings.sort { $0.at < $1.at }
+        day.networkOutages += ScenarioEvent.outages(added)
+        return day
     }
 
     /// `--day` as a day number since 1970-01-01; `nil` when not given.
@@ -189,7 +215,7 @@ struct DemoRun {
 
         var configuration = SimulationConfiguration(
             strategy: options.strategy, ios: options.ios, app: IOSShell(), authorization: options.auth.authorization,
-            scenario: Scenario.demoDay(start: dayStart).inLocalTime(elapsed), hours: hours, seed: options.seed)
+            scenario: options.demoDay(start: dayStart).inLocalTime(elapsed), hours: hours, seed: options.seed)
         configuration.peer = peer
         configuration.store = phone
         let firstSeq = try phone.nextSeq()

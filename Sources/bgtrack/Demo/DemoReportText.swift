@@ -75,7 +75,10 @@ struct DemoReportText {
             "  \(clock(Faults.serverRestart))-\(clock(Faults.serverRestart + Faults.serverDownSeconds))  server stopped and restarted "
                 + "(\(tally.serverRestarts)×): \(tally.failedUploads["connection refused or lost"] ?? 0) uploads refused",
             "  \(clock(Faults.lowPowerOn))-\(clock(Faults.lowPowerOff))  Low Power Mode",
-            "",
+        ]
+        lines += options.events.sorted().map { "  \($0.replacingOccurrences(of: "=", with: "  "))  (--at)" }
+        lines += [
+            ""
         ]
         lines += gapLines()
         lines += [
