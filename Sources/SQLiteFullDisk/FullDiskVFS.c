@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -363,21 +364,18 @@ void bgt_fulldisk_set(const char *directory, long long freeBytes) { setDisk(dire
 
 void bgt_fulldisk_fill(const char *directory) { setDisk(directory, 0, 1); }
 
-long long bgt_fulldisk_free(const char *directory) {
+// The `long long` field at `offset` of `directory`'s disk, or `missing` when it is not watched.
+static long long diskField(const char *directory, size_t offset, long long missing) {
     pthread_mutex_lock(&mutex);
     int disk = diskFor(directory);
-    long long result = disk >= 0 ? disks[disk].freeBytes : -1;
+    long long result = disk >= 0 ? *(const long long *)((const char *)&disks[disk] + offset) : missing;
     pthread_mutex_unlock(&mutex);
     return result;
 }
 
-long long bgt_fulldisk_refused(const char *directory) {
-    pthread_mutex_lock(&mutex);
-    int disk = diskFor(directory);
-    long long result = disk >= 0 ? disks[disk].refused : 0;
-    pthread_mutex_unlock(&mutex);
-    return result;
-}
+long long bgt_fulldisk_free(const char *directory) { return diskField(directory, offsetof(Disk, freeBytes), -1); }
+
+long long bgt_fulldisk_refused(const char *directory) { return diskField(directory, offsetof(Disk, refused), 0); }
 
 void bgt_fulldisk_unwatch(const char *directory) {
     pthread_mutex_lock(&mutex);
@@ -395,9 +393,5 @@ void bgt_fulldisk_lock(const char *directory, int locked) {
 }
 
 long long bgt_fulldisk_locked_refusals(const char *directory) {
-    pthread_mutex_lock(&mutex);
-    int disk = diskFor(directory);
-    long long result = disk >= 0 ? disks[disk].lockedRefusals : 0;
-    pthread_mutex_unlock(&mutex);
-    return result;
+    return diskField(directory, offsetof(Disk, lockedRefusals), 0);
 }

@@ -6,14 +6,8 @@ import Testing
 
 /// What the phone's store records about why it did not sample (issue 24 item 3), in virtual time.
 @Suite("Gap intervals: the phone's store")
-struct GapRecordingTests {
+struct GapRecordingTests: MinuteDay {
     let start = Instant(milliseconds: 1_732_240_000_000)
-
-    func at(_ minutes: Int64) -> Instant { start + .seconds(minutes * 60) }
-
-    func fix(_ minutes: Int64) -> LocationFix {
-        LocationFix(timestamp: at(minutes), latitude: 31.2304, longitude: 121.4737, horizontalAccuracy: 10)
-    }
 
     func pending(_ store: LocationStore) throws -> [GapInterval] {
         try store.pendingGaps(limit: 1000).map(\.interval)

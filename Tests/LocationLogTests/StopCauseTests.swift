@@ -6,14 +6,8 @@ import Testing
 /// Why iOS stopped location or ended the app, on the gaps it explains (issue 40 item 3,
 /// docs/ios-policy.md §Causes), in the phone's store, in virtual time.
 @Suite("Stop causes: diagnostics and MetricKit exit counts on the phone's gaps")
-struct StopCauseTests {
+struct StopCauseTests: MinuteDay {
     let start = Instant(milliseconds: 1_732_240_000_000)
-
-    func at(_ minutes: Int64) -> Instant { start + .seconds(minutes * 60) }
-
-    func fix(_ minutes: Int64) -> LocationFix {
-        LocationFix(timestamp: at(minutes), latitude: 31.2304, longitude: 121.4737, horizontalAccuracy: 10)
-    }
 
     /// A kill (a relaunch by iOS after the last sample at minute 0), its gap closed by the sample
     /// at minute 40 and acknowledged by the server: gone from the pending gaps.
