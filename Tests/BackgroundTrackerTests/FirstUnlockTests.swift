@@ -136,6 +136,37 @@ extension ShellSuite {
             #expect(!tracker.status.isTracking)
         }
 
+        @Test("no heartbeat before the unlock (the session token may be unreadable); heartbeats after it")
+        func heartbeatsWaitForTheUnlock() throws {
+            let previous = try ShellHarness()
+            let before = try previous.tracker(.adaptive, ios: 18)
+            before.didFinishLaunching(nil)
+            before.start()
+            let harness = try rebooted(previous)
+            harness.system.isProtectedDataAvailable = false
+            harness.system.applicationState = .background
+            let transport = FakeHeartbeat()
+            let store = harness.store
+            let tracker = try Tracker(
+                configuration: .init(
+                    server: try #require(URL(string: "https://tracks.example")), token: "", strategy: .adaptive,
+                    device: "test-phone", sessionToken: "stale", heartbeat: .init(interval: .seconds(1800))),
+                clock: harness.clock, uploader: harness.uploader, heartbeat: transport, openStore: { store },
+                directory: harness.directory.url, iosMajor: 18, appInfo: AppInfo(InfoPlist.minimal(for: .adaptive)),
+                seed: 7)
+            tracker.didFinishLaunching([.location: true])
+            harness.clock.advance(to: harness.clock.now + .seconds(7200))
+            #expect(tracker.status.isTracking)
+            #expect(transport.sent == 0, "no heartbeat while the phone has not been unlocked")
+
+            harness.system.isProtectedDataAvailable = true
+            var settings = tracker.configuration
+            settings.sessionToken = "fresh-session"
+            tracker.protectedDataDidBecomeAvailable(configuration: settings)
+            #expect(transport.sent == 1, "the session's heartbeat starts at the unlock")
+            #expect(tracker.configuration.sessionToken == "fresh-session")
+        }
+
         @Test("the launch flags carry no place, time or credential")
         func launchFlagsHoldNoPersonalData() throws {
             let harness = try ShellHarness()

@@ -66,7 +66,8 @@ extension Tracker {
         saveState()
         reconcileUploads()
         publish()
-        syncWake()
+        // Uploads and (with a session token) heartbeats start now, with the app's credentials.
+        credentialsChanged(token: configuration.token, sessionToken: configuration.sessionToken)
     }
 }
 

@@ -157,7 +157,9 @@ public final class Tracker {
         let device = configuration.device
         self.device = device
         guard UIApplication.shared.isProtectedDataAvailable else {
-            // Before the first unlock: a held store, and tracking as the launch flags say.
+            // Before the first unlock: a held store, and tracking as the launch flags say; no
+            // heartbeat (a session token the app could not read would end the session).
+            self.heartbeat = nil
             let held = try HeldStores.create(in: directory, now: clock.now)
             self.store = held
             self.heldStore = held
