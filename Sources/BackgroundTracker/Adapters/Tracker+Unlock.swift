@@ -57,7 +57,8 @@ extension Tracker {
         heldStore = nil
         let moved = HeldStores.moveAll(in: directory, into: main, log: { [weak self] in self?.log(.error, $0) })
         if let rebuilt = try? SyncDriver(
-            store: main, device: device, configuration: configuration.sync, seed: UInt64(clock.now.milliseconds))
+            store: main, device: device, configuration: configuration.sync,
+            seed: UInt64(truncatingIfNeeded: clock.now.milliseconds))
         {
             sync = rebuilt
         }

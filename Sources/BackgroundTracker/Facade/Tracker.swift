@@ -99,14 +99,14 @@ public final class Tracker {
     static let syncTimer: TimerID = "com.backgroundtracker.sync"
 
     /// Opens the store in Application Support (or `configuration.directory`), protected until
-    /// the first unlock after a reboot, so background launches before the user unlocks still fail
-    /// safely and later ones can write.
+    /// the first unlock after a reboot (complete until first user authentication), so that
+    /// background launches after that unlock can write.
     /// - Throws: `StoreError` when the store cannot be opened, or a file-system error when the
     ///   directory cannot be created.
     ///
     /// Before the first unlock after a reboot (a location relaunch), the store cannot be opened:
     /// the tracker then keeps the samples in a held store and moves them in at the first unlock
-    /// (``protectedDataDidBecomeAvailable()``). Before that unlock `configuration` is used for
+    /// (``protectedDataDidBecomeAvailable(configuration:)``). Before that unlock `configuration` is used for
     /// sampling only, with the strategy that ran before the reboot: nothing is uploaded, so a
     /// server and token the app could not read yet do no harm; pass the real ones to
     /// ``protectedDataDidBecomeAvailable(configuration:)``.
