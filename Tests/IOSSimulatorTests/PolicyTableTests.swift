@@ -30,6 +30,14 @@ import Testing
         _ = profile.duration(.regionLatency)
         _ = profile[.taskBudget]
         #expect(reads.keys == [.taskBudget, .contractMainThread, .regionLatency])
-        #expect(PolicyKey.allCases.firstIndex(of: .contractMainThread) ?? 0 >= 64, "a key in the second word")
+        #expect(PolicyKey.contractMainThread.index >= 64, "a key in the second word")
+    }
+
+    /// The profile finds a value by the key's stored index, which must be its place in `allCases`.
+    @Test func aKeysIndexIsItsPlaceInAllCases() {
+        #expect(MemoryLayout<PolicyKey>.size == 1)
+        for (place, key) in PolicyKey.allCases.enumerated() {
+            #expect(key.index == place, "\(key.rawValue)")
+        }
     }
 }

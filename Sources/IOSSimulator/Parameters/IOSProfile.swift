@@ -12,18 +12,18 @@ package struct IOSProfile: Sendable {
     package static let supportedVersions = [6, 12, 16, 17, 18]
 
     package let major: Int
-    /// Each parameter's value and its position in `PolicyKey.allCases` (for `reads`).
-    private let values: [PolicyKey: (value: Double, index: Int)]
+    /// The parameters' values in `PolicyKey.allCases` order.
+    private let values: [Double]
     private let reads: ParameterReads?
 
     /// The profile of iOS `major`, with some parameters multiplied by `scales` (`compare
     /// --sensitivity` runs assumptions at ×0.5 and ×2), noting each parameter read in `reads`;
     /// `nil` for a version the table does not cover.
     package init?(major: Int, scales: [PolicyKey: Double] = [:], reads: ParameterReads? = nil) {
-        var values: [PolicyKey: (value: Double, index: Int)] = [:]
-        for (index, key) in PolicyKey.allCases.enumerated() {
+        var values: [Double] = []
+        for key in PolicyKey.allCases {
             guard let parameter = PolicyTable.parameter(key, ios: major) else { return nil }
-            values[key] = (parameter.value * (scales[key] ?? 1), index)
+            values.append(parameter.value * (scales[key] ?? 1))
         }
         self.major = major
         self.values = values
@@ -31,9 +31,9 @@ package struct IOSProfile: Sendable {
     }
 
     package subscript(_ key: PolicyKey) -> Double {
-        guard let entry = values[key] else { return 0 }
-        reads?.note(entry.index)
-        return entry.value
+        let index = key.index
+        reads?.note(index)
+        return values[index]
     }
 
     /// A parameter in seconds as a `Duration`.
@@ -46,7 +46,7 @@ package struct IOSProfile: Sendable {
 /// whose reads a variation leaves unchanged, since a run is a function of the values it reads).
 /// Noting a read already noted is one relaxed load: it sits on the engine's hot path.
 package final class ParameterReads: Sendable {
-    /// Bit `i` of word `i / 64` is `PolicyKey.allCases[i]`.
+    /// Bit `i` of word `i / 64` is the key whose `index` is `i`.
     private let low = Atomic<UInt64>(0)
     private let high = Atomic<UInt64>(0)
 
@@ -72,4 +72,11 @@ package final class ParameterReads: Sendable {
                 return word & (1 << UInt64(index & 63)) != 0 ? key : nil
             })
     }
+}
+
+extension PolicyKey {
+    /// The key's position in `allCases`, without hashing its raw string (the profile is read on
+    /// the engine's hot path). A case without payload is stored as its index in declaration order
+    /// (Swift's type layout), which is the order of `allCases`; `PolicyTableTests` checks both.
+    package var index: Int { withUnsafeBytes(of: self) { Int($0[0]) } }
 }
