@@ -560,7 +560,7 @@ final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
 extension SimulatedSystem.Rules {
     /// The rules the policy table turns on for this run's iOS profile.
     init(_ configuration: SimulationConfiguration) {
-        let profile = IOSProfile(major: configuration.ios, scales: configuration.parameterScales)
+        let profile = configuration.profile
         self.init(
             backgroundLocationNeedsMode: profile?.flag(.contractBackgroundLocationMode) ?? true,
             taskRegistration: profile?.flag(.contractTaskRegistration) ?? true,

@@ -45,6 +45,51 @@ import Testing
         #expect(table.contains("energy.cell-location: adaptive energy ratio"))
     }
 
+    /// The engine, the system's rules and the report all read the policy through the
+    /// configuration's profile, so the run's record holds what each of them read.
+    @Test func aSimulatedDayNotesWhatTheEngineTheRulesAndTheReportRead() {
+        let reads = ParameterReads()
+        var configuration = SimulationConfiguration(strategy: .continuousLocation, ios: 17, app: IOSShell(), hours: 1)
+        configuration.parameterReads = reads
+        var simulation = Simulation(configuration)
+        _ = simulation.run()
+        // The shell's rules read the contract flags, the report the LTE tail for its energy floor.
+        #expect(reads.keys.isSuperset(of: [.contractMainThread, .contractTaskRegistration, .lteTailTime]))
+        #expect(!reads.keys.contains(.audioPower), "nothing plays audio")
+    }
+
+    /// Issue 39, item 4: a day that read no parameter a variation changes is reused, not simulated
+    /// again; reused or simulated, the study is the same.
+    @Test func reusingDaysAVariationCannotChangeGivesTheStudyEveryDayGives() {
+        var setup = Sensitivity.Setup(
+            ios: 17, app: IOSShell(), hours: 6, strategies: [.continuousLocation, .significantChange, .adaptive],
+            factors: [0.5, 2],
+            parameters: [
+                .significantChangePower, .audioPower, .cellLocationPower, .whenInUseGrace, .memoryKillsPerHourSuspended,
+            ])
+        let reusing = Sensitivity.study(setup)
+        setup.reusesUnchangedRuns = false
+        let everyDay = Sensitivity.study(setup)
+        #expect(everyDay.simulated == Sensitivity.runCount(setup))
+        #expect(reusing.simulated < everyDay.simulated)
+        #expect(reusing.study == everyDay.study)
+    }
+
+    /// A parameter only one strategy's day reads is simulated again for that strategy alone.
+    @Test func aParameterOneStrategyReadsIsSimulatedAgainForThatStrategyAlone() throws {
+        let setup = Sensitivity.Setup(
+            ios: 17, app: IOSShell(), hours: 6, strategies: [.continuousLocation, .significantChange],
+            parameters: [.significantChangePower])
+        let (study, simulated) = Sensitivity.study(setup)
+        // Both baselines, significant-change at ×0.5 and ×2, both with every assumption at ×2.
+        #expect(simulated == 2 + 2 + 2)
+        let baseline = try #require(study.baseline.first { $0.strategy == "significant-change" })
+        for variation in study.variations.dropLast() {
+            let headline = try #require(variation.headlines.first { $0.strategy == "significant-change" })
+            #expect(headline.energyMwh != baseline.energyMwh, "×\(variation.factor) was simulated")
+        }
+    }
+
     /// Issue 8's goal for `adaptive` (iOS 17, Always, commute): energy at most 1/8 of
     /// `continuous-location` with every assumption at ×2, and at most 1.5× the energy floor.
     @Test func adaptiveMeetsItsEnergyGoal() throws {

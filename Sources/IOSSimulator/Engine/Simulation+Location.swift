@@ -174,8 +174,10 @@ extension Simulation {
     /// kilometers", updated "at most a few times per hour" ([AD-reduced]). Modelled as the centre
     /// of the grid cell the user was in at the last refresh.
     mutating func approximateFix() -> LocationFix? {
+        // Precise first: a run reads the grid only if it can use it (`compare --sensitivity`).
+        guard !environment.preciseLocation else { return nil }
         let grid = profile[.approximateGrid]
-        guard !environment.preciseLocation, grid > 0 else { return nil }
+        guard grid > 0 else { return nil }
         let place = location.approximatePlace(
             at: now, refresh: profile.duration(.approximateRefresh), degrees: grid / 111_320, here: position)
         return LocationFix(

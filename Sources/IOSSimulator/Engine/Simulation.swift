@@ -118,8 +118,7 @@ package struct Simulation: Sendable {
     var dueExitReports: [BackgroundExitCounts] = []
 
     package init(_ configuration: SimulationConfiguration) {
-        let profile =
-            IOSProfile(major: configuration.ios, scales: configuration.parameterScales) ?? IOSProfile.fallback
+        let profile = configuration.profile ?? IOSProfile.fallback
         self.configuration = configuration
         self.profile = profile
         self.now = configuration.scenario.start

@@ -27,7 +27,10 @@ package struct SimulationConfiguration: Sendable {
     /// library's resume region fails when they use all of them.
     package var hostAppRegions = 0
     /// Multiplies policy parameters (`compare --sensitivity`: each assumption at ×0.5 and ×2).
+    /// Applied only by ``profile``, so ``parameterReads`` sees every scaled value the run uses.
     package var parameterScales: [PolicyKey: Double] = [:]
+    /// Notes every parameter the run reads from its profile (`compare --sensitivity`).
+    package var parameterReads: ParameterReads? = nil
     /// Keep a human-readable timeline of state changes, kills, tasks and notices.
     package var recordsTimeline: Bool
     /// Where uploads and heartbeats go; `nil` is the in-memory server model.
@@ -74,6 +77,10 @@ package struct SimulationConfiguration: Sendable {
     }
 
     package var hours: Double { scenario.duration.seconds / 3600 }
+
+    /// The run's iOS profile, scaled by `parameterScales` and noting its reads in `parameterReads`:
+    /// the engine, the system's rules and the report all read the policy through it.
+    package var profile: IOSProfile? { IOSProfile(major: ios, scales: parameterScales, reads: parameterReads) }
 
     /// The Info.plist the simulated app has.
     package var effectivePlist: InfoPlist { plist ?? .minimal(for: strategy) }

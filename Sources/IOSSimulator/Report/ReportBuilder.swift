@@ -132,8 +132,7 @@ struct ReportBuilder: Sendable {
         let path = pathError(end: end)
         // Issue 8, item 9: the least any strategy could spend on this day: one fix per slot at the
         // modelled GPS time-to-fix, and one upload burst (LTE promotion and tail) per upload interval.
-        let profile =
-            IOSProfile(major: configuration.ios, scales: configuration.parameterScales) ?? IOSProfile.fallback
+        let profile = configuration.profile ?? IOSProfile.fallback
         let hours = (end - start).seconds / 3600
         let fixes = Double(expected) * profile[.gpsPower] * profile[.gpsTimeToFix] / 3600
         let uploadBursts = (end - start).seconds / configuration.uploadInterval.seconds

@@ -27,6 +27,9 @@ package enum Sensitivity {
         /// The assumptions to vary one by one; `nil` varies every one.
         package var parameters: [PolicyKey]?
         package var hostAppRegions = 0
+        /// Reuse a strategy's baseline report where a variation changes no parameter the baseline
+        /// run read (see ``run(_:progress:)``); `false` simulates every run (the tests compare).
+        package var reusesUnchangedRuns = true
 
         package init(
             ios: Int, app: any HostedAppFactory, authorization: LocationAuthorization = .always,
@@ -129,25 +132,56 @@ package enum Sensitivity {
         }
     }
 
-    /// The number of simulated days `run` takes for `setup`.
+    /// The number of runs the study reports for `setup` (strategies × variations, baseline
+    /// included); `run` simulates only those a variation can change.
     package static func runCount(_ setup: Setup) -> Int {
         setup.strategies.count * (1 + setup.varied.count * setup.factors.count + 1)
     }
 
-    /// Runs the study, calling `progress(done, total)` after each simulated day.
+    /// Runs the study, calling `progress(done, total)` after each run.
+    ///
+    /// A simulated day is deterministic and reads the policy only through its profile
+    /// (`SimulationConfiguration.profile`), so it is a function of the parameter values it reads.
+    /// The baseline records which parameters each strategy's day read; a variation that leaves
+    /// all of them at their baseline values cannot change that day, and its baseline report is
+    /// reused instead of simulating it again.
     package static func run(_ setup: Setup, progress: (Int, Int) -> Void = { _, _ in }) -> Study {
+        study(setup, progress: progress).study
+    }
+
+    /// ``run(_:progress:)``, with the number of days it simulated (the rest are reused).
+    package static func study(
+        _ setup: Setup, progress: (Int, Int) -> Void = { _, _ in }
+    ) -> (study: Study, simulated: Int) {
         let total = runCount(setup)
         var done = 0
+        var simulated = 0
+        /// Each strategy's baseline report and the parameters its day read.
+        var baselineRuns: [StrategyName: (report: SimulationReport, reads: Set<PolicyKey>)] = [:]
+        let table = IOSProfile(major: setup.ios)
+        func simulate(_ strategy: StrategyName, _ scales: [PolicyKey: Double]) -> SimulationReport {
+            if setup.reusesUnchangedRuns, let baseline = baselineRuns[strategy] {
+                let scaled = IOSProfile(major: setup.ios, scales: scales)
+                if baseline.reads.allSatisfy({ table?[$0] == scaled?[$0] }) { return baseline.report }
+            }
+            var configuration = SimulationConfiguration(
+                strategy: strategy, ios: setup.ios, app: setup.app, authorization: setup.authorization,
+                scenario: setup.scenario,
+                hours: setup.hours, seed: setup.seed, memoryKillFactor: setup.memoryKillFactor)
+            configuration.parameterScales = scales
+            configuration.hostAppRegions = setup.hostAppRegions
+            // A strategy's first run is its baseline.
+            let reads = baselineRuns[strategy] == nil ? ParameterReads() : nil
+            configuration.parameterReads = reads
+            var simulation = Simulation(configuration)
+            let report = simulation.run()
+            simulated += 1
+            if let reads { baselineRuns[strategy] = (report, reads.keys) }
+            return report
+        }
         func headlines(_ scales: [PolicyKey: Double]) -> [Headline] {
             let reports = setup.strategies.map { strategy in
-                var configuration = SimulationConfiguration(
-                    strategy: strategy, ios: setup.ios, app: setup.app, authorization: setup.authorization,
-                    scenario: setup.scenario,
-                    hours: setup.hours, seed: setup.seed, memoryKillFactor: setup.memoryKillFactor)
-                configuration.parameterScales = scales
-                configuration.hostAppRegions = setup.hostAppRegions
-                var simulation = Simulation(configuration)
-                let report = simulation.run()
+                let report = simulate(strategy, scales)
                 done += 1
                 progress(done, total)
                 return report
@@ -176,11 +210,12 @@ package enum Sensitivity {
             Variation(
                 parameter: allAssumptions, unit: "", factor: 2, tableValue: nil,
                 headlines: headlines(everyAssumption)))
-        return Study(
+        let study = Study(
             ios: setup.ios, auth: setup.authorization.rawValue, scenario: setup.scenario.name, seed: setup.seed,
             baseline: baseline, variations: variations,
             notVaried: parameters.filter { $0.value == 0 }.map(\.key.rawValue),
             moves: moves(baseline: baseline, variations: variations))
+        return (study, simulated)
     }
 
     /// Every headline that moved by more than ``threshold``, largest first.

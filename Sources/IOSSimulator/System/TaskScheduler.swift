@@ -53,9 +53,11 @@ struct TaskScheduler: Sendable {
 
     /// Whether the pending processing request may run at `now` as far as its dates go: its
     /// earliest date has passed and the last run was at least `minimumInterval` ago.
-    func processingDue(at now: Instant, minimumInterval: Duration) -> Bool {
+    /// `minimumInterval` is read only when a task is pending and ran before, so a run that never
+    /// needs it does not depend on it (`compare --sensitivity`).
+    func processingDue(at now: Instant, minimumInterval: @autoclosure () -> Duration) -> Bool {
         guard let earliest = processingEarliest, now >= earliest else { return false }
-        return lastProcessingRun.map { now - $0 >= minimumInterval } ?? true
+        return lastProcessingRun.map { now - $0 >= minimumInterval() } ?? true
     }
 
     /// The system launches the pending processing task.
