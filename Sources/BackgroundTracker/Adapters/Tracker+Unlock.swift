@@ -26,12 +26,12 @@ extension Tracker {
     /// - Parameter configuration: the app's settings read again now that they can be (its
     ///   `UserDefaults` and Keychain were closed too): the server, token and session token are
     ///   taken from it; the strategy that runs changes at the next launch.
-    public func protectedDataDidBecomeAvailable(configuration fresh: Configuration? = nil) {
+    public func protectedDataDidBecomeAvailable(configuration: Configuration? = nil) {
         guard heldStore != nil, UIApplication.shared.isProtectedDataAvailable else { return }
-        if let fresh {
-            configuration.server = fresh.server
-            configuration.token = fresh.token
-            configuration.sessionToken = fresh.sessionToken
+        if let fresh = configuration {
+            self.configuration.server = fresh.server
+            self.configuration.token = fresh.token
+            self.configuration.sessionToken = fresh.sessionToken
         }
         let main: LocationStore
         do {
@@ -57,7 +57,7 @@ extension Tracker {
         heldStore = nil
         let moved = HeldStores.moveAll(in: directory, into: main, log: { [weak self] in self?.log(.error, $0) })
         if let rebuilt = try? SyncDriver(
-            store: main, device: device, configuration: configuration.sync,
+            store: main, device: device, configuration: self.configuration.sync,
             seed: UInt64(truncatingIfNeeded: clock.now.milliseconds))
         {
             sync = rebuilt
@@ -68,7 +68,7 @@ extension Tracker {
         reconcileUploads()
         publish()
         // Uploads and (with a session token) heartbeats start now, with the app's credentials.
-        credentialsChanged(token: configuration.token, sessionToken: configuration.sessionToken)
+        credentialsChanged(token: self.configuration.token, sessionToken: self.configuration.sessionToken)
     }
 }
 
