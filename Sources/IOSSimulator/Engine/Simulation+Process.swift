@@ -21,7 +21,7 @@ extension Simulation {
         deliver(.launched(reason))
         guard timeline.generation == generation, process != nil else { return }  // it crashed while launching
         if sessionRejectedByApp {
-            deliver(.stop)
+            deliver(.sessionEnded)
         } else if configuration.scenario.loggedIn {
             deliverHeartbeat(.loggedIn)
         }

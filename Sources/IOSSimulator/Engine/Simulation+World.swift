@@ -112,7 +112,7 @@ extension Simulation {
     /// (iOS queues the notifications and authorisation callbacks of a suspended app).
     mutating func environmentChanged() {
         if isRunning {
-            deliver(.environmentChanged(environment))
+            deliver(.settingsChanged(environment))
             afterAppCode()
         } else {
             if process != nil { timeline.settingsChangedUnheard() }
@@ -138,7 +138,7 @@ extension Simulation {
     /// Delivers settings that changed while the app was suspended, before the event that woke it.
     mutating func hearEnvironment() {
         guard timeline.hearSettings() else { return }
-        deliver(.environmentChanged(environment))
+        deliver(.settingsChanged(environment))
     }
 
     /// Once a simulated minute: battery, movement, location nets, memory pressure, uploads.

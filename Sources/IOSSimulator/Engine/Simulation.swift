@@ -61,7 +61,7 @@ package struct Simulation: Sendable {
     var queue = EventQueue<Event>()
     var now: Instant
     var rng: SeededRandom
-    var environment: KeepAliveEnvironment
+    var environment: SystemSettings
     var energy: EnergyMeter
     var report: ReportBuilder
 
@@ -124,7 +124,7 @@ package struct Simulation: Sendable {
         self.profile = profile
         self.now = configuration.scenario.start
         self.rng = SeededRandom(seed: configuration.seed)
-        self.environment = KeepAliveEnvironment(
+        self.environment = SystemSettings(
             iosMajor: configuration.ios, authorization: .notDetermined,
             batteryLevel: configuration.scenario.battery.start,
             allowsSilentAudio: configuration.allowsSilentAudio)
