@@ -19,7 +19,7 @@ extension Simulation {
         if configuration.faults.contains(.neverEndTasks) {
             result.effects.removeAll { if case .uiKit(.endBackgroundTask) = $0 { true } else { false } }
         }
-        if case .taskExpiring(let token) = event, openTasks.contains(token),
+        if case .taskExpiring(let token) = event, backgroundTime.openTasks.contains(token),
             !result.effects.contains(.uiKit(.endBackgroundTask(id: token)))
         {
             report.violation(now, "expiration handler of \(token) returned without ending it")
@@ -50,7 +50,7 @@ extension Simulation {
         case .coreMotion(.startActivityUpdates): startMotionUpdates()
         case .coreMotion(.stopActivityUpdates): motion.stop()
         case .avfAudio(.play(let duration)): playSilentAudio(duration)
-        case .avfAudio(.stop): audioPlaying = false
+        case .avfAudio(.stop): audio.stop()
         case .backgroundTasks(.submit(.refresh(let earliest))):
             // `submit` was judged by the app's backend (register and submit rules) already.
             scheduleRefresh(earliest: earliest)
@@ -178,11 +178,11 @@ extension Simulation {
     /// What the system answers hosted app code at once, as of now.
     var hostedSystemState: HostedSystemState {
         let inBackground = process?.state != .foreground
-        let refuses = inBackground && stintDeadline.map { $0 - now <= profile.duration(.expiryLead) } == true
+        let refuses = inBackground && backgroundTime.refusesNewTasks(at: now, lead: profile.duration(.expiryLead))
         var state = HostedSystemState(
             now: now, isForeground: !inBackground, backgroundTimeRemaining: backgroundTimeRemaining,
             refusesNewTasks: refuses, environment: environment, hostAppRegions: configuration.hostAppRegions,
-            uploadsInFlight: Set([transfer?.description].compactMap { $0 }),
+            uploadsInFlight: urlSession.inFlight,
             notifications: notifications.authorization)
         state.protectedDataAvailable = timeline.isUnlocked
         return state
@@ -222,16 +222,16 @@ extension Simulation {
         switch call {
         case .beginBackgroundTask(let token, let name):
             let inBackground = process?.state != .foreground
-            if inBackground, let deadline = stintDeadline, deadline - now <= profile.duration(.expiryLead) {
+            if inBackground, backgroundTime.refusesNewTasks(at: now, lead: profile.duration(.expiryLead)) {
                 report.note(now, "beginBackgroundTask(\(name)) → .invalid: no background time left")
                 deliver(.taskRefused(token))
                 return
             }
-            openTasks.insert(token)
+            let open = backgroundTime.begin(token)
             report.note(now, "begin \(token) \(name)")
-            if openTasks.count > Int(profile[.maxTaskAssertions]) { terminate("assertion-limit") }
+            if open > Int(profile[.maxTaskAssertions]) { terminate("assertion-limit") }
         case .endBackgroundTask(let token):
-            if openTasks.remove(token) == nil {
+            if !backgroundTime.end(token) {
                 report.violation(now, "endBackgroundTask(\(token)) for a task the system does not hold")
             } else {
                 report.note(now, "end \(token)")
@@ -243,8 +243,9 @@ extension Simulation {
     private mutating func checkLedgerAgreement() {
         guard process != nil, !configuration.faults.contains(.neverEndTasks) else { return }
         let ledgerOpen = Set(hosted.ledgerOpenTasks)
-        if ledgerOpen != openTasks {
-            report.violation(now, "ledger has \(ledgerOpen.sorted()) open, the system holds \(openTasks.sorted())")
+        if ledgerOpen != backgroundTime.openTasks {
+            report.violation(
+                now, "ledger has \(ledgerOpen.sorted()) open, the system holds \(backgroundTime.openTasks.sorted())")
         }
     }
 
