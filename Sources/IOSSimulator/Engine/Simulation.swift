@@ -107,11 +107,8 @@ package struct Simulation: Sendable {
     var stationarySince: Instant?
     /// iOS 18: the location session diagnostic the running process last heard (docs/ios-policy.md §Causes).
     var heardDiagnostic: Set<StopCause> = []
-    /// MetricKit: which report period is open (0 from the start), its background exits by cause,
-    /// and the reports of ended periods not yet delivered.
-    var exitReportPeriod = 0
-    var exitTally: [StopCause: Int] = [:]
-    var dueExitReports: [BackgroundExitCounts] = []
+    /// MetricKit: the open period's background exits and the reports not yet delivered.
+    var exitReports = ExitReports()
 
     package init(_ configuration: SimulationConfiguration) {
         let profile =
