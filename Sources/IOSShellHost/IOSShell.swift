@@ -18,9 +18,9 @@ package import LocationLog
 /// is the location manager delegate's call on the manager that asked, an expiry is the task's
 /// expiration handler, a timer is the shell clock's timer, a fix that cannot be had is the
 /// delegate's `locationManager(_:didFailWithError:)`. Everything the shell then asks of
-/// UIKit, Core Location, AVFAudio, BackgroundTasks and UserNotifications (through AppleShadow)
-/// comes back as the effects the simulator carries out and checks, so the ledger, suspension and
-/// nothing-lost checks judge the shell that ships.
+/// UIKit, Core Location, Core Motion, AVFAudio, BackgroundTasks and UserNotifications (through
+/// AppleShadow) comes back as the `SystemCall`s the simulator carries out and checks, so the
+/// ledger, suspension and nothing-lost checks judge the shell that ships.
 ///
 /// The shell stores its samples in the simulator's phone store and uploads them through its
 /// background `URLSession`, which the simulator runs as the system does (out of process,
@@ -60,7 +60,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
     /// read of it, and the samples read there that have not reached the phone's store yet.
     private var held: (store: LocationStore, lastSeq: Int64, changes: Int?)?
     private var heldSamples: Set<UUID> = []
-    private var lastEnvironment: KeepAliveEnvironment
+    private var lastEnvironment: SystemSettings
     private let device: String?
     /// The shell's status after the last event (the process may be gone by the end).
     private var lastStatus: TrackerStatus?
@@ -74,7 +74,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         // Samples already in a store passed in are the simulator's carried-over ones.
         lastSeq = (try? store.newestPending(limit: 1).first?.seq) ?? nil ?? 0
         // A fresh install: location is not determined until the user answers a prompt.
-        let environment = KeepAliveEnvironment(
+        let environment = SystemSettings(
             iosMajor: configuration.ios, authorization: .notDetermined,
             batteryLevel: configuration.scenario.battery.start, allowsSilentAudio: configuration.allowsSilentAudio)
         lastEnvironment = environment
@@ -115,7 +115,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         }
     }
 
-    func handle(_ event: KeepAliveEvent, system: HostedSystemState) -> HostedResult {
+    func handle(_ event: AppCallback, system: HostedSystemState) -> HostedResult {
         MainActor.assumeIsolated { running(system) { run(event, system: system) } }
     }
 
@@ -197,7 +197,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         let made = backend.crashedAfterEffects.map { Array(backend.effects.prefix($0)) } ?? backend.effects
         let recorded = newSamples(precise: system.environment.preciseLocation)  // may add notes
         let result = HostedResult(
-            effects: made + backend.notes.map { KeepAliveMachine.Action.log("shell: " + $0) },
+            effects: made + backend.notes.map { SystemCall.note("shell: " + $0) },
             recorded: recorded,
             uploads: backend.crashedAfterEffects == nil ? uploader.started : [], runtime: backend.runtime)
         backend.runtime = []
@@ -267,7 +267,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
 
     // MARK: Events as iOS delivers them
 
-    @MainActor private func run(_ event: KeepAliveEvent, system: HostedSystemState) {
+    @MainActor private func run(_ event: AppCallback, system: HostedSystemState) {
         switch event {
         case .launched(let reason):
             if let tracker = process?.tracker {
@@ -282,10 +282,10 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         case .taskExpiring(let token): backend.expire(token)
         case .taskRefused: break  // the shell saw `.invalid` when it asked
         case .locationFix(let fix, let source): deliver(fix, source: source)
-        case .environmentChanged(let environment): settingsChanged(to: environment)
+        case .settingsChanged(let environment): settingsChanged(to: environment)
         case .audioInterruption(let began): process?.tracker.hostAudioInterruption(began: began)
         case .motionActivity(let activity): backend.deliverMotion(activity, at: system.now)
-        case .stop: process?.tracker.stop()
+        case .sessionEnded: process?.tracker.stop()
         }
     }
 
@@ -391,7 +391,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
 
     /// Changed settings reach the shell as iOS tells apps: the authorisation callback on every
     /// manager, and what the power and battery notifications' observers do.
-    @MainActor private func settingsChanged(to environment: KeepAliveEnvironment) {
+    @MainActor private func settingsChanged(to environment: SystemSettings) {
         let previous = lastEnvironment
         lastEnvironment = environment
         if previous.authorization != environment.authorization
@@ -472,12 +472,12 @@ final class HostClock: ShellClock {
 
     func schedule(_ id: TimerID, at instant: Instant, _ fire: @escaping @MainActor @Sendable () -> Void) {
         timers[id] = fire
-        system.effects.append(.scheduleTimer(id, at: instant))
+        system.effects.append(.timer(.schedule(id, at: instant)))
     }
 
     func cancel(_ id: TimerID) {
         guard timers.removeValue(forKey: id) != nil else { return }
-        system.effects.append(.cancelTimer(id))
+        system.effects.append(.timer(.cancel(id)))
     }
 
     func fire(_ id: TimerID) {

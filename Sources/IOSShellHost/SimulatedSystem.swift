@@ -6,8 +6,8 @@ import LocationLog
 
 /// The shadow's backend while the simulator hosts the iOS shell: answers the shell's questions
 /// from the simulator's state (handed over with every event) and turns its calls to UIKit, Core
-/// Location, AVFAudio, BackgroundTasks and UserNotifications into the effects the simulator
-/// carries out, in the order the shell made them.
+/// Location, Core Motion, AVFAudio, BackgroundTasks and UserNotifications into the simulator's
+/// `SystemCall`s, in the order the shell made them.
 ///
 /// Used on the main thread only, like UIKit; one process at a time (`processEnded()` forgets
 /// what died with it, as iOS does).
@@ -23,7 +23,7 @@ final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
         }
     }
     /// What the shell asked of the system while handling the current event.
-    var effects: [KeepAliveMachine.Action] = []
+    var effects: [SystemCall] = []
     /// Lines for the report's timeline: what the shell did that the simulator has no effect for.
     var notes: [String] = []
     /// What the runtime contract judges (docs/ios-policy.md §Contract), in order.
@@ -143,14 +143,14 @@ final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
         nextTask += 1
         expirationHandlers[id] = expirationHandler
         taskNames[id] = name ?? ""
-        effects.append(.task(.beginTask(Self.token(id), name: name ?? "")))
+        effects.append(.uiKit(.beginBackgroundTask(id: Self.token(id), name: name ?? "")))
         return id
     }
 
     func endBackgroundTask(_ rawValue: Int) {
         expirationHandlers[rawValue] = nil
         taskNames[rawValue] = nil
-        effects.append(.task(.endTask(Self.token(rawValue))))
+        effects.append(.uiKit(.endBackgroundTask(id: Self.token(rawValue))))
     }
 
     /// The system calls the task's expiration handler.
@@ -218,40 +218,41 @@ final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
         case .startUpdatingLocation:
             standardManager = index
             effects.append(
-                .startLocationUpdates(
-                    LocationUpdatesRequest(
-                        accuracy: Self.accuracy(manager.desiredAccuracy),
-                        distanceFilter: manager.distanceFilter < 0 ? nil : manager.distanceFilter,
-                        allowsBackgroundUpdates: manager.allowsBackgroundLocationUpdates,
-                        pausesAutomatically: manager.pausesLocationUpdatesAutomatically)))
+                .coreLocation(
+                    .startUpdatingLocation(
+                        LocationUpdatesRequest(
+                            accuracy: Self.accuracy(manager.desiredAccuracy),
+                            distanceFilter: manager.distanceFilter < 0 ? nil : manager.distanceFilter,
+                            allowsBackgroundUpdates: manager.allowsBackgroundLocationUpdates,
+                            pausesAutomatically: manager.pausesLocationUpdatesAutomatically))))
         case .stopUpdatingLocation:
             guard standardManager == index else { return }
             standardManager = nil
-            effects.append(.stopLocationUpdates)
+            effects.append(.coreLocation(.stopUpdatingLocation))
         case .requestLocation:
             if let index { oneShotManagers.append(index) }
-            effects.append(.requestFix(Self.accuracy(manager.desiredAccuracy)))
+            effects.append(.coreLocation(.requestLocation(Self.accuracy(manager.desiredAccuracy))))
         case .startMonitoringSignificantLocationChanges:
             significantManager = index
-            effects.append(.startSignificantChanges)
+            effects.append(.coreLocation(.startMonitoringSignificantLocationChanges))
         case .stopMonitoringSignificantLocationChanges:
             significantManager = nil
-            effects.append(.stopSignificantChanges)
+            effects.append(.coreLocation(.stopMonitoringSignificantLocationChanges))
         case .startMonitoringVisits:
             visitManager = index
-            effects.append(.startVisits)
+            effects.append(.coreLocation(.startMonitoringVisits))
         case .stopMonitoringVisits:
             visitManager = nil
-            effects.append(.stopVisits)
+            effects.append(.coreLocation(.stopMonitoringVisits))
         case .startMonitoring(let identifier, let latitude, let longitude, let radius):
             regionManager = index
             regions[identifier] = CLCircularRegion(
                 center: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), radius: radius,
                 identifier: identifier)
-            effects.append(.monitorRegion(latitude: latitude, longitude: longitude, radius: radius))
+            effects.append(.coreLocation(.startMonitoring(latitude: latitude, longitude: longitude, radius: radius)))
         case .stopMonitoring(let identifier):
             guard regions.removeValue(forKey: identifier) != nil else { return }
-            effects.append(.stopRegionMonitoring)
+            effects.append(.coreLocation(.stopMonitoring))
         }
     }
 
@@ -290,11 +291,11 @@ final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
 
     func backgroundActivitySessionStarted(_ id: ObjectIdentifier) {
         sessions.append(id)
-        effects.append(.beginActivitySession)
+        effects.append(.coreLocation(.startBackgroundActivitySession))
     }
     func backgroundActivitySessionInvalidated(_ id: ObjectIdentifier) {
         sessions.removeAll { $0 == id }
-        effects.append(.endActivitySession)
+        effects.append(.coreLocation(.invalidateBackgroundActivitySession))
     }
     func serviceSessionStarted(_ id: ObjectIdentifier, authorization: CLServiceSession.AuthorizationRequirement) {
         sessions.append(id)
@@ -395,13 +396,13 @@ final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
             return
         }
         motionUpdates = (ObjectIdentifier(manager), handler)
-        effects.append(.startMotionUpdates)
+        effects.append(.coreMotion(.startActivityUpdates))
     }
 
     func motionActivityManagerStoppedUpdates(_ manager: CMMotionActivityManager) {
         guard motionUpdates?.manager == ObjectIdentifier(manager) else { return }
         motionUpdates = nil
-        effects.append(.stopMotionUpdates)
+        effects.append(.coreMotion(.stopActivityUpdates))
     }
 
     /// The coprocessor's new activity reaches the handler the app gave. The shell asks for the
@@ -429,13 +430,13 @@ final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
     func audioPlayerPlay(_ id: ObjectIdentifier, loops: Int, volume: Float) -> Bool {
         players.insert(id)
         // One second of silence, repeated `loops` more times (-1: until stopped).
-        effects.append(.playSilentAudio(loops < 0 ? nil : .seconds(loops + 1)))
+        effects.append(.avfAudio(.play(duration: loops < 0 ? nil : .seconds(loops + 1))))
         return true
     }
 
     func audioPlayerStop(_ id: ObjectIdentifier) {
         guard players.remove(id) != nil else { return }
-        effects.append(.stopAudio)
+        effects.append(.avfAudio(.stop))
     }
 
     // MARK: BackgroundTasks
@@ -469,9 +470,9 @@ final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
         }
         let earliest = request.earliestBeginDate.map { Instant(seconds: $0.timeIntervalSince1970) } ?? system.now
         if request is BGProcessingTaskRequest {
-            effects.append(.scheduleProcessing(earliest: earliest))
+            effects.append(.backgroundTasks(.submit(.processing(earliest: earliest))))
         } else {
-            effects.append(.scheduleRefresh(earliest: earliest))
+            effects.append(.backgroundTasks(.submit(.refresh(earliest: earliest))))
         }
     }
 
@@ -522,11 +523,12 @@ final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
         if request.identifier == Self.deadManIdentifier {
             let interval = (request.trigger as? UNTimeIntervalNotificationTrigger)?.timeInterval ?? 0
             let due = system.now + .milliseconds(Int64((interval * 1000).rounded()))
-            effects.append(.scheduleDeadManNotice(at: due, lastSample: newestSample() ?? system.now))
+            effects.append(
+                .userNotifications(.addDeadManNotice(due: due, lastSample: newestSample() ?? system.now)))
         } else if request.identifier.hasPrefix(Self.noticePrefix),
             let notice = UserNotice(rawValue: String(request.identifier.dropFirst(Self.noticePrefix.count)))
         {
-            effects.append(.notify(notice))
+            effects.append(.userNotifications(.add(kind: notice.rawValue)))
         } else {
             notes.append("notification \(request.identifier) posted")
         }
@@ -553,7 +555,9 @@ final class SimulatedSystem: ShadowBackend, InMemoryKeychainBackend {
     }
 
     func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
-        if identifiers.contains(Self.deadManIdentifier) { effects.append(.cancelDeadManNotice) }
+        if identifiers.contains(Self.deadManIdentifier) {
+            effects.append(.userNotifications(.removePendingDeadManNotice))
+        }
     }
 }
 

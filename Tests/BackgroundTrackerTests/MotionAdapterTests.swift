@@ -82,7 +82,7 @@ extension ShellSuite {
                     CMMotionActivityManager().startActivityUpdates(to: OperationQueue.main) { _ in }
                 }
                 #expect(system.runtime.contains(.crash(.motionWithoutUsageDescription)) == crashes)
-                #expect(system.effects.contains(.startMotionUpdates) == !crashes)
+                #expect(system.effects.contains(.coreMotion(.startActivityUpdates)) == !crashes)
             }
         }
 

@@ -17,7 +17,7 @@ extension ShellSuite {
                 system: HostedSystemState(
                     now: Scenario.defaultStart, isForeground: true, backgroundTimeRemaining: nil,
                     refusesNewTasks: false,
-                    environment: KeepAliveEnvironment(iosMajor: 17, authorization: .notDetermined, batteryLevel: 1),
+                    environment: SystemSettings(iosMajor: 17, authorization: .notDetermined, batteryLevel: 1),
                     hostAppRegions: 0),
                 plist: plist)
         }

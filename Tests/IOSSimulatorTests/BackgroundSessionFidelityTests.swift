@@ -146,7 +146,9 @@ import Testing
         let app: @Sendable () -> ScriptedApp = {
             ScriptedApp { event, _ in
                 guard case .launched(.user) = event else { return HostedResult() }
-                return HostedResult(effects: [.monitorRegion(latitude: 31.23, longitude: 121.47, radius: 100)])
+                return HostedResult(effects: [
+                    .coreLocation(.startMonitoring(latitude: 31.23, longitude: 121.47, radius: 100))
+                ])
             }
         }
         var asking = SimulationConfiguration.scripted(app)

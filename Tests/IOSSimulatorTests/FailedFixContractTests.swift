@@ -8,18 +8,18 @@ import Testing
 /// method instead"). Each case runs with the rule and without it, so removing the rule fails it.
 @Suite struct FailedFixContractTests {
     /// An app that asks for a fix at `when` and logs every error it hears.
-    static func app(asking when: @escaping @Sendable (KeepAliveEvent) -> Bool) -> @Sendable () -> ScriptedApp {
+    static func app(asking when: @escaping @Sendable (AppCallback) -> Bool) -> @Sendable () -> ScriptedApp {
         {
             ScriptedApp(
                 { event, _ in
                     if case .launched(.user) = event {
                         // Asks for When-In-Use; the answer arrives as an environment change.
-                        let fix: [KeepAliveMachine.Action] = when(event) ? [.requestFix(.best)] : []
+                        let fix: [SystemCall] = when(event) ? [.coreLocation(.requestLocation(.best))] : []
                         return HostedResult(effects: fix, runtime: [.requestWhenInUseAuthorization])
                     }
-                    return HostedResult(effects: when(event) ? [.requestFix(.best)] : [])
+                    return HostedResult(effects: when(event) ? [.coreLocation(.requestLocation(.best))] : [])
                 },
-                onLocationFailure: { failure in HostedResult(effects: [.log("app: didFailWithError \(failure)")]) })
+                onLocationFailure: { failure in HostedResult(effects: [.note("app: didFailWithError \(failure)")]) })
         }
     }
 
@@ -34,7 +34,7 @@ import Testing
 
     @Test("permission denied: requestLocation() fails at once with CLError.denied")
     func deniedFailsAtOnce() {
-        let askOnAnswer = Self.app { if case .environmentChanged = $0 { true } else { false } }
+        let askOnAnswer = Self.app { if case .settingsChanged = $0 { true } else { false } }
         let timeline = Self.run(askOnAnswer, auth: .denied)
         let answered = timeline.first { $0.contains("location authorisation: denied") }
         let failed = timeline.first { $0.contains("app: didFailWithError denied") }
@@ -62,7 +62,7 @@ import Testing
     func servicesOffFailsAtOnce() {
         var configuration = SimulationConfiguration.scripted(
             Self.app { event in
-                if case .environmentChanged(let environment) = event { return !environment.locationServicesEnabled }
+                if case .settingsChanged(let environment) = event { return !environment.locationServicesEnabled }
                 return false
             }, hours: 1)
         configuration.authorization = .whenInUse

@@ -8,7 +8,8 @@ import Testing
 @MainActor @Suite struct InfoPlistModeTests {
     @Test("allowsBackgroundLocationUpdates without the location mode crashes with iOS's exception text")
     func backgroundLocationWithoutModeCrashes() {
-        let start = KeepAliveMachine.Action.startLocationUpdates(.init(accuracy: .best, allowsBackgroundUpdates: true))
+        let start = SystemCall.coreLocation(
+            .startUpdatingLocation(.init(accuracy: .best, allowsBackgroundUpdates: true)))
         let app: @Sendable () -> ScriptedApp = {
             ScriptedApp { event, _ in
                 if case .launched(.user) = event { return HostedResult(effects: [start]) }
@@ -82,7 +83,7 @@ import Testing
     func audioNeedsTheMode() {
         let app: @Sendable () -> ScriptedApp = {
             ScriptedApp { event, _ in
-                if case .enteredBackground = event { return HostedResult(effects: [.playSilentAudio(nil)]) }
+                if case .enteredBackground = event { return HostedResult(effects: [.avfAudio(.play(duration: nil))]) }
                 return HostedResult()
             }
         }

@@ -55,8 +55,10 @@ import Testing
         // An app that asks anyway is refused.
         let app: @Sendable () -> ScriptedApp = {
             ScriptedApp { event, _ in
-                guard case .environmentChanged = event else { return HostedResult() }
-                return HostedResult(effects: [.monitorRegion(latitude: 31.23, longitude: 121.47, radius: 100)])
+                guard case .settingsChanged = event else { return HostedResult() }
+                return HostedResult(effects: [
+                    .coreLocation(.startMonitoring(latitude: 31.23, longitude: 121.47, radius: 100))
+                ])
             }
         }
         var scenario = Scenario.commute()

@@ -13,7 +13,7 @@ import Testing
                 switch event {
                 case .launched(.user):
                     return HostedResult(
-                        effects: [.startSignificantChanges],
+                        effects: [.coreLocation(.startMonitoringSignificantLocationChanges)],
                         runtime: [.requestAlwaysAuthorization, .serviceSessionCreated])
                 case .launched:
                     return HostedResult(runtime: recreates ? [.serviceSessionCreated] : [])
@@ -52,10 +52,12 @@ import Testing
 
     @Test("iOS 17: a CLBackgroundActivitySession created in the background is a counted warning without effect")
     func activitySessionOnlyFromTheForeground() {
-        func run(beginOn trigger: @escaping @Sendable (KeepAliveEvent) -> Bool) -> SimulationReport {
+        func run(beginOn trigger: @escaping @Sendable (AppCallback) -> Bool) -> SimulationReport {
             SimulationConfiguration.scripted(
                 {
-                    ScriptedApp { event, _ in HostedResult(effects: trigger(event) ? [.beginActivitySession] : []) }
+                    ScriptedApp { event, _ in
+                        HostedResult(effects: trigger(event) ? [.coreLocation(.startBackgroundActivitySession)] : [])
+                    }
                 }, strategy: .activitySession, hours: 1
             ).run()
         }

@@ -17,7 +17,7 @@ import Testing
                 { event, system in
                     switch event {
                     case .launched(.user):
-                        return HostedResult(effects: [.scheduleRefresh(earliest: system.now)])
+                        return HostedResult(effects: [.backgroundTasks(.submit(.refresh(earliest: system.now)))])
                     case .launched(.backgroundRefresh), .woke(.backgroundRefresh):
                         return HostedResult(runtime: onRefresh())
                     default:

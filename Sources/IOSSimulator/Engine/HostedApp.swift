@@ -14,7 +14,7 @@ package struct HostedSystemState: Sendable {
     /// `beginBackgroundTask` returns `.invalid` now: the stint's time is all but spent.
     package var refusesNewTasks: Bool
     /// Authorisation, Precise Location, Location Services, Low Power Mode, battery and charger.
-    package var environment: KeepAliveEnvironment
+    package var environment: SystemSettings
     /// Regions the host app monitors for itself (they count against iOS's 20 per app).
     package var hostAppRegions: Int
     /// The uploads the system's background session holds for the app (sending, or with a result
@@ -27,7 +27,7 @@ package struct HostedSystemState: Sendable {
 
     package init(
         now: Instant, isForeground: Bool, backgroundTimeRemaining: Duration?, refusesNewTasks: Bool,
-        environment: KeepAliveEnvironment, hostAppRegions: Int, uploadsInFlight: Set<String> = [],
+        environment: SystemSettings, hostAppRegions: Int, uploadsInFlight: Set<String> = [],
         notifications: NotificationAuthorization = .notDetermined
     ) {
         self.uploadsInFlight = uploadsInFlight
@@ -43,13 +43,14 @@ package struct HostedSystemState: Sendable {
 
 /// The app code a simulated process runs: `bgtrack simulate` hosts the iOS shell (a test may
 /// host a scripted app), which receives each event as the callback iOS would make
-/// (launch, delegate call, expiration handler, timer) and whose calls to UIKit, Core Location,
-/// BackgroundTasks and UserNotifications come back as the effects the simulator carries out.
+/// (launch, delegate call, expiration handler, timer: an `AppCallback`) and whose calls to UIKit,
+/// Core Location, BackgroundTasks and UserNotifications come back as the `SystemCall`s the
+/// simulator carries out.
 ///
 /// The simulator calls it only while the app may run code, and on one thread.
 package protocol HostedApp: AnyObject, Sendable {
     /// Runs the app's code for `event` and returns what it asked of the system, in order.
-    func handle(_ event: KeepAliveEvent, system: HostedSystemState) -> HostedResult
+    func handle(_ event: AppCallback, system: HostedSystemState) -> HostedResult
     /// The system's background session delivers an upload's answer to the running app.
     func uploadFinished(_ description: String, answer: HostedAnswer, system: HostedSystemState) -> HostedResult
     /// The user logged in again after the server refused the device: the app gets new credentials.
@@ -132,8 +133,8 @@ package protocol HostedAppFactory: Sendable {
 
 /// What hosted app code did while handling one event.
 package struct HostedResult: Sendable {
-    /// What it asked of the system, in order.
-    package var effects: [KeepAliveMachine.Action]
+    /// The calls it made to iOS, in order.
+    package var effects: [SystemCall]
     /// Fixes it stored as samples (already in the phone's store).
     package var recorded: [LocationFix]
     /// Uploads it handed to its background session.
@@ -142,7 +143,7 @@ package struct HostedResult: Sendable {
     package var runtime: [RuntimeCall]
 
     package init(
-        effects: [KeepAliveMachine.Action] = [], recorded: [LocationFix] = [], uploads: [HostedUpload] = [],
+        effects: [SystemCall] = [], recorded: [LocationFix] = [], uploads: [HostedUpload] = [],
         runtime: [RuntimeCall] = []
     ) {
         self.effects = effects

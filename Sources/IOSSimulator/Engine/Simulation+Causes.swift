@@ -60,7 +60,7 @@ extension Simulation {
             let cause = Self.exitCause(reason)
         else { return }
         closeExitReportPeriods()
-        exitTally[cause, default: 0] += 1
+        exitReports.count(cause)
     }
 
     /// The length of one report's period.
@@ -70,22 +70,14 @@ extension Simulation {
     /// exits says nothing about a kill and is not sent).
     mutating func closeExitReportPeriods() {
         guard profile[.exitReportPeriod] > 0 else { return }
-        let start = configuration.scenario.start
-        while now >= start + exitReportLength * (exitReportPeriod + 1) {
-            let begin = start + exitReportLength * exitReportPeriod
-            let counts = BackgroundExitCounts(begin: begin, end: begin + exitReportLength, counts: exitTally)
-            if !counts.counts.isEmpty { dueExitReports.append(counts) }
-            exitTally = [:]
-            exitReportPeriod += 1
-        }
+        exitReports.closePeriods(at: now, from: configuration.scenario.start, period: exitReportLength)
     }
 
     /// Delivers the reports of ended periods when the app runs (`didReceive(_:)`), after the fact.
     mutating func deliverExitReportsIfDue() {
         guard profile.flag(.contractExitReports) else { return }
         closeExitReportPeriods()
-        while isRunning, !dueExitReports.isEmpty {
-            let due = dueExitReports.removeFirst()
+        while isRunning, let due = exitReports.takeDue() {
             let counts = due.causes.map { "\($0.rawValue) ×\(due.counts[$0] ?? 0)" }.joined(separator: ", ")
             report.note(now, "MetricKit report \(report.clock(due.begin))–\(report.clock(due.end)): \(counts)")
             _ = runHosted("MetricKit's report") { $0.metricReport(due, system: $1) }

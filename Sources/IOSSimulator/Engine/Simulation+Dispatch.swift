@@ -5,7 +5,7 @@ extension Simulation {
     /// Hands the app's code one event, as the callback iOS would make, and carries out what it
     /// asked of the system, checking the invariants. Refuses (and counts a violation) if the app is
     /// not allowed to run code.
-    mutating func deliver(_ event: KeepAliveEvent) {
+    mutating func deliver(_ event: AppCallback) {
         // Provisional Always meets its confirmation prompt before the fix reaches the app.
         if case .locationFix = event, isRunning { locationUsedInBackground() }
         guard isRunning else {
@@ -17,10 +17,10 @@ extension Simulation {
             restingOn: [.cpuPower, .cpuTimePerEvent])
         var result = hosted.handle(event, system: hostedSystemState)
         if configuration.faults.contains(.neverEndTasks) {
-            result.effects.removeAll { if case .task(.endTask) = $0 { true } else { false } }
+            result.effects.removeAll { if case .uiKit(.endBackgroundTask) = $0 { true } else { false } }
         }
-        if case .taskExpiring(let token) = event, openTasks.contains(token),
-            !result.effects.contains(.task(.endTask(token)))
+        if case .taskExpiring(let token) = event, backgroundTime.openTasks.contains(token),
+            !result.effects.contains(.uiKit(.endBackgroundTask(id: token)))
         {
             report.violation(now, "expiration handler of \(token) returned without ending it")
         }
@@ -42,21 +42,41 @@ extension Simulation {
         checkLedgerAgreement()
     }
 
-    private mutating func apply(_ effect: KeepAliveMachine.Action) {
-        switch effect {
-        case .task(let taskEffect): applyTask(taskEffect)
-        case .scheduleTimer(let id, let at): scheduleTimer(id, at: at)
-        case .cancelTimer(let id): cancelTimer(id)
-        case .startLocationUpdates(let request):
+    /// Routes one call to the subsystem that implements its framework.
+    private mutating func apply(_ call: SystemCall) {
+        switch call {
+        case .uiKit(let call): applyUIKit(call)
+        case .coreLocation(let call): applyCoreLocation(call)
+        case .coreMotion(.startActivityUpdates): startMotionUpdates()
+        case .coreMotion(.stopActivityUpdates): motion.stop()
+        case .avfAudio(.play(let duration)): playSilentAudio(duration)
+        case .avfAudio(.stop): audio.stop()
+        case .backgroundTasks(.submit(.refresh(let earliest))):
+            // `submit` was judged by the app's backend (register and submit rules) already.
+            scheduleRefresh(earliest: earliest)
+        case .backgroundTasks(.submit(.processing(let earliest))):
+            // One pending request per identifier: a new submission replaces the old one.
+            if profile[.processingRuntime] > 0 { scheduler.requestProcessing(earliest: earliest) }
+        case .userNotifications(let call): applyUserNotifications(call)
+        case .timer(.schedule(let id, let at)): scheduleTimer(id, at: at)
+        case .timer(.cancel(let id)): cancelTimer(id)
+        case .note(let message): report.note(now, message)
+        }
+    }
+
+    /// Core Location: the services, the region limit, Precise Location and the activity session's rules.
+    private mutating func applyCoreLocation(_ call: SystemCall.CoreLocation) {
+        switch call {
+        case .startUpdatingLocation(let request):
             guard checkBackgroundLocation(request) else { return }
             startUpdates(request)
-        case .stopLocationUpdates: location.stopUpdates()
-        case .requestFix(let accuracy): requestFix(accuracy)
-        case .startSignificantChanges: location.startSignificantChanges(at: now, place: position)
-        case .stopSignificantChanges: location.stopSignificantChanges()
-        case .startVisits: location.setVisits(profile[.visitMinimumDwell] > 0)
-        case .stopVisits: location.setVisits(false)
-        case .monitorRegion(let latitude, let longitude, let radius):
+        case .stopUpdatingLocation: location.stopUpdates()
+        case .requestLocation(let accuracy): requestFix(accuracy)
+        case .startMonitoringSignificantLocationChanges: location.startSignificantChanges(at: now, place: position)
+        case .stopMonitoringSignificantLocationChanges: location.stopSignificantChanges()
+        case .startMonitoringVisits: location.setVisits(profile[.visitMinimumDwell] > 0)
+        case .stopMonitoringVisits: location.setVisits(false)
+        case .startMonitoring(let latitude, let longitude, let radius):
             // With reduced accuracy "your app can't use region monitoring" ([AD-CLM] accuracyAuthorization).
             guard environment.preciseLocation else {
                 location.stopRegionMonitoring()
@@ -76,11 +96,9 @@ extension Simulation {
                 return
             }
             _ = location.monitorRegion(center: Coordinate(latitude: latitude, longitude: longitude), radius: radius)
-        case .stopRegionMonitoring:
+        case .stopMonitoring:
             location.stopRegionMonitoring()
-        case .startMotionUpdates: startMotionUpdates()
-        case .stopMotionUpdates: motion.stop()
-        case .beginActivitySession:
+        case .startBackgroundActivitySession:
             // Created in the foreground; after a termination only iOS 18's CLServiceSession lets a
             // background launch recreate it (docs/ios-policy.md §Location: "create in foreground; after termination
             // recreate (with CLServiceSession, iOS 18) immediately on background launch").
@@ -99,25 +117,18 @@ extension Simulation {
                     "CLBackgroundActivitySession created in the background has no effect "
                         + "(create it in the foreground, [AD-CLBAS])")
             }
-        case .endActivitySession: location.endActivitySession()
-        case .playSilentAudio(let duration): playSilentAudio(duration)
-        case .stopAudio: audioPlaying = false
-        case .scheduleRefresh(let earliest):
-            // `submit` was judged by the app's backend (register and submit rules) already.
-            scheduleRefresh(earliest: earliest)
-        case .scheduleProcessing(let earliest):
-            // One pending request per identifier: a new submission replaces the old one.
-            if profile[.processingRuntime] > 0 { scheduler.requestProcessing(earliest: earliest) }
-        case .recordSample, .rejectFix:
-            // The keep-alive machine's own bookkeeping, not a call to iOS: the app stores its
-            // samples itself (`HostedResult.recorded`).
-            report.violation(now, "the app asked the system to \(effect); no iOS API does that")
-        case .notify(let notice): notify(notice)
-        case .scheduleDeadManNotice(let due, let lastSample):
+        case .invalidateBackgroundActivitySession: location.endActivitySession()
+        }
+    }
+
+    /// UserNotifications: the notice shown now, and the one pending dead-man notice.
+    private mutating func applyUserNotifications(_ call: SystemCall.UserNotifications) {
+        switch call {
+        case .add(let kind): notify(kind: kind)
+        case .addDeadManNotice(let due, let lastSample):
             let version = notifications.schedule(due: max(due, now), lastSample: lastSample)
             queue.push(.deadManNoticeDue(version: version), at: max(due, now))
-        case .cancelDeadManNotice: notifications.cancel()
-        case .log(let message): report.note(now, message)
+        case .removePendingDeadManNotice: notifications.cancel()
         }
     }
 
@@ -167,11 +178,11 @@ extension Simulation {
     /// What the system answers hosted app code at once, as of now.
     var hostedSystemState: HostedSystemState {
         let inBackground = process?.state != .foreground
-        let refuses = inBackground && stintDeadline.map { $0 - now <= profile.duration(.expiryLead) } == true
+        let refuses = inBackground && backgroundTime.refusesNewTasks(at: now, lead: profile.duration(.expiryLead))
         var state = HostedSystemState(
             now: now, isForeground: !inBackground, backgroundTimeRemaining: backgroundTimeRemaining,
             refusesNewTasks: refuses, environment: environment, hostAppRegions: configuration.hostAppRegions,
-            uploadsInFlight: Set([transfer?.description].compactMap { $0 }),
+            uploadsInFlight: urlSession.inFlight,
             notifications: notifications.authorization)
         state.protectedDataAvailable = timeline.isUnlocked
         return state
@@ -205,28 +216,26 @@ extension Simulation {
             now, "notification: \(DeadManNotice.kind) (last sample \(report.clock(notice.lastSample)), app \(state))")
     }
 
-    private mutating func applyTask(_ effect: BackgroundTaskLedger.Action) {
-        switch effect {
-        case .beginTask(let token, let name):
+    /// UIKit's background tasks: `.invalid` once the stint's time is all but spent, the
+    /// assertion limit, and an end for a task the system does not hold.
+    private mutating func applyUIKit(_ call: SystemCall.UIKit) {
+        switch call {
+        case .beginBackgroundTask(let token, let name):
             let inBackground = process?.state != .foreground
-            if inBackground, let deadline = stintDeadline, deadline - now <= profile.duration(.expiryLead) {
+            if inBackground, backgroundTime.refusesNewTasks(at: now, lead: profile.duration(.expiryLead)) {
                 report.note(now, "beginBackgroundTask(\(name)) → .invalid: no background time left")
                 deliver(.taskRefused(token))
                 return
             }
-            openTasks.insert(token)
+            let open = backgroundTime.begin(token)
             report.note(now, "begin \(token) \(name)")
-            if openTasks.count > Int(profile[.maxTaskAssertions]) { terminate("assertion-limit") }
-        case .endTask(let token):
-            if openTasks.remove(token) == nil {
+            if open > Int(profile[.maxTaskAssertions]) { terminate("assertion-limit") }
+        case .endBackgroundTask(let token):
+            if !backgroundTime.end(token) {
                 report.violation(now, "endBackgroundTask(\(token)) for a task the system does not hold")
             } else {
                 report.note(now, "end \(token)")
             }
-        case .expired(let token, let name):
-            report.note(now, "expired \(token) \(name)")
-        case .misuse(let misuse):
-            report.violation(now, "ledger refused: \(misuse)")
         }
     }
 
@@ -234,8 +243,9 @@ extension Simulation {
     private mutating func checkLedgerAgreement() {
         guard process != nil, !configuration.faults.contains(.neverEndTasks) else { return }
         let ledgerOpen = Set(hosted.ledgerOpenTasks)
-        if ledgerOpen != openTasks {
-            report.violation(now, "ledger has \(ledgerOpen.sorted()) open, the system holds \(openTasks.sorted())")
+        if ledgerOpen != backgroundTime.openTasks {
+            report.violation(
+                now, "ledger has \(ledgerOpen.sorted()) open, the system holds \(backgroundTime.openTasks.sorted())")
         }
     }
 
@@ -297,8 +307,8 @@ extension Simulation {
                 case .cancelTimer(let id): cancelTimer(id)
                 case .stopKeepAlive:
                     sessionRejectedByApp = true
-                    deliver(.stop)
-                case .notify(let notice): notify(notice)
+                    deliver(.sessionEnded)
+                case .notify(let notice): notify(kind: notice.rawValue)
                 }
             }
             guard let current = self.process else { return }
@@ -313,12 +323,13 @@ extension Simulation {
         return server.revoked ? .rejected(status: 401) : .active(expiresAt: now + .seconds(3600))
     }
 
-    mutating func notify(_ notice: UserNotice) {
-        guard notifications.post(notice.rawValue) else {
-            noteNotificationRefused(notice.rawValue)
+    /// A notice shown now, counted under `kind` (unless the app may not notify).
+    mutating func notify(kind: String) {
+        guard notifications.post(kind) else {
+            noteNotificationRefused(kind)
             return
         }
-        report.notifications[notice.rawValue, default: 0] += 1
-        report.note(now, "notification: \(notice.rawValue)")
+        report.notifications[kind, default: 0] += 1
+        report.note(now, "notification: \(kind)")
     }
 }

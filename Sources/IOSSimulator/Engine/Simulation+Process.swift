@@ -11,7 +11,7 @@ extension Simulation {
         heardDiagnostic = []
         if reason == .user {
             timeline.userOpened()
-            sessionResumes = 0
+            urlSession.userOpened()
         } else {
             beginStint(runtime: wakeRuntime(for: reason))
             startRunning()
@@ -21,7 +21,7 @@ extension Simulation {
         deliver(.launched(reason))
         guard timeline.generation == generation, process != nil else { return }  // it crashed while launching
         if sessionRejectedByApp {
-            deliver(.stop)
+            deliver(.sessionEnded)
         } else if configuration.scenario.loggedIn {
             deliverHeartbeat(.loggedIn)
         }
@@ -39,14 +39,12 @@ extension Simulation {
         hosted.processTerminated()
         self.process = nil
         timeline.processEnded()
-        openTasks.removeAll()
+        backgroundTime.processEnded()
         timers.processEnded()
         location.processEnded()
         motion.processEnded()
         scheduler.processEnded()
-        stintDeadline = nil
-        wakeEnd = nil
-        audioPlaying = false
+        audio.processEnded()
         endOneTimePermissionIfUnused()
     }
 
@@ -59,13 +57,12 @@ extension Simulation {
             return
         }
         timeline.userOpened()
-        sessionResumes = 0
+        urlSession.userOpened()
         if process.state != .foreground {
             closeRunningInterval()
             process.state = .foreground
             self.process = process
-            stintDeadline = nil
-            wakeEnd = nil
+            backgroundTime.enteredForeground()
             timeline.enteredForeground()
             report.note(now, "foreground")
             resumeTimers()
@@ -98,13 +95,13 @@ extension Simulation {
         let stint = timeline.beginStint()
         let budget = profile.duration(.taskBudget) * (environment.lowPowerMode ? profile[.lowPowerTaskBudgetFactor] : 1)
         let deadline = now + budget
-        stintDeadline = deadline
+        backgroundTime.stintDeadline = deadline
         let lead = profile.duration(.expiryLead)
         queue.push(.timeWarning(stint: stint), at: max(now, deadline - .seconds(29)))
         queue.push(.expiryCall(stint: stint), at: max(now, deadline - lead))
         queue.push(.budgetDeadline(stint: stint), at: deadline)
         if let runtime {
-            wakeEnd = now + runtime
+            backgroundTime.wakeEnd = now + runtime
             queue.push(.settle, at: now + runtime)
         }
     }
@@ -127,7 +124,7 @@ extension Simulation {
             deliverExitReportsIfDue()
         case .background:
             if let runtime = wakeRuntime(for: reason) {
-                wakeEnd = max(wakeEnd ?? now, now + runtime)
+                backgroundTime.extendWake(until: now + runtime)
                 queue.push(.settle, at: now + runtime)
             }
             openGrant(reason)
@@ -176,12 +173,12 @@ extension Simulation {
         if let handlerWindowEnd = timeline.handlerWindowEnd, now < handlerWindowEnd {
             holders.insert(.enterBackgroundHandler)
         }
-        if !openTasks.isEmpty, let stintDeadline, now < stintDeadline { holders.insert(.backgroundTask) }
+        if backgroundTime.taskHolds(at: now) { holders.insert(.backgroundTask) }
         if location.runsBackgroundUpdates, locationDeliverable { holders.insert(.locationUpdates) }
         if location.oneShotPending, locationDeliverable { holders.insert(.locationRequest) }
         // Audio keeps an app running only with the `audio` mode ([APG-BG], docs/ios-policy.md §Audio).
-        if audioPlaying, plist.declares("audio") || !profile.flag(.contractModesGateWakes) { holders.insert(.audio) }
-        if let wakeEnd, now < wakeEnd { holders.insert(.wake) }
+        if audio.playing, plist.declares("audio") || !profile.flag(.contractModesGateWakes) { holders.insert(.audio) }
+        if let wakeEnd = backgroundTime.wakeEnd, now < wakeEnd { holders.insert(.wake) }
         if scheduler.grant != nil { holders.insert(.taskGrant) }
         return holders
     }

@@ -15,7 +15,7 @@ extension Simulation {
     var backgroundTimeRemaining: Duration? {
         guard let process, process.state == .background else { return nil }
         if !backgroundHolders.isDisjoint(with: .backgroundModes) { return nil }
-        let ends = [stintDeadline, wakeEnd].compactMap { $0 }.filter { $0 > now }
+        let ends = [backgroundTime.stintDeadline, backgroundTime.wakeEnd].compactMap { $0 }.filter { $0 > now }
         return ends.max().map { $0 - now } ?? .zero
     }
 

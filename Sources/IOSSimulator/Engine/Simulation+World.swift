@@ -28,10 +28,8 @@ extension Simulation {
         case .firstUnlock:
             firstUnlock()
         case .phoneCall(let seconds):
-            inCall = true
             queue.push(.callEnded, at: now + .milliseconds(Int64(seconds * 1000)))
-            guard audioPlaying else { return }
-            audioPlaying = false
+            guard audio.callBegan() else { return }
             if isRunning { deliver(.audioInterruption(began: true)) }
             settle()
         case .lowPowerMode(let on):
@@ -101,7 +99,7 @@ extension Simulation {
 
     /// A phone call ended. `.ended` reaches only an app still running; a suspended one never hears.
     mutating func endCall() {
-        inCall = false
+        audio.callEnded()
         if isRunning {
             deliver(.audioInterruption(began: false))
             afterAppCode()
@@ -112,7 +110,7 @@ extension Simulation {
     /// (iOS queues the notifications and authorisation callbacks of a suspended app).
     mutating func environmentChanged() {
         if isRunning {
-            deliver(.environmentChanged(environment))
+            deliver(.settingsChanged(environment))
             afterAppCode()
         } else {
             if process != nil { timeline.settingsChangedUnheard() }
@@ -138,7 +136,7 @@ extension Simulation {
     /// Delivers settings that changed while the app was suspended, before the event that woke it.
     mutating func hearEnvironment() {
         guard timeline.hearSettings() else { return }
-        deliver(.environmentChanged(environment))
+        deliver(.settingsChanged(environment))
     }
 
     /// Once a simulated minute: battery, movement, location nets, memory pressure, uploads.
@@ -176,18 +174,16 @@ extension Simulation {
         }
         if location.significantChangesOn { draws.append((.significantChange, profile[.significantChangePower])) }
         if location.visitsOn { draws.append((.visits, profile[.visitsPower])) }
-        if audioPlaying { draws.append((.audio, profile[.audioPower])) }
+        if audio.playing { draws.append((.audio, profile[.audioPower])) }
         energy.accrue(until: time, draws: draws)
     }
 
     mutating func playSilentAudio(_ duration: Duration?) {
         report.reviewRisks.insert(
             "2.5.4: plays silent audio to stay alive; App Review rejects audio mode without audible content")
-        guard !inCall else { return }
-        audioPlaying = true
-        audioClip += 1
+        guard let clip = audio.play() else { return }
         if let duration {
-            queue.push(.audioClipEnded(generation: timeline.generation, clip: audioClip), at: now + duration)
+            queue.push(.audioClipEnded(generation: timeline.generation, clip: clip), at: now + duration)
         }
     }
 
@@ -195,7 +191,9 @@ extension Simulation {
 
     mutating func warnTimeRemaining(stint: Int) {
         // Only an app that a task keeps running hears it; a background mode keeps it running anyway.
-        guard stint == timeline.stint, isRunning, !openTasks.isEmpty, let remaining = backgroundTimeRemaining else {
+        guard stint == timeline.stint, isRunning, !backgroundTime.openTasks.isEmpty,
+            let remaining = backgroundTimeRemaining
+        else {
             return
         }
         deliverHeartbeat(.backgroundTimeRemaining(remaining))
@@ -204,8 +202,8 @@ extension Simulation {
     /// Shortly before the budget ends, the system calls every open task's expiration handler.
     mutating func callExpiryHandlers(stint: Int) {
         guard stint == timeline.stint, process?.state == .background, isRunning else { return }
-        for token in openTasks.sorted() {
-            guard isRunning, openTasks.contains(token) else { continue }
+        for token in backgroundTime.openTasks.sorted() {
+            guard isRunning, backgroundTime.openTasks.contains(token) else { continue }
             deliver(.taskExpiring(token))
         }
         afterAppCode()
@@ -214,8 +212,9 @@ extension Simulation {
     /// At the end of the budget, a task still open means the watchdog kills the app (0x8badf00d).
     mutating func enforceBudget(stint: Int) {
         guard stint == timeline.stint, process?.state == .background else { return }
-        if !openTasks.isEmpty {
-            report.violation(now, "\(openTasks.count) background task(s) still open when the budget ran out")
+        if !backgroundTime.openTasks.isEmpty {
+            report.violation(
+                now, "\(backgroundTime.openTasks.count) background task(s) still open when the budget ran out")
             terminate("watchdog")
             return
         }

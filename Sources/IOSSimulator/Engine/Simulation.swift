@@ -61,7 +61,7 @@ package struct Simulation: Sendable {
     var queue = EventQueue<Event>()
     var now: Instant
     var rng: SeededRandom
-    var environment: KeepAliveEnvironment
+    var environment: SystemSettings
     var energy: EnergyMeter
     var report: ReportBuilder
 
@@ -69,19 +69,17 @@ package struct Simulation: Sendable {
     var process: Process?
     /// Launches, kills, stints, time on screen and in the background, force quit, reboot.
     var timeline: ProcessTimeline
-    var openTasks: Set<BackgroundTaskToken> = []
+    /// UIKit's background execution: open background tasks, the stint's deadline, a wake's runtime.
+    var backgroundTime = BackgroundTime()
     /// The app's timers (they fire only while it runs).
     var timers = AppTimers()
-    var stintDeadline: Instant?
-    var wakeEnd: Instant?
 
     /// Core Location: updates, one-shot requests, significant changes, visits, the region, sessions.
     var location = LocationServices()
     /// Core Motion: the coprocessor's reports and the app's activity updates.
     var motion = MotionCoprocessor()
-    var audioPlaying = false
-    var audioClip = 0
-    var inCall = false
+    /// AVFAudio: the app's silent clip and the phone call that interrupts it.
+    var audio = AudioSession()
     /// Core Location's authorisation, prompted as iOS prompts (docs/ios-policy.md §Contract).
     var permission: LocationPermission
     /// `BGTaskScheduler`: pending requests and the open task's grant (the app's backend enforces
@@ -91,10 +89,8 @@ package struct Simulation: Sendable {
     // System-level state that survives the process.
     /// The notification centre: the one pending dead-man notice.
     var notifications = NotificationCentre()
-    /// The batch the system's background URLSession holds for the app (system state).
-    var transfer: BackgroundTransfer?
-    /// Resumes and relaunches for URLSession events since the app was last on screen.
-    var sessionResumes = 0
+    /// The app's background URLSession: the batch the system holds for it, the rate limiter.
+    var urlSession = BackgroundURLSession()
     var pushTimes: [Instant] = []
     var sessionRejectedByApp = false
     var store: LocationStore
@@ -111,11 +107,8 @@ package struct Simulation: Sendable {
     var stationarySince: Instant?
     /// iOS 18: the location session diagnostic the running process last heard (docs/ios-policy.md §Causes).
     var heardDiagnostic: Set<StopCause> = []
-    /// MetricKit: which report period is open (0 from the start), its background exits by cause,
-    /// and the reports of ended periods not yet delivered.
-    var exitReportPeriod = 0
-    var exitTally: [StopCause: Int] = [:]
-    var dueExitReports: [BackgroundExitCounts] = []
+    /// MetricKit: the open period's background exits and the reports not yet delivered.
+    var exitReports = ExitReports()
 
     package init(_ configuration: SimulationConfiguration) {
         let profile = configuration.profile ?? IOSProfile.fallback
@@ -123,7 +116,7 @@ package struct Simulation: Sendable {
         self.profile = profile
         self.now = configuration.scenario.start
         self.rng = SeededRandom(seed: configuration.seed)
-        self.environment = KeepAliveEnvironment(
+        self.environment = SystemSettings(
             iosMajor: configuration.ios, authorization: .notDetermined,
             batteryLevel: configuration.scenario.battery.start,
             allowsSilentAudio: configuration.allowsSilentAudio)
@@ -248,7 +241,7 @@ package struct Simulation: Sendable {
         case .budgetDeadline(let stint): enforceBudget(stint: stint)
         case .settle: settle()
         case .audioClipEnded(let generation, let clip):
-            if generation == timeline.generation, clip == audioClip { audioPlaying = false }
+            if generation == timeline.generation { audio.clipEnded(clip) }
             settle()
         case .regionExit(let version): regionExited(version: version)
         case .visit(let place): visited(place)

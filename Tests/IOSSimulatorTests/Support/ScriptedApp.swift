@@ -6,7 +6,7 @@ import LocationLog
 /// runtime contract's tests do not depend on the iOS shell obeying the rules.
 final class ScriptedApp: HostedApp, @unchecked Sendable {
     // The simulator calls a hosted app on one thread only (`HostedApp`'s contract).
-    typealias Script = @Sendable (KeepAliveEvent, HostedSystemState) -> HostedResult
+    typealias Script = @Sendable (AppCallback, HostedSystemState) -> HostedResult
     private let script: Script
     private let onExpiry: @Sendable (String) -> HostedResult
     private let onLocationFailure: @Sendable (LocationFailure) -> HostedResult
@@ -20,7 +20,7 @@ final class ScriptedApp: HostedApp, @unchecked Sendable {
         self.onLocationFailure = onLocationFailure
     }
 
-    func handle(_ event: KeepAliveEvent, system: HostedSystemState) -> HostedResult { script(event, system) }
+    func handle(_ event: AppCallback, system: HostedSystemState) -> HostedResult { script(event, system) }
     func uploadFinished(_ description: String, answer: HostedAnswer, system: HostedSystemState) -> HostedResult {
         HostedResult()
     }
