@@ -250,8 +250,16 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         MainActor.assumeIsolated { running(system) { process?.tracker.applicationWillTerminate() } }
     }
 
+    /// Fixes refused by the processes that ended.
+    private var fixesRejectedBefore = 0
+
+    var fixesRejected: Int {
+        MainActor.assumeIsolated { fixesRejectedBefore + (process?.tracker.fixesRejected ?? 0) }
+    }
+
     func processTerminated() {
         MainActor.assumeIsolated {
+            fixesRejectedBefore += process?.tracker.fixesRejected ?? 0
             process = nil
             backend.processEnded()
         }

@@ -39,6 +39,7 @@ extension Tracker {
             case .scheduleProcessing(let earliest): scheduleProcessing(earliest: earliest)
             case .recordSample(let accepted): record(accepted.fix, trigger: accepted.trigger, state: accepted.state)
             case .rejectFix(let fix, let reason):
+                fixesRejected += 1
                 log(.info, "fix at \(fix.timestamp) rejected: \(reason)")
                 noteRejectedFixForGaps(fix, reason)
             case .notify(let notice): postNotice(notice)

@@ -51,6 +51,8 @@ public final class Tracker {
     var stateUnreadable = false
     /// The launch flags last written (``ShellState/LaunchFlags``).
     var savedLaunchFlags: ShellState.LaunchFlags?
+    /// Fixes this process refused to record (too coarse, stale, from the future, invalid).
+    package internal(set) var fixesRejected = 0
 
     var machine: KeepAliveMachine?
     var sync: SyncDriver

@@ -82,11 +82,15 @@ package protocol HostedApp: AnyObject, Sendable {
     func simulationEnded()
     /// What the app's status shows the user now, one line each (for the report's end).
     var statusLines: [String] { get }
+    /// Fixes the app received and refused to record (too coarse, stale, invalid), over the day.
+    var fixesRejected: Int { get }
 }
 
 extension HostedApp {
     /// App code with no status of its own to show.
     package var statusLines: [String] { [] }
+    /// App code that refuses no fix (or does not say).
+    package var fixesRejected: Int { 0 }
     /// App code that does nothing when told it will terminate.
     package func willTerminate(system: HostedSystemState) -> HostedResult { HostedResult() }
     /// App code that does nothing at the first unlock.

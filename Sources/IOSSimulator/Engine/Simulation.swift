@@ -187,6 +187,7 @@ package struct Simulation: Sendable {
         closeRunningInterval()
         checkNothingLost()
         report.appStatus = hosted.statusLines
+        report.fixesRejected = hosted.fixesRejected
         hosted.simulationEnded()
         return report.finish(energy: energy, end: end, authorization: environment.authorization)
     }
