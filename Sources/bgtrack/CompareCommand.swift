@@ -36,6 +36,10 @@ struct CompareCommand: AsyncParsableCommand {
     @Option(help: "The authorisation of --sensitivity.")
     var auth: AuthorizationOption = .always
 
+    /// The second process of `--sensitivity`: simulates the jobs it reads on standard input and
+    /// writes their outcomes to standard output (as JSON).
+    @Flag(help: .hidden) var sensitivityWorker = false
+
     /// `--seeds` as a list: `A-B` or `A,B,C`.
     func seedList() throws -> [UInt64]? {
         guard let seeds else { return nil }
@@ -124,15 +128,86 @@ struct CompareCommand: AsyncParsableCommand {
         try emit(format == .json ? try ReportJSON.encode(summaries) : SeedSummary.table(summaries))
     }
 
-    private func runSensitivity() throws {
+    private var sensitivitySetup: Sensitivity.Setup {
         var setup = Sensitivity.Setup(
             ios: ios, app: IOSShell(), authorization: auth.authorization, scenario: scenario.resolvedScenario,
             hours: scenario.hours, seed: scenario.seed, memoryKillFactor: scenario.memoryKills)
         setup.hostAppRegions = scenario.appRegions
+        return setup
+    }
+
+    private func runSensitivity() throws {
+        let setup = sensitivitySetup
+        if sensitivityWorker {
+            let jobs = try JSONDecoder().decode(
+                [Sensitivity.Job].self, from: FileHandle.standardInput.readDataToEndOfFile())
+            print(try ReportJSON.encode(jobs.map { Sensitivity.simulate($0, setup) }))
+            return
+        }
         let bar = ProgressBar(label: "sensitivity")
-        let study = Sensitivity.run(setup) { done, total in bar.update(done, of: total) }
+        let study = Sensitivity.study(setup, runner: { sharedWithAWorker($0, setup, done: $1) }) { done, total in
+            bar.update(done, of: total)
+        }.study
         bar.finish()
         try emit(format == .json ? try ReportJSON.encode(study) : Sensitivity.table(study))
+    }
+
+    /// The study's days on both cores: the shell is main-thread code and the shadow's backend one
+    /// per process, so the second core gets a process of its own (this executable with
+    /// `--sensitivity-worker` and the same options), which simulates the first half of `jobs`
+    /// while this one simulates the rest. The days are deterministic, so the outcomes are the
+    /// ones one process would give; without a worker (it cannot start, or fails) this process
+    /// simulates them all.
+    private func sharedWithAWorker(
+        _ jobs: [Sensitivity.Job], _ setup: Sensitivity.Setup, done: () -> Void
+    ) -> [Sensitivity.Outcome] {
+        func simulate(_ job: Sensitivity.Job) -> Sensitivity.Outcome {
+            defer { done() }
+            return Sensitivity.simulate(job, setup)
+        }
+        let half = jobs.count / 2
+        let worker = Process()
+        worker.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        if !FileManager.default.fileExists(atPath: "/proc/self/exe") {
+            worker.executableURL = Bundle.main.executableURL
+        }
+        worker.arguments = Self.workerArguments(Array(CommandLine.arguments.dropFirst()))
+        let input = Pipe()
+        let output = Pipe()
+        worker.standardInput = input
+        worker.standardOutput = output
+        worker.standardError = FileHandle.nullDevice
+        guard half > 0, (try? worker.run()) != nil else { return jobs.map(simulate) }
+        // The worker's share: written whole before it starts reading (a few kilobytes).
+        input.fileHandleForWriting.write((try? JSONEncoder().encode(Array(jobs.prefix(half)))) ?? Data())
+        try? input.fileHandleForWriting.close()
+        let mine = jobs.dropFirst(half).map(simulate)
+        let answer = output.fileHandleForReading.readDataToEndOfFile()
+        worker.waitUntilExit()
+        guard worker.terminationStatus == 0,
+            let theirs = try? JSONDecoder().decode([Sensitivity.Outcome].self, from: answer), theirs.count == half
+        else {
+            return jobs.prefix(half).map(simulate) + mine
+        }
+        for _ in theirs { done() }
+        return theirs + mine
+    }
+
+    /// This command's arguments for its worker: the same day and options, writing to standard
+    /// output (never `--output`'s file).
+    static func workerArguments(_ arguments: [String]) -> [String] {
+        var kept: [String] = []
+        var skipNext = false
+        for argument in arguments {
+            if skipNext {
+                skipNext = false
+            } else if argument == "--output" {
+                skipNext = true
+            } else if !argument.hasPrefix("--output=") {
+                kept.append(argument)
+            }
+        }
+        return kept + ["--sensitivity-worker"]
     }
 
     private func emit(_ text: String) throws {

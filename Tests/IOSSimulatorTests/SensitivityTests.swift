@@ -1,4 +1,5 @@
 import BackgroundCore
+import Foundation
 import IOSShellHost
 import IOSSimulator
 import Testing
@@ -73,6 +74,31 @@ import Testing
         #expect(everyDay.simulated == Sensitivity.runCount(setup))
         #expect(reusing.simulated < everyDay.simulated)
         #expect(reusing.study == everyDay.study)
+    }
+
+    /// `bgtrack compare --sensitivity` hands half the days to a worker process: the jobs travel
+    /// as JSON and their outcomes come back in order, so the study is the one a single process
+    /// makes. Here the first half goes through the JSON round trip, in reverse order of running.
+    @Test func daysSharedWithAWorkerGiveTheSameStudy() throws {
+        let setup = Sensitivity.Setup(
+            ios: 17, app: IOSShell(), hours: 6, strategies: [.continuousLocation, .significantChange, .adaptive],
+            parameters: [.significantChangePower, .cellLocationPower, .whenInUseGrace])
+        var handed: [Sensitivity.Job] = []
+        let shared = Sensitivity.study(
+            setup,
+            runner: { jobs, done in
+                let half = jobs.count / 2
+                handed = Array(jobs.prefix(half))
+                let mine = jobs.dropFirst(half).map { Sensitivity.simulate($0, setup) }
+                let wire = try? JSONEncoder().encode(
+                    try JSONDecoder().decode([Sensitivity.Job].self, from: JSONEncoder().encode(handed))
+                        .reversed().map { Sensitivity.simulate($0, setup) }.reversed() as [Sensitivity.Outcome])
+                let theirs = wire.flatMap { try? JSONDecoder().decode([Sensitivity.Outcome].self, from: $0) } ?? []
+                for _ in jobs { done() }
+                return theirs + mine
+            })
+        #expect(!handed.isEmpty)
+        #expect(shared.study == Sensitivity.study(setup).study)
     }
 
     /// A parameter only one strategy's day reads is simulated again for that strategy alone.

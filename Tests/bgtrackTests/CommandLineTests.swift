@@ -107,6 +107,13 @@ import TrackServer
         #expect(text.contains("network events are times of the day"))
     }
 
+    @Test func theSensitivityWorkerRunsTheSameDayAndWritesNoFile() {
+        #expect(
+            CompareCommand.workerArguments([
+                "compare", "--sensitivity", "--ios", "18", "--output", "x.json", "--at", "03:10=reboot", "--output=y",
+            ]) == ["compare", "--sensitivity", "--ios", "18", "--at", "03:10=reboot", "--sensitivity-worker"])
+    }
+
     @Test func theDemoTakesTheSameEvents() throws {
         let command = try #require(
             try BGTrack.parseAsRoot(["demo", "--at", "03:10=reboot", "--at", "11:30=network-off"]) as? DemoCommand)

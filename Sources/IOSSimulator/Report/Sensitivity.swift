@@ -150,72 +150,136 @@ package enum Sensitivity {
     }
 
     /// ``run(_:progress:)``, with the number of days it simulated (the rest are reused).
+    /// One day of the study that must be simulated: a strategy under scaled parameters.
+    package struct Job: Codable, Hashable, Sendable {
+        package var strategy: String
+        /// Parameter keys and their factors.
+        package var scales: [String: Double]
+
+        package init(strategy: StrategyName, scales: [PolicyKey: Double]) {
+            self.strategy = strategy.rawValue
+            self.scales = Dictionary(uniqueKeysWithValues: scales.map { ($0.key.rawValue, $0.value) })
+        }
+    }
+
+    /// What the study keeps of a simulated day.
+    package struct Outcome: Codable, Hashable, Sendable {
+        package var strategy: String
+        package var coverage: Double
+        package var energyMwh: Double
+
+        init(_ report: SimulationReport) {
+            strategy = report.strategy
+            coverage = report.coverage
+            energyMwh = report.energyMwh
+        }
+    }
+
+    /// Simulates `job` on the study's day (what a worker process runs for its share of the jobs).
+    package static func simulate(_ job: Job, _ setup: Setup) -> Outcome {
+        let strategy = StrategyName(rawValue: job.strategy) ?? .adaptive
+        let scales = Dictionary(
+            uniqueKeysWithValues: job.scales.compactMap { key, factor in PolicyKey(rawValue: key).map { ($0, factor) } }
+        )
+        return Outcome(simulate(strategy, scales, setup, reads: nil))
+    }
+
+    private static func simulate(
+        _ strategy: StrategyName, _ scales: [PolicyKey: Double], _ setup: Setup, reads: ParameterReads?
+    ) -> SimulationReport {
+        var configuration = SimulationConfiguration(
+            strategy: strategy, ios: setup.ios, app: setup.app, authorization: setup.authorization,
+            scenario: setup.scenario,
+            hours: setup.hours, seed: setup.seed, memoryKillFactor: setup.memoryKillFactor)
+        configuration.parameterScales = scales
+        configuration.hostAppRegions = setup.hostAppRegions
+        configuration.parameterReads = reads
+        var simulation = Simulation(configuration)
+        return simulation.run()
+    }
+
+    /// The study, and how many days it simulated. The baselines run here; the days a variation
+    /// can change go to `runner` (by default simulated here, one after another; `bgtrack compare`
+    /// shares them with a second process), which returns their outcomes in order and calls its
+    /// second argument for each day done.
     package static func study(
-        _ setup: Setup, progress: (Int, Int) -> Void = { _, _ in }
+        _ setup: Setup, runner: (([Job], () -> Void) -> [Outcome])? = nil,
+        progress: (Int, Int) -> Void = { _, _ in }
     ) -> (study: Study, simulated: Int) {
         let total = runCount(setup)
         var done = 0
-        var simulated = 0
         /// Each strategy's baseline report and the parameters its day read.
         var baselineRuns: [StrategyName: (report: SimulationReport, reads: Set<PolicyKey>)] = [:]
-        let table = IOSProfile(major: setup.ios)
-        func simulate(_ strategy: StrategyName, _ scales: [PolicyKey: Double]) -> SimulationReport {
-            if setup.reusesUnchangedRuns, let baseline = baselineRuns[strategy] {
-                let scaled = IOSProfile(major: setup.ios, scales: scales)
-                if baseline.reads.allSatisfy({ table?[$0] == scaled?[$0] }) { return baseline.report }
-            }
-            var configuration = SimulationConfiguration(
-                strategy: strategy, ios: setup.ios, app: setup.app, authorization: setup.authorization,
-                scenario: setup.scenario,
-                hours: setup.hours, seed: setup.seed, memoryKillFactor: setup.memoryKillFactor)
-            configuration.parameterScales = scales
-            configuration.hostAppRegions = setup.hostAppRegions
-            // A strategy's first run is its baseline.
-            let reads = baselineRuns[strategy] == nil ? ParameterReads() : nil
-            configuration.parameterReads = reads
-            var simulation = Simulation(configuration)
-            let report = simulation.run()
-            simulated += 1
-            if let reads { baselineRuns[strategy] = (report, reads.keys) }
-            return report
+        for strategy in setup.strategies {
+            let reads = ParameterReads()
+            baselineRuns[strategy] = (simulate(strategy, [:], setup, reads: reads), reads.keys)
+            done += 1
+            progress(done, total)
         }
-        func headlines(_ scales: [PolicyKey: Double]) -> [Headline] {
-            let reports = setup.strategies.map { strategy in
-                let report = simulate(strategy, scales)
+        let parameters = assumptions(ios: setup.ios)
+        var variationScales: [(parameter: PolicyParameter?, factor: Double, scales: [PolicyKey: Double])] = []
+        for parameter in setup.varied {
+            for factor in setup.factors { variationScales.append((parameter, factor, [parameter.key: factor])) }
+        }
+        variationScales.append((nil, 2, Dictionary(uniqueKeysWithValues: parameters.map { ($0.key, 2.0) })))
+
+        // A day that read no parameter a variation changes gives the baseline's report again.
+        let table = IOSProfile(major: setup.ios)
+        var jobs: [Job] = []
+        var slots: [[Outcome?]] = []
+        for variation in variationScales {
+            let scaled = IOSProfile(major: setup.ios, scales: variation.scales)
+            slots.append(
+                setup.strategies.map { strategy in
+                    if setup.reusesUnchangedRuns, let baseline = baselineRuns[strategy],
+                        baseline.reads.allSatisfy({ table?[$0] == scaled?[$0] })
+                    {
+                        return Outcome(baseline.report)
+                    }
+                    jobs.append(Job(strategy: strategy, scales: variation.scales))
+                    return nil
+                })
+        }
+        done += setup.strategies.count * variationScales.count - jobs.count
+        progress(done, total)
+        let outcomes = withoutActuallyEscaping(progress) { progress in
+            let oneDone = {
                 done += 1
                 progress(done, total)
-                return report
             }
-            let reference = reports.first { $0.strategy == StrategyName.continuousLocation.rawValue }?.energyMwh ?? 0
-            return reports.map {
+            return runner?(jobs, oneDone)
+                ?? jobs.map { job in
+                    defer { oneDone() }
+                    return simulate(job, setup)
+                }
+        }
+        var next = outcomes.makeIterator()
+
+        func headlines(_ outcomes: [Outcome]) -> [Headline] {
+            let reference = outcomes.first { $0.strategy == StrategyName.continuousLocation.rawValue }?.energyMwh ?? 0
+            return outcomes.map {
                 Headline(
                     strategy: $0.strategy, coverage: $0.coverage,
                     energyRatio: reference > 0 ? ($0.energyMwh / reference).rounded(toPlaces: 4) : 0,
                     energyMwh: $0.energyMwh)
             }
         }
-        let parameters = assumptions(ios: setup.ios)
-        let baseline = headlines([:])
+        let baseline = headlines(setup.strategies.compactMap { baselineRuns[$0].map { Outcome($0.report) } })
         var variations: [Variation] = []
-        for parameter in setup.varied {
-            for factor in setup.factors {
-                variations.append(
-                    Variation(
-                        parameter: parameter.key.rawValue, unit: parameter.unit, factor: factor,
-                        tableValue: parameter.value, headlines: headlines([parameter.key: factor])))
-            }
+        for (variation, slot) in zip(variationScales, slots) {
+            let filled = slot.map { $0 ?? next.next() }.compactMap { $0 }
+            variations.append(
+                Variation(
+                    parameter: variation.parameter?.key.rawValue ?? allAssumptions,
+                    unit: variation.parameter?.unit ?? "",
+                    factor: variation.factor, tableValue: variation.parameter?.value, headlines: headlines(filled)))
         }
-        let everyAssumption = Dictionary(uniqueKeysWithValues: parameters.map { ($0.key, 2.0) })
-        variations.append(
-            Variation(
-                parameter: allAssumptions, unit: "", factor: 2, tableValue: nil,
-                headlines: headlines(everyAssumption)))
         let study = Study(
             ios: setup.ios, auth: setup.authorization.rawValue, scenario: setup.scenario.name, seed: setup.seed,
             baseline: baseline, variations: variations,
             notVaried: parameters.filter { $0.value == 0 }.map(\.key.rawValue),
             moves: moves(baseline: baseline, variations: variations))
-        return (study, simulated)
+        return (study, setup.strategies.count + jobs.count)
     }
 
     /// Every headline that moved by more than ``threshold``, largest first.
