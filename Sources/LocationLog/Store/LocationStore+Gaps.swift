@@ -168,12 +168,8 @@ extension LocationStore {
             guard let last: Int64 = row["last_sample_at"] else { return }
             let told = (row["terminating_at"] as Int64?) != nil
             let (reason, detail) = GapRows.explanation(cause, toldToTerminate: told)
-            // Launched again before a sample: one silence, explained by the latest launch.
-            try db.cachedStatement(sql: "DELETE FROM gap_open WHERE reason IN (?, ?)").execute(arguments: [
-                GapReason.forceQuit.rawValue, GapReason.terminatedBySystem.rawValue,
-            ])
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)")
-                .execute(arguments: [reason.rawValue, min(last, now.milliseconds), detail])
+            try GapRows.openRelaunch(
+                db, reason, detail: detail, since: Instant(milliseconds: min(last, now.milliseconds)))
         }
     }
 
@@ -300,11 +296,19 @@ enum GapRows {
         guard
             let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT last_sample_at FROM gap_clock WHERE id = 1"))
         else { return }
+        try openRelaunch(
+            db, .terminatedBySystem, detail: detail, since: Instant(milliseconds: min(last, time.milliseconds)))
+    }
+
+    /// Opens the gap of a relaunch (`reason` force-quit or terminated-by-system) from `since`,
+    /// replacing one a launch before it opened: launched again before a sample is one silence,
+    /// explained by the latest launch.
+    static func openRelaunch(_ db: Database, _ reason: GapReason, detail: String?, since: Instant) throws {
         try db.cachedStatement(sql: "DELETE FROM gap_open WHERE reason IN (?, ?)").execute(arguments: [
             GapReason.forceQuit.rawValue, GapReason.terminatedBySystem.rawValue,
         ])
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO gap_open (reason, since, detail) VALUES (?, ?, ?)")
-            .execute(arguments: [GapReason.terminatedBySystem.rawValue, min(last, time.milliseconds), detail])
+            .execute(arguments: [reason.rawValue, since.milliseconds, detail])
     }
 
     /// Called in the transaction that stores a sample: ends a relaunch's gap at this sample, ends
