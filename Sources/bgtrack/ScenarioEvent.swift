@@ -73,3 +73,14 @@ extension ScenarioEvent {
         return windows
     }
 }
+
+extension Scenario {
+    /// The day with `events` added: their happenings, and the outages their network events make.
+    func adding(_ events: [ScenarioEvent]) -> Scenario {
+        var day = self
+        let happenings = events.compactMap { event in event.happening.map { (at: event.seconds, $0) } }
+        day.happenings = (day.happenings + happenings).sorted { $0.at < $1.at }
+        day.networkOutages += ScenarioEvent.outages(events)
+        return day
+    }
+}

@@ -152,11 +152,7 @@ struct ScenarioOptions: ParsableArguments {
 
     /// The named scenario with the `--at` events added.
     var resolvedScenario: Scenario {
-        var resolved = Scenario.named(scenario) ?? .commute()
-        let added = (try? parsedEvents()) ?? []
-        let happenings = added.compactMap { event in event.happening.map { (at: event.seconds, $0) } }
-        resolved.happenings = (resolved.happenings + happenings).sorted { $0.at < $1.at }
-        resolved.networkOutages += ScenarioEvent.outages(added)
+        var resolved = (Scenario.named(scenario) ?? .commute()).adding((try? parsedEvents()) ?? [])
         if let pushRate { resolved.silentPushesPerHour = pushRate }
         return resolved
     }

@@ -105,12 +105,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// The demo's day with the `--at` faults added (times of the local day).
     func demoDay(start: Instant) -> Scenario {
-        var day = Scenario.demoDay(start: start)
-        let added = (try? parsedEvents()) ?? []
-        day.happenings += added.compactMap { event in event.happening.map { (at: event.seconds, $0) } }
-        day.happenings.sort { $0.at < $1.at }
-        day.networkOutages += ScenarioEvent.outages(added)
-        return day
+        Scenario.demoDay(start: start).adding((try? parsedEvents()) ?? [])
     }
 
     /// `--day` as a day number since 1970-01-01; `nil` when not given.
