@@ -28,7 +28,8 @@ extension ShellSuite {
         /// A tracker of a phone that rebooted: locked, launched in the background for a significant
         /// change, opening the store only through `open` (which fails while the phone is locked).
         private func lockedLaunch(
-            _ harness: ShellHarness, opened: @escaping @MainActor () -> Void = {}
+            _ harness: ShellHarness, heartbeat: FakeHeartbeat? = nil, sessionToken: String? = nil,
+            opened: @escaping @MainActor () -> Void = {}
         ) throws -> Tracker {
             harness.system.isProtectedDataAvailable = false
             harness.system.applicationState = .background
@@ -37,8 +38,8 @@ extension ShellSuite {
             let tracker = try Tracker(
                 configuration: .init(
                     server: try #require(URL(string: "https://tracks.example")), token: "", strategy: .adaptive,
-                    device: "test-phone"),
-                clock: harness.clock, uploader: harness.uploader,
+                    device: "test-phone", sessionToken: sessionToken, heartbeat: .init(interval: .seconds(1800))),
+                clock: harness.clock, uploader: harness.uploader, heartbeat: heartbeat,
                 openStore: {
                     // As iOS: the store's class is closed until the first unlock.
                     guard system.isProtectedDataAvailable else { throw CocoaError(.fileReadNoPermission) }
@@ -143,18 +144,8 @@ extension ShellSuite {
             before.didFinishLaunching(nil)
             before.start()
             let harness = try rebooted(previous)
-            harness.system.isProtectedDataAvailable = false
-            harness.system.applicationState = .background
             let transport = FakeHeartbeat()
-            let store = harness.store
-            let tracker = try Tracker(
-                configuration: .init(
-                    server: try #require(URL(string: "https://tracks.example")), token: "", strategy: .adaptive,
-                    device: "test-phone", sessionToken: "stale", heartbeat: .init(interval: .seconds(1800))),
-                clock: harness.clock, uploader: harness.uploader, heartbeat: transport, openStore: { store },
-                directory: harness.directory.url, iosMajor: 18, appInfo: AppInfo(InfoPlist.minimal(for: .adaptive)),
-                seed: 7)
-            tracker.didFinishLaunching([.location: true])
+            let tracker = try lockedLaunch(harness, heartbeat: transport, sessionToken: "stale")
             harness.clock.advance(to: harness.clock.now + .seconds(7200))
             #expect(tracker.status.isTracking)
             #expect(transport.sent == 0, "no heartbeat while the phone has not been unlocked")
