@@ -50,6 +50,10 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
     private let store: LocationStore
     private let backend: SimulatedSystem
     private let uploader = SimulatedUploader()
+    private let heartbeats = SimulatedHeartbeatTransport()
+    /// The app's login, kept on disk by the app: `false` once the server ended the session (the
+    /// shell's status said so), until the user logs in again.
+    private var loggedIn: Bool
     private let previousBackend: (any ShadowBackend)?
     private var process: (tracker: Tracker, clock: HostClock)?
     private var started = false
@@ -68,6 +72,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
     init(configuration: SimulationConfiguration, store: LocationStore, device: String?) {
         self.device = device
         self.configuration = configuration
+        loggedIn = configuration.scenario.loggedIn
         directory = Self.scratchRoot.appendingPathComponent(
             "bgtrack-shell-\(UUID().uuidString)", isDirectory: true)
         self.store = store
@@ -131,9 +136,25 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         }
     }
 
+    func dataTaskFinished(_ id: Int, answer: HostedAnswer, system: HostedSystemState) -> HostedResult {
+        MainActor.assumeIsolated { running(system) { heartbeats.finish(id, answer: answer) } }
+    }
+
+    /// The user logged in again: the app hands the shell the new credentials, and starts tracking
+    /// again if the session's end had stopped it (the login screen's "Log in" does both).
     func credentialsChanged(system: HostedSystemState) -> HostedResult {
         MainActor.assumeIsolated {
-            running(system) { process?.tracker.credentialsChanged(token: "simulated-token-\(system.now.milliseconds)") }
+            running(system) {
+                guard let tracker = process?.tracker else { return }
+                let stamp = system.now.milliseconds
+                tracker.credentialsChanged(
+                    token: "simulated-token-\(stamp)",
+                    sessionToken: configuration.scenario.loggedIn ? "simulated-session-\(stamp)" : nil)
+                guard configuration.scenario.loggedIn, !loggedIn else { return }
+                loggedIn = true
+                backend.notes.append("logged in again; tracking restarts")
+                tracker.start()
+            }
         }
     }
 
@@ -177,6 +198,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         uploader.system = system
         process?.clock.now = system.now
         body()
+        if process?.tracker.status.sessionEnded == true { loggedIn = false }
         noteNoticePermission()
         if system.isForeground, let tracker = process?.tracker, tracker.status.canRequestAlways {
             // The example app's flow: once the user allowed When-In-Use and has the app open, it
@@ -196,14 +218,16 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         // After a crash nothing the shell asked for happened: its process was already gone.
         let made = backend.crashedAfterEffects.map { Array(backend.effects.prefix($0)) } ?? backend.effects
         let recorded = newSamples(precise: system.environment.preciseLocation)  // may add notes
+        let crashed = backend.crashedAfterEffects != nil
         let result = HostedResult(
             effects: made + backend.notes.map { SystemCall.note("shell: " + $0) },
-            recorded: recorded,
-            uploads: backend.crashedAfterEffects == nil ? uploader.started : [], runtime: backend.runtime)
+            recorded: recorded, uploads: crashed ? [] : uploader.started, runtime: backend.runtime,
+            dataTasks: crashed ? [] : heartbeats.started)
         backend.runtime = []
         backend.notes = []
         backend.effects = []
         uploader.started = []
+        heartbeats.started = []
         return result
     }
 
@@ -261,6 +285,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         MainActor.assumeIsolated {
             fixesRejectedBefore += process?.tracker.fixesRejected ?? 0
             process = nil
+            heartbeats.processEnded()
             backend.processEnded()
         }
     }
@@ -277,12 +302,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
 
     @MainActor private func run(_ event: AppCallback, system: HostedSystemState) {
         switch event {
-        case .launched(let reason):
-            if let tracker = process?.tracker {
-                tracker.start()  // logged in again after the server ended the session
-            } else {
-                launch(reason, system: system)
-            }
+        case .launched(let reason): launch(reason, system: system)
         case .enteredBackground: process?.tracker.applicationDidEnterBackground()
         case .enteredForeground: process?.tracker.applicationWillEnterForeground()
         case .woke(let reason): wake(reason)
@@ -293,7 +313,6 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         case .settingsChanged(let environment): settingsChanged(to: environment)
         case .audioInterruption(let began): process?.tracker.hostAudioInterruption(began: began)
         case .motionActivity(let activity): backend.deliverMotion(activity, at: system.now)
-        case .sessionEnded: process?.tracker.stop()
         }
     }
 
@@ -306,11 +325,13 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
             strategy: configuration.strategy, device: device,
             sampling: .init(interval: configuration.samplingInterval),
             sync: .init(uploadInterval: configuration.uploadInterval), directory: directory,
-            allowsSilentAudio: configuration.allowsSilentAudio)
+            allowsSilentAudio: configuration.allowsSilentAudio,
+            sessionToken: configuration.scenario.loggedIn ? "simulated-session" : nil)
         let tracker: Tracker
         do {
             tracker = try Tracker(
-                configuration: shellConfiguration, clock: clock, uploader: uploader, store: store,
+                configuration: shellConfiguration, clock: clock, uploader: uploader, heartbeat: heartbeats,
+                store: store,
                 directory: directory, iosMajor: configuration.ios,
                 appInfo: AppInfo(configuration.effectivePlist),
                 seed: configuration.seed)
@@ -323,10 +344,10 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         if [.significantChange, .visit, .regionExit].contains(reason) { options[.location] = true }
         tracker.didFinishLaunching(options.isEmpty ? nil : options)
         backend.launchFinished()
-        if !started || reason == .user {
+        if (!started || reason == .user) && (loggedIn || !configuration.scenario.loggedIn) {
             // The day begins with the user opening the app and switching tracking on; the
-            // simulated user wants tracking whenever they open the app (a session the server
-            // ended stops it again: the simulator then delivers `.stop`).
+            // simulated user wants tracking whenever they open the app (after the server ended
+            // the session, the app shows its login screen instead, until the user logs in).
             started = true
             // The example app's flow: turning tracking on asks for notification permission too,
             // under a line saying the app warns when tracking stops (iOS prompts only once).
@@ -534,6 +555,33 @@ final class SimulatedUploader: BackgroundUploader {
 
     func deliver(_ event: UploadEvent) {
         events?(event)
+    }
+}
+
+/// The shell's heartbeat while the simulator hosts it: each beat is a data task the simulator
+/// answers (the server model, or a real server through the demo's peer) while the app runs;
+/// the answer reaches the completion handler as `URLSession.shared`'s would.
+@MainActor
+final class SimulatedHeartbeatTransport: HeartbeatTransport {
+    private var completions: [Int: @MainActor @Sendable (HeartbeatMachine.Response) -> Void] = [:]
+    private var lastID = 0
+    /// Beats sent while handling the current event.
+    var started: [HostedDataTask] = []
+
+    func send(_ completion: @escaping @MainActor @Sendable (HeartbeatMachine.Response) -> Void) {
+        lastID += 1
+        completions[lastID] = completion
+        started.append(HostedDataTask(id: lastID, request: HostedDataTask.heartbeat))
+    }
+
+    func finish(_ id: Int, answer: HostedAnswer) {
+        completions.removeValue(forKey: id)?(
+            HeartbeatMachine.Response(status: answer.status, body: answer.body, failed: answer.error != nil))
+    }
+
+    /// The process ended: no completion handler of its will run.
+    func processEnded() {
+        completions = [:]
     }
 }
 

@@ -61,12 +61,12 @@ final class EvaluationPeer: SimulatedNetworkPeer, @unchecked Sendable {
 
     func uploadFailedOffline(at now: Instant) {}
 
-    func heartbeat(at now: Instant) -> HeartbeatMachine.Response {
+    func heartbeat(at now: Instant) -> HostedAnswer {
         if lock.withLock({ sessionToken }) == nil {
-            guard let opened = client.logIn(device: device, token: token) else { return .failed }
+            guard let opened = client.logIn(device: device, token: token) else { return .loginFailed }
             lock.withLock { sessionToken = opened }
         }
-        return client.heartbeat(sessionToken: lock.withLock { sessionToken } ?? "").response
+        return HostedAnswer(client.heartbeat(sessionToken: lock.withLock { sessionToken } ?? ""))
     }
 
     func revokeSession(at now: Instant) {

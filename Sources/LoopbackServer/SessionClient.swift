@@ -1,4 +1,4 @@
-package import BackgroundCore
+import BackgroundCore
 package import Foundation
 import LocationLog
 
@@ -26,16 +26,12 @@ package struct SessionClient: Sendable {
     }
 
     /// `POST /v1/sessions/heartbeat` with a session token: the HTTP status (nil without an
-    /// answer) and what it means to the heartbeat machine.
-    package func heartbeat(sessionToken: String) -> (status: Int?, response: HeartbeatMachine.Response) {
-        let (status, json) = post("v1/sessions/heartbeat", json: nil, bearer: sessionToken)
-        switch status {
-        case 200:
-            guard let expires = (json?["expires_at"] as? NSNumber)?.int64Value else { return (status, .failed) }
-            return (status, .active(expiresAt: Instant(milliseconds: expires)))
-        case 401, 403: return (status, .rejected(status: status ?? 401))
-        default: return (status, .failed)
-        }
+    /// answer) and the body, as the phone's heartbeat request receives them.
+    package func heartbeat(sessionToken: String) -> (status: Int?, body: Data?) {
+        var request = URLRequest(url: base.appendingPathComponent("v1/sessions/heartbeat"))
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(sessionToken)", forHTTPHeaderField: "Authorization")
+        return send(request)
     }
 
     /// A JSON POST; the status (nil without an answer) and the decoded object.

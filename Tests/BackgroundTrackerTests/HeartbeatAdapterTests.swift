@@ -88,34 +88,43 @@ extension ShellSuite {
             tracker.didFinishLaunching(nil)
             tracker.start()
             #expect(tracker.machine != nil)
+            #expect(!tracker.status.sessionEnded)
             transport.answer(.rejected(status: 401))
             #expect(tracker.machine == nil)
             #expect(!tracker.state.tracking)
+            #expect(tracker.status.sessionEnded, "the app's screen can ask the user to log in")
             #expect(tracker.status.notices.contains(.loginExpired))
             #expect(
                 harness.system.notificationRequests.contains {
                     $0.identifier == NoticeAdapter.identifier(for: .loginExpired)
                 })
             #expect(!harness.clock.scheduled.contains(HeartbeatMachine.timer))
+            // The user logs in again: a new session, and tracking starts with a beat.
+            let sent = transport.sent
+            tracker.credentialsChanged(token: "device-token-2", sessionToken: "session-token-2")
+            tracker.start()
+            #expect(!tracker.status.sessionEnded)
+            #expect(tracker.machine != nil)
+            #expect(transport.sent > sent)
         }
 
         @Test("the live transport reads the answer as docs/protocol.md §Sessions gives it")
         func answersAreRead() {
             let ok = Data(#"{"status":"active","expires_at":1750003600000}"#.utf8)
             #expect(
-                URLSessionHeartbeatTransport.response(status: 200, body: ok, failed: false)
+                HeartbeatMachine.Response(status: 200, body: ok, failed: false)
                     == .active(expiresAt: Instant(milliseconds: 1_750_003_600_000)))
             #expect(
-                URLSessionHeartbeatTransport.response(status: 401, body: Data(), failed: false)
+                HeartbeatMachine.Response(status: 401, body: Data(), failed: false)
                     == .rejected(status: 401))
             #expect(
-                URLSessionHeartbeatTransport.response(status: 403, body: Data(), failed: false)
+                HeartbeatMachine.Response(status: 403, body: Data(), failed: false)
                     == .rejected(status: 403))
-            #expect(URLSessionHeartbeatTransport.response(status: 503, body: Data(), failed: false) == .failed)
-            #expect(URLSessionHeartbeatTransport.response(status: 200, body: Data("{}".utf8), failed: false) == .failed)
+            #expect(HeartbeatMachine.Response(status: 503, body: Data(), failed: false) == .failed)
+            #expect(HeartbeatMachine.Response(status: 200, body: Data("{}".utf8), failed: false) == .failed)
             #expect(
-                URLSessionHeartbeatTransport.response(status: 200, body: Data("[1,".utf8), failed: false) == .failed)
-            #expect(URLSessionHeartbeatTransport.response(status: nil, body: Data(), failed: true) == .failed)
+                HeartbeatMachine.Response(status: 200, body: Data("[1,".utf8), failed: false) == .failed)
+            #expect(HeartbeatMachine.Response(status: nil, body: Data(), failed: true) == .failed)
         }
     }
 }

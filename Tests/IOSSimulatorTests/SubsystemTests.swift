@@ -99,14 +99,17 @@ import Testing
     }
 
     /// The simulator and the shell's host speak iOS (`SystemCall`, `AppCallback`,
-    /// `SystemSettings`): none of their files names the keep-alive machine's types.
+    /// `SystemSettings`): none of their files names the keep-alive machine's types, and the
+    /// simulator names no machine at all (the login's heartbeat is the shell's; the host only
+    /// implements the shell's heartbeat seam).
     @Test func noSimulatorFileNamesTheKeepAliveMachinesTypes() throws {
         let root = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let forbidden = ["KeepAliveMachine", "KeepAliveEvent", "KeepAliveEnvironment", "BackgroundTaskLedger"]
+        let keepAlive = ["KeepAliveMachine", "KeepAliveEvent", "KeepAliveEnvironment", "BackgroundTaskLedger"]
+        let machines = keepAlive + ["HeartbeatMachine", "SyncMachine", "SamplingMachine"]
         var found: [String] = []
         var files = 0
-        for folder in ["Sources/IOSSimulator", "Sources/IOSShellHost"] {
+        for (folder, forbidden) in [("Sources/IOSSimulator", machines), ("Sources/IOSShellHost", keepAlive)] {
             let walker = FileManager.default.enumerator(
                 at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
             while let file = walker?.nextObject() as? URL {

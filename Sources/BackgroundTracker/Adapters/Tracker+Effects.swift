@@ -82,6 +82,11 @@ extension Tracker {
     /// The expiration handler: the machine ends the task in this same call; should it not (it
     /// was stopped, or the token is unknown to it), the task is ended here anyway, never leaked.
     func taskExpiring(_ token: BackgroundTaskToken) {
+        // The stint's last seconds: the login's heartbeat warns the user that it stops running.
+        let remaining = UIApplication.shared.backgroundTimeRemaining
+        if remaining < .greatestFiniteMagnitude {
+            deliverHeartbeat(.backgroundTimeRemaining(.milliseconds(Int64(max(0, remaining) * 1000))))
+        }
         deliver(.taskExpiring(token))
         if let id = taskIDs.removeValue(forKey: token) {
             UIApplication.shared.endBackgroundTask(id)

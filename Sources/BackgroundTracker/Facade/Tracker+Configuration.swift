@@ -92,6 +92,11 @@ public struct TrackerStatus: Hashable, Sendable {
     /// location session diagnostic on iOS 18, or MetricKit's exit report a day after a kill);
     /// `nil` until iOS said something.
     public var lastStopCause: String?
+    /// The server ended the login session (a heartbeat was answered 401 or 403): tracking stopped
+    /// and stays off until the user logs in again. Then call
+    /// ``Tracker/credentialsChanged(token:sessionToken:)`` with the new session token, and
+    /// ``Tracker/start()``.
+    public var sessionEnded = false
 
     public init() {}
 }

@@ -487,6 +487,7 @@ public final class Tracker {
 
     func publish() {
         status.isTracking = machine != nil
+        if case .rejected = heartbeat?.status { status.sessionEnded = true } else { status.sessionEnded = false }
         status.authorization = location?.authorization ?? .notDetermined
         status.canRequestAlways =
             status.authorization == .whenInUse && state.askedAlways != true

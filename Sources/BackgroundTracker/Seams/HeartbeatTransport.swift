@@ -1,5 +1,5 @@
 package import BackgroundCore
-import Foundation
+package import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -29,22 +29,34 @@ final class URLSessionHeartbeatTransport: HeartbeatTransport {
 
     func send(_ completion: @escaping @MainActor @Sendable (HeartbeatMachine.Response) -> Void) {
         let task = URLSession.shared.dataTask(with: request) { data, response, error in
-            let answer = Self.response(
+            let answer = HeartbeatMachine.Response(
                 status: (response as? HTTPURLResponse)?.statusCode, body: data ?? Data(), failed: error != nil)
             DispatchQueue.main.async { MainActor.assumeIsolated { completion(answer) } }
         }
         task.resume()
     }
+}
 
-    /// 200 with `expires_at` (epoch milliseconds): active; 401/403: the session is over; anything
-    /// else (no answer, 5xx, a body without `expires_at`): try again at the next beat.
-    nonisolated static func response(status: Int?, body: Data, failed: Bool) -> HeartbeatMachine.Response {
-        guard !failed, let status else { return .failed }
-        if status == 401 || status == 403 { return .rejected(status: status) }
+extension HeartbeatMachine.Response {
+    /// What an answer to `POST /v1/sessions/heartbeat` means: 200 with `expires_at` (epoch
+    /// milliseconds): active; 401/403: the session is over; anything else (no answer, 5xx, a body
+    /// without `expires_at`): try again at the next beat.
+    package init(status: Int?, body: Data, failed: Bool) {
+        guard !failed, let status else {
+            self = .failed
+            return
+        }
+        if status == 401 || status == 403 {
+            self = .rejected(status: status)
+            return
+        }
         guard status == 200,
             let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
             let expires = (object["expires_at"] as? NSNumber)?.int64Value
-        else { return .failed }
-        return .active(expiresAt: Instant(milliseconds: expires))
+        else {
+            self = .failed
+            return
+        }
+        self = .active(expiresAt: Instant(milliseconds: expires))
     }
 }

@@ -1,5 +1,4 @@
 package import BackgroundCore
-package import LocationLog
 
 /// A callback the simulated iOS makes into the app's code: what `HostedApp.handle` receives,
 /// which the hosted app turns into the delegate call, notification or handler iOS would run.
@@ -29,6 +28,4 @@ package enum AppCallback: Hashable, Sendable {
     case audioInterruption(began: Bool)
     /// The motion coprocessor's new activity reaches the app's activity handler.
     case motionActivity(MotionActivity)
-    /// The server ended the app's login (its heartbeat was refused): the app stops tracking.
-    case sessionEnded
 }

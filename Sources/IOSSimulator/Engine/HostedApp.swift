@@ -53,7 +53,10 @@ package protocol HostedApp: AnyObject, Sendable {
     func handle(_ event: AppCallback, system: HostedSystemState) -> HostedResult
     /// The system's background session delivers an upload's answer to the running app.
     func uploadFinished(_ description: String, answer: HostedAnswer, system: HostedSystemState) -> HostedResult
-    /// The user logged in again after the server refused the device: the app gets new credentials.
+    /// A data task's answer reaches its completion handler (the app still runs).
+    func dataTaskFinished(_ id: Int, answer: HostedAnswer, system: HostedSystemState) -> HostedResult
+    /// The user logged in again after the server refused the device or ended the session: the
+    /// app gets new credentials (and starts tracking again if the session's end had stopped it).
     func credentialsChanged(system: HostedSystemState) -> HostedResult
     /// The open refresh or processing task's time is nearly up: iOS calls its expiration handler.
     func backgroundTaskExpiring(_ identifier: String, system: HostedSystemState) -> HostedResult
@@ -105,6 +108,10 @@ extension HostedApp {
     package func metricReport(_ report: BackgroundExitCounts, system: HostedSystemState) -> HostedResult {
         HostedResult()
     }
+    /// App code that starts no data task.
+    package func dataTaskFinished(_ id: Int, answer: HostedAnswer, system: HostedSystemState) -> HostedResult {
+        HostedResult()
+    }
     /// App code that ignores location errors.
     package func locationFailed(_ failure: LocationFailure, system: HostedSystemState) -> HostedResult {
         HostedResult()
@@ -145,16 +152,36 @@ package struct HostedResult: Sendable {
     package var uploads: [HostedUpload]
     /// What the runtime contract judges (a crash ends the effects: none after it were made).
     package var runtime: [RuntimeCall]
+    /// Data tasks it started (`URLSession.shared`, in process): answered while it still runs.
+    package var dataTasks: [HostedDataTask]
 
     package init(
         effects: [SystemCall] = [], recorded: [LocationFix] = [], uploads: [HostedUpload] = [],
-        runtime: [RuntimeCall] = []
+        runtime: [RuntimeCall] = [], dataTasks: [HostedDataTask] = []
     ) {
         self.effects = effects
         self.recorded = recorded
         self.uploads = uploads
         self.runtime = runtime
+        self.dataTasks = dataTasks
     }
+}
+
+/// A request the app sent with an ordinary (not background) `URLSession` data task: it runs only
+/// while the app does, and its completion handler is called in the app's process.
+package struct HostedDataTask: Sendable, Hashable {
+    /// Names the task's completion handler in the app.
+    package var id: Int
+    /// The request's method and path, e.g. `POST /v1/sessions/heartbeat`.
+    package var request: String
+
+    package init(id: Int, request: String) {
+        self.id = id
+        self.request = request
+    }
+
+    /// The login's heartbeat (docs/protocol.md §Sessions).
+    package static let heartbeat = "POST /v1/sessions/heartbeat"
 }
 
 /// A batch the app handed to its background `URLSession`, read back from the file it uploads.
@@ -175,7 +202,7 @@ package struct HostedUpload: Sendable {
     }
 }
 
-/// An upload's answer as the session delivers it: an HTTP status and body, or an error.
+/// A request's answer as `URLSession` delivers it: an HTTP status and body, or an error.
 package struct HostedAnswer: Sendable, Hashable {
     package var status: Int?
     package var body: Data
@@ -183,6 +210,26 @@ package struct HostedAnswer: Sendable, Hashable {
     package var error: String?
     /// The error says the phone had no network at all.
     package var offline = false
+
+    /// What a request over real HTTP got: a status and body, or (status `nil`) no answer.
+    package init(_ exchange: (status: Int?, body: Data?)) {
+        status = exchange.status
+        body = exchange.body ?? Data()
+        error = exchange.status == nil ? "the server did not answer" : nil
+    }
+
+    /// The phone has no network: the request fails at once (`NSURLErrorNotConnectedToInternet`).
+    package static let noNetwork = HostedAnswer(.noNetwork(message: "The Internet connection appears to be offline."))
+
+    /// A login the server did not open, so the heartbeat could not be sent.
+    package static let loginFailed = HostedAnswer((status: nil, body: nil))
+
+    /// The track server's answer to `POST /v1/sessions/heartbeat` (docs/protocol.md §Sessions):
+    /// 200 with the session's new expiry, or 401 once the session was revoked.
+    package static func heartbeat(revoked: Bool, expiresAt: Instant) -> HostedAnswer {
+        guard !revoked else { return HostedAnswer(.unauthorized(status: 401, message: "session revoked")) }
+        return HostedAnswer((status: 200, body: Data(#"{"expires_at":\#(expiresAt.milliseconds)}"#.utf8)))
+    }
 
     /// The HTTP answer the track server gives for `outcome` (docs/protocol.md §Acknowledgement).
     package init(_ outcome: UploadOutcome) {

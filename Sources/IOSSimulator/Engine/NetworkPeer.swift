@@ -13,8 +13,9 @@ package protocol SimulatedNetworkPeer: AnyObject, Sendable {
     /// Uploads them with the phone's pending gap intervals (batch version 2); the default sends
     /// the samples alone, and the gaps stay pending.
     func upload(_ batch: [Sample], gaps: [WireGap], at now: Instant) -> UploadOutcome
-    /// One heartbeat of the logged-in session (logging in first when there is no session).
-    func heartbeat(at now: Instant) -> HeartbeatMachine.Response
+    /// One heartbeat of the logged-in session (logging in first when there is no session): the
+    /// HTTP answer the phone's heartbeat request gets.
+    func heartbeat(at now: Instant) -> HostedAnswer
     /// The server revokes the session (the scenario's `revoke-session`).
     func revokeSession(at now: Instant)
     /// The user logs in again (the scenario's `renew-session`): the next heartbeat opens a new session.

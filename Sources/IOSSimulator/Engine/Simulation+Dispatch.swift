@@ -1,4 +1,5 @@
 import BackgroundCore
+import Foundation
 import LocationLog
 
 extension Simulation {
@@ -40,6 +41,7 @@ extension Simulation {
         absorb(result)
         applyRuntime(result.runtime)
         checkLedgerAgreement()
+        answer(result.dataTasks)
     }
 
     /// Routes one call to the subsystem that implements its framework.
@@ -139,15 +141,7 @@ extension Simulation {
             runHosted(
                 "an upload's answer", { $0.uploadFinished(description, answer: HostedAnswer(outcome), system: $1) })
         else { return }
-        switch outcome {
-        case .acknowledged:
-            report.uploads += 1
-            deliverHeartbeat(.serverContact)
-        case .unauthorized(let status, _):
-            deliverHeartbeat(.response(.rejected(status: status)))
-        default:
-            break
-        }
+        if case .acknowledged = outcome { report.uploads += 1 }
     }
 
     /// Runs hosted app code outside a keep-alive event (an upload's answer, new credentials) with
@@ -264,11 +258,7 @@ extension Simulation {
             return
         }
         timers.fired(id)
-        if id == HeartbeatMachine.timer {
-            deliverHeartbeat(.timerFired(id))
-        } else {
-            deliver(.timerFired(id))
-        }
+        deliver(.timerFired(id))
         afterAppCode()
     }
 
@@ -290,37 +280,32 @@ extension Simulation {
         settle()
     }
 
-    // MARK: Heartbeat
+    // MARK: Data tasks
 
-    mutating func deliverHeartbeat(_ event: HeartbeatMachine.Event) {
-        guard var process, process.state != .suspended else { return }
-        var pending = [event]
-        while !pending.isEmpty {
-            let next = pending.removeFirst()
-            let effects = process.heartbeat.handle(next, at: now)
-            self.process = process
-            for effect in effects {
-                switch effect {
-                case .sendHeartbeat:
-                    pending.append(.response(exchangeHeartbeat()))
-                case .scheduleTimer(let id, let at): scheduleTimer(id, at: at)
-                case .cancelTimer(let id): cancelTimer(id)
-                case .stopKeepAlive:
-                    sessionRejectedByApp = true
-                    deliver(.sessionEnded)
-                case .notify(let notice): notify(kind: notice.rawValue)
-                }
+    /// Answers the app's in-process data tasks (its login heartbeat) at once, while it runs; a
+    /// process that ended never hears them. Each request that finds a network wakes the radio.
+    private mutating func answer(_ dataTasks: [HostedDataTask]) {
+        for task in dataTasks where isRunning {
+            let answer: HostedAnswer
+            if !configuration.scenario.networkUp(at: scenarioSeconds) {
+                answer = .noNetwork
+            } else {
+                energy.radioBurst(at: now, profile: profile)
+                answer = answerOnline(task)
             }
-            guard let current = self.process else { return }
-            process = current
+            let outcome = answer.status.map { "answered \($0)" } ?? answer.error ?? "no answer"
+            report.note(now, "\(task.request): \(outcome)")
+            _ = runHosted("a data task's answer") { $0.dataTaskFinished(task.id, answer: answer, system: $1) }
         }
     }
 
-    private mutating func exchangeHeartbeat() -> HeartbeatMachine.Response {
-        guard configuration.scenario.networkUp(at: scenarioSeconds) else { return .failed }
-        energy.radioBurst(at: now, profile: profile)
+    /// The server's answer to a request that reached it: the peer's, or the model's.
+    private func answerOnline(_ task: HostedDataTask) -> HostedAnswer {
+        guard task.request == HostedDataTask.heartbeat else {
+            return HostedAnswer((status: 404, body: Data(#"{"error":"no such route"}"#.utf8)))
+        }
         if let peer = configuration.peer { return peer.heartbeat(at: now) }
-        return server.revoked ? .rejected(status: 401) : .active(expiresAt: now + .seconds(3600))
+        return .heartbeat(revoked: server.revoked, expiresAt: now + .seconds(3600))
     }
 
     /// A notice shown now, counted under `kind` (unless the app may not notify).

@@ -5,8 +5,7 @@ extension Simulation {
     mutating func launch(_ reason: LaunchReason) {
         let generation = timeline.processStarted()
         if reason != .user { report.relaunches += 1 }
-        process = Process(
-            heartbeat: HeartbeatMachine(), state: reason == .user ? .foreground : .background, generation: generation)
+        process = Process(state: reason == .user ? .foreground : .background, generation: generation)
         report.note(now, "launched (\(reason.rawValue))")
         heardDiagnostic = []
         if reason == .user {
@@ -20,11 +19,6 @@ extension Simulation {
         }
         deliver(.launched(reason))
         guard timeline.generation == generation, process != nil else { return }  // it crashed while launching
-        if sessionRejectedByApp {
-            deliver(.sessionEnded)
-        } else if configuration.scenario.loggedIn {
-            deliverHeartbeat(.loggedIn)
-        }
         deliverExitReportsIfDue()
         settle()
     }
@@ -69,7 +63,6 @@ extension Simulation {
             resumeMotion()
             hearEnvironment()
             deliver(.enteredForeground)
-            deliverHeartbeat(.enteredForeground)
             syncIfDue()
         }
     }
@@ -97,7 +90,6 @@ extension Simulation {
         let deadline = now + budget
         backgroundTime.stintDeadline = deadline
         let lead = profile.duration(.expiryLead)
-        queue.push(.timeWarning(stint: stint), at: max(now, deadline - .seconds(29)))
         queue.push(.expiryCall(stint: stint), at: max(now, deadline - lead))
         queue.push(.budgetDeadline(stint: stint), at: deadline)
         if let runtime {

@@ -189,16 +189,6 @@ extension Simulation {
 
     // MARK: Background task budget
 
-    mutating func warnTimeRemaining(stint: Int) {
-        // Only an app that a task keeps running hears it; a background mode keeps it running anyway.
-        guard stint == timeline.stint, isRunning, !backgroundTime.openTasks.isEmpty,
-            let remaining = backgroundTimeRemaining
-        else {
-            return
-        }
-        deliverHeartbeat(.backgroundTimeRemaining(remaining))
-    }
-
     /// Shortly before the budget ends, the system calls every open task's expiration handler.
     mutating func callExpiryHandlers(stint: Int) {
         guard stint == timeline.stint, process?.state == .background, isRunning else { return }

@@ -26,7 +26,6 @@ package struct Simulation: Sendable {
         case oneShotFix(LocationAccuracy, generation: Int)
         /// The one-shot request numbered `request` ends in an error (refused, or timed out).
         case oneShotFailed(LocationFailure, request: Int)
-        case timeWarning(stint: Int)
         case expiryCall(stint: Int)
         case budgetDeadline(stint: Int)
         case settle
@@ -49,9 +48,6 @@ package struct Simulation: Sendable {
     /// The app process while it exists.
     struct Process: Sendable {
         enum State: Sendable { case foreground, background, suspended }
-        /// The login's heartbeat, which the simulator runs for the app (the shell's is off: no
-        /// session token).
-        var heartbeat: HeartbeatMachine
         var state: State
         var generation: Int
     }
@@ -92,7 +88,6 @@ package struct Simulation: Sendable {
     /// The app's background URLSession: the batch the system holds for it, the rate limiter.
     var urlSession = BackgroundURLSession()
     var pushTimes: [Instant] = []
-    var sessionRejectedByApp = false
     var store: LocationStore
     /// The phone's disk, on a day whose storage fills or whose phone reboots (else the store is
     /// in memory).
@@ -237,7 +232,6 @@ package struct Simulation: Sendable {
         case .locationDelivery(let generation): deliverStandardUpdate(generation: generation)
         case .oneShotFix(let accuracy, let generation): completeOneShot(accuracy, generation: generation)
         case .oneShotFailed(let failure, let request): failOneShot(failure, request: request)
-        case .timeWarning(let stint): warnTimeRemaining(stint: stint)
         case .expiryCall(let stint): callExpiryHandlers(stint: stint)
         case .budgetDeadline(let stint): enforceBudget(stint: stint)
         case .settle: settle()

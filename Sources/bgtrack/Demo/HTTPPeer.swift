@@ -125,17 +125,18 @@ final class HTTPPeer: SimulatedNetworkPeer, @unchecked Sendable {
         lock.withLock { tally.failedUploads["no network (outage)", default: 0] += 1 }
     }
 
-    func heartbeat(at now: Instant) -> HeartbeatMachine.Response {
+    func heartbeat(at now: Instant) -> HostedAnswer {
         if lock.withLock({ sessionToken }) == nil {
-            guard let token = logIn() else { return .failed }
+            guard let token = logIn() else { return .loginFailed }
             lock.withLock { sessionToken = token }
         }
-        let (status, response) = client.heartbeat(sessionToken: lock.withLock { sessionToken } ?? "")
+        let answer = HostedAnswer(client.heartbeat(sessionToken: lock.withLock { sessionToken } ?? ""))
+        let status = answer.status
         lock.withLock {
             tally.heartbeats += 1
             if status == 401 || status == 403 { tally.heartbeatsRejected += 1 }
         }
-        return response
+        return answer
     }
 
     func revokeSession(at now: Instant) {
