@@ -366,8 +366,13 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
         case .backgroundURLSession:
             tracker.handleEventsForBackgroundURLSession(
                 identifier: tracker.configuration.uploadSessionIdentifier, completionHandler: {})
-        case .user, .significantChange, .visit, .regionExit, .silentPush:
-            break  // a location event follows through the delegate; a push has no hook in the shell
+        case .silentPush:
+            // The app delegate's `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`.
+            tracker.didReceiveRemoteNotification { [backend] result in
+                backend.runtime.append(.remoteNotificationCompleted(result: "\(result)"))
+            }
+        case .user, .significantChange, .visit, .regionExit:
+            break  // a location event follows through the delegate
         }
     }
 

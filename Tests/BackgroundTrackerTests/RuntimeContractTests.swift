@@ -121,6 +121,54 @@ extension ShellSuite {
             #expect(try harness.store.pendingCount() >= 1, "the wake's fix was stored before completing")
         }
 
+        @Test("a silent push: the handler is called once the wake's fix is stored, with new data")
+        func silentPushCompletesWithNewData() throws {
+            let harness = try ShellHarness()
+            let tracker = try harness.tracker(.adaptive)
+            tracker.didFinishLaunching(nil)
+            tracker.start()
+            harness.system.applicationState = .background
+            tracker.applicationDidEnterBackground()
+            var results: [UIBackgroundFetchResult] = []
+            tracker.didReceiveRemoteNotification { results.append($0) }
+            #expect(tracker.location?.isAwaitingFix == true, "the push's wake asked for a fix")
+            #expect(results.isEmpty, "not called while the fix is pending")
+            try harness.storeOneSample(tracker)
+            #expect(results == [.newData])
+            // Its deadline timer went with it: nothing is called a second time.
+            harness.clock.advance(to: harness.clock.now + .seconds(60))
+            #expect(results == [.newData])
+        }
+
+        @Test("a silent push whose fix never comes: .failed at 25 s, within iOS's 30 s, once")
+        func silentPushFailsAtItsDeadline() throws {
+            let harness = try ShellHarness()
+            let tracker = try harness.tracker(.adaptive)
+            tracker.didFinishLaunching(nil)
+            tracker.start()
+            harness.system.applicationState = .background
+            tracker.applicationDidEnterBackground()
+            let start = harness.clock.now
+            var results: [UIBackgroundFetchResult] = []
+            tracker.didReceiveRemoteNotification { results.append($0) }
+            harness.clock.advance(to: start + .seconds(24))
+            #expect(results.isEmpty)
+            harness.clock.advance(to: start + .seconds(25))
+            #expect(results == [.failed])
+            try harness.storeOneSample(tracker)
+            #expect(results == [.failed])
+        }
+
+        @Test("a silent push while not tracking: .noData at once")
+        func silentPushWhileNotTracking() throws {
+            let harness = try ShellHarness()
+            let tracker = try harness.tracker(.adaptive)
+            tracker.didFinishLaunching(nil)
+            var results: [UIBackgroundFetchResult] = []
+            tracker.didReceiveRemoteNotification { results.append($0) }
+            #expect(results == [.noData])
+        }
+
         @Test("a refresh task's expiration handler, called off the main thread, completes it once")
         func expirationOffTheMainThread() throws {
             let harness = try ShellHarness()

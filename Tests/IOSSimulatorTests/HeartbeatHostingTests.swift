@@ -28,7 +28,7 @@ import Testing
 
     @Test func theShellsHeartbeatsAreAnsweredAsDataTasks() {
         let report = run()
-        let answered = lines(report, "POST /v1/sessions/heartbeat: answered 200")
+        let answered = lines(report, "POST /v1/sessions/heartbeat answered 200")
         // A beat at login, then one per 30-minute interval in which nothing else reached the server.
         #expect(answered.count >= 10, "\(answered.count) beats")
         #expect(lines(report, "answered 401").isEmpty)
@@ -46,7 +46,7 @@ import Testing
     /// app starts tracking.
     @Test func aRevokedSessionIsEndedByTheShellAndALoginRestartsTracking() throws {
         let report = run([(at: 12 * 3600, .revokeSession), (at: 13 * 3600, .renewSession)])
-        let refused = lines(report, "POST /v1/sessions/heartbeat: answered 401")
+        let refused = lines(report, "POST /v1/sessions/heartbeat answered 401")
         #expect(refused.count == 1, "one refused beat ends the session: \(refused)")
         let stop = try #require(refused.first)
         #expect(stop.hasPrefix("12:"), "the first beat after the revocation: \(stop)")
@@ -61,7 +61,7 @@ import Testing
     /// tracking goes on, as the heartbeat machine says for a failed beat.
     @Test func aBeatWithoutNetworkFailsAndTheSessionStays() {
         let report = run(outage: 9 * 3600...11 * 3600)
-        #expect(!lines(report, "heartbeat: The Internet connection appears to be offline.").isEmpty)
+        #expect(!lines(report, "heartbeat failed: The Internet connection appears to be offline.").isEmpty)
         #expect(report.notificationsByKind["login-expired"] == nil)
         #expect(report.coverage > 0.9)
     }

@@ -173,6 +173,17 @@ public final class TrackerModel {
         return true
     }
 
+    /// Forward from the app delegate: a silent push from the server. The tracker calls the handler
+    /// when its wake's work is done; with no tracker in this process the handler is called at once
+    /// (iOS terminates an app that has not called it within 30 s).
+    public func didReceiveSilentPush(completion: @escaping (UIBackgroundFetchResult) -> Void) {
+        guard let tracker else {
+            completion(.noData)
+            return
+        }
+        tracker.didReceiveRemoteNotification(fetchCompletionHandler: completion)
+    }
+
     @discardableResult
     public func didReceiveNotification(_ identifier: String) -> Bool {
         tracker?.didReceiveNotificationResponse(requestIdentifier: identifier) ?? false

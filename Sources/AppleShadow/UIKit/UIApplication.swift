@@ -84,6 +84,16 @@
         case available = 2
     }
 
+    /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundfetchresult
+    public enum UIBackgroundFetchResult: UInt, Sendable {
+        /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundfetchresult/newdata
+        case newData = 0
+        /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundfetchresult/nodata
+        case noData = 1
+        /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundfetchresult/failed
+        case failed = 2
+    }
+
     /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundtaskidentifier
     public struct UIBackgroundTaskIdentifier: Hashable, RawRepresentable, Sendable {
         /// Apple: https://developer.apple.com/documentation/uikit/uibackgroundtaskidentifier/init(rawvalue:)

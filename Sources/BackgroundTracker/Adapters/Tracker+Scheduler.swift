@@ -4,8 +4,10 @@ import LocationLog
 
 #if canImport(UIKit)
     import BackgroundTasks
+    import UIKit
 #else
     import ShadowBackgroundTasks
+    import ShadowUIKit
 #endif
 
 extension Tracker {
@@ -46,9 +48,32 @@ extension Tracker {
     /// completed when that work is done (the fix the wake asked for has arrived or failed, and
     /// the upload was handed to the background session) or when iOS says its time is up.
     private func run(_ task: BGTask, reason: LaunchReason) {
-        let wake = WakeTask(task)
+        let wake = WakeTask(task, began: clock.now)
         // iOS may call this on any thread: it completes the task there and touches nothing else.
-        task.expirationHandler = { @Sendable [weak wake] in wake?.complete(success: false) }
+        task.expirationHandler = { @Sendable [weak wake] in wake?.complete(.expired) }
+        runWake(wake, reason: reason)
+    }
+
+    /// A silent push (``Tracker/didReceiveRemoteNotification(fetchCompletionHandler:)``): the
+    /// handler is called when the wake's work is done, or with `.failed` at `pushDeadline` (iOS
+    /// terminates an app that has not called it within 30 s, [AD-drn]).
+    func runSilentPush(_ completionHandler: @escaping (UIBackgroundFetchResult) -> Void) {
+        let now = clock.now
+        let deadline = TimerID("silent-push-\(now.milliseconds)")
+        let wake = WakeTask(push: completionHandler, began: now, deadline: deadline)
+        clock.schedule(deadline, at: now + Self.pushDeadline) { [weak self, weak wake] in
+            guard let wake, wake.isOpen else { return }
+            wake.complete(.expired)
+            self?.log(.warning, "a silent push's work was not done in \(Self.pushDeadline): its handler got .failed")
+        }
+        runWake(wake, reason: .silentPush)
+    }
+
+    /// How long the tracker works for a silent push before it calls the handler anyway: iOS
+    /// allows 30 s.
+    static let pushDeadline = Duration.seconds(25)
+
+    private func runWake(_ wake: WakeTask, reason: LaunchReason) {
         wakeTasks.append(wake)
         // Settings changed while the app was suspended reach the strategy before the wake.
         systemSettingsChanged()
@@ -57,11 +82,16 @@ extension Tracker {
         completeWakeTasksIfDone()
     }
 
-    /// Completes the running refresh and processing tasks once nothing they woke for is pending.
+    /// Completes the running refresh and processing tasks and push handlers once nothing they
+    /// woke for is pending; a wake that stored a sample reports new data.
     func completeWakeTasksIfDone() {
         wakeTasks.removeAll { !$0.isOpen }
         guard !wakeTasks.isEmpty, location?.isAwaitingFix != true else { return }
-        for wake in wakeTasks { wake.complete(success: true) }
+        let newest = (try? withStore { try $0.newestSampleTime() }) ?? nil
+        for wake in wakeTasks {
+            if let deadline = wake.deadline { clock.cancel(deadline) }
+            wake.complete(.done(newData: newest.map { $0 >= wake.began } ?? false))
+        }
         wakeTasks.removeAll()
     }
 
@@ -93,25 +123,61 @@ extension Tracker {
     }
 }
 
-/// A running refresh or processing task, completed exactly once: by the shell when the wake's
-/// work is done, or by the expiration handler, which iOS may call on any thread.
+/// A wake iOS gave the app time for, finished exactly once: a running refresh or processing task
+/// (`setTaskCompleted`) or a silent push (its fetch completion handler). The shell finishes it
+/// when the wake's work is done; a task's expiration handler, which iOS may call on any thread,
+/// or the push's own deadline when time is up.
 final class WakeTask: @unchecked Sendable {
-    // `task` is read and cleared only under `lock`.
+    enum Outcome {
+        /// The work is done; `newData`: it stored a sample.
+        case done(newData: Bool)
+        case expired
+    }
+
+    private enum Pending {
+        case task(BGTask)
+        case push((UIBackgroundFetchResult) -> Void)
+    }
+
+    // `pending` is read and cleared only under `lock`.
     private let lock = NSLock()
-    private var task: BGTask?
+    private var pending: Pending?
+    /// When the wake began: a sample stored from then on is its new data.
+    let began: Instant
+    /// The push's deadline timer (a task has iOS's expiration handler instead).
+    let deadline: TimerID?
 
-    init(_ task: BGTask) { self.task = task }
+    init(_ task: BGTask, began: Instant) {
+        pending = .task(task)
+        self.began = began
+        deadline = nil
+    }
 
-    var isOpen: Bool { lock.withLock { task != nil } }
+    init(push handler: @escaping (UIBackgroundFetchResult) -> Void, began: Instant, deadline: TimerID) {
+        pending = .push(handler)
+        self.began = began
+        self.deadline = deadline
+    }
 
-    /// Completes the task if nobody has yet; later calls do nothing.
-    func complete(success: Bool) {
+    var isOpen: Bool { lock.withLock { pending != nil } }
+
+    /// Finishes the wake if nobody has yet; later calls do nothing.
+    func complete(_ outcome: Outcome) {
         let open = lock.withLock {
-            defer { task = nil }
-            return task
+            defer { pending = nil }
+            return pending
         }
-        guard let open else { return }
-        open.expirationHandler = nil
-        open.setTaskCompleted(success: success)
+        switch (open, outcome) {
+        case (nil, _): return
+        case (.task(let task), _):
+            task.expirationHandler = nil
+            if case .expired = outcome {
+                task.setTaskCompleted(success: false)
+            } else {
+                task.setTaskCompleted(success: true)
+            }
+        case (.push(let handler), .done(let newData)): handler(newData ? .newData : .noData)
+        case (.push(let handler), .expired): handler(.failed)
+        }
     }
 }

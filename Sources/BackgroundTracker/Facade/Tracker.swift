@@ -354,6 +354,19 @@ public final class Tracker {
         return true
     }
 
+    /// Forward from `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)` when a
+    /// silent push (`content-available: 1`, with the `remote-notification` background mode)
+    /// arrives: the strategy takes a fix if it wants one and pending samples go to the upload
+    /// session. The tracker then calls `completionHandler`: `.newData` if it stored a sample,
+    /// `.noData` if not (or if it is not tracking), `.failed` if the work was not done within
+    /// 25 s; iOS terminates an app that has not called it within 30 s.
+    public func didReceiveRemoteNotification(
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) {
+        if !launched { launchedLate("didReceiveRemoteNotification(fetchCompletionHandler:)") }
+        runSilentPush(completionHandler)
+    }
+
     /// Forward from `userNotificationCenter(_:didReceive:withCompletionHandler:)` with
     /// `response.notification.request.identifier`. Returns whether the notification was the
     /// tracker's; the user opening the app resumes tracking through the foreground hook.

@@ -48,7 +48,7 @@ extension Simulation {
     package static func exitCause(_ reason: String) -> StopCause? {
         switch reason {
         case "memory": .memoryPressure
-        case "watchdog", "task-not-completed": .backgroundTaskAssertionTimeout
+        case "watchdog", "task-not-completed", "push-not-completed": .backgroundTaskAssertionTimeout
         case "crash", "assertion-limit": .abnormal
         default: nil
         }

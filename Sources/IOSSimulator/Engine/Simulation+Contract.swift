@@ -25,6 +25,9 @@ extension Simulation {
             case .backgroundTaskCompleted(let identifier, let success):
                 report.note(now, "BGTask \(identifier) completed (success: \(success))")
                 completeGrant(identifier)
+            case .remoteNotificationCompleted(let result):
+                report.note(now, "silent push: fetch completion handler called (\(result))")
+                if backgroundTime.completePushHandler() { queue.push(.settle, at: now) }
             case .submitRefused(let identifier, let error):
                 report.submitRefusals += 1
                 report.note(now, "BGTaskScheduler.submit(\(identifier)) threw \(error)")
@@ -90,11 +93,17 @@ extension Simulation {
     // MARK: BGTask grants
 
     /// A refresh or processing task starts: its time lasts until the app completes it, at most the
-    /// runtime; shortly before, iOS calls the task's expiration handler.
+    /// runtime; shortly before, iOS calls the task's expiration handler. A silent push's time
+    /// lasts until the app calls its fetch completion handler, at most 30 s ([AD-drn]).
     mutating func openGrant(_ reason: LaunchReason) {
         let identifier: String
         let runtime: Duration
         switch reason {
+        case .silentPush:
+            guard profile.flag(.contractPushCompletion) else { return }
+            let version = backgroundTime.openPushHandler()
+            queue.push(.pushHandlerDeadline(version: version), at: now + profile.duration(.silentPushRuntime))
+            return
         case .backgroundRefresh:
             (identifier, runtime) = (BackgroundTaskIdentifiers.refresh, profile.duration(.refreshRuntime))
         case .backgroundProcessing:
@@ -125,6 +134,15 @@ extension Simulation {
         guard process != nil else { return }
         report.note(now, "BGTask \(grant.identifier) still open at its deadline: the system kills the app")
         terminate("task-not-completed")
+    }
+
+    /// "You must call the block in the handler parameter or your app will be terminated. Your app
+    /// has up to 30 seconds" ([AD-drn]).
+    mutating func pushHandlerDeadline(version: Int) {
+        guard backgroundTime.pushHandlerOverdue(version: version), process != nil else { return }
+        report.note(
+            now, "silent push: the fetch completion handler was not called within 30 s: the system kills the app")
+        terminate("push-not-completed")
     }
 
     // MARK: Location sessions (iOS 18)

@@ -293,8 +293,8 @@ extension Simulation {
                 energy.radioBurst(at: now, profile: profile)
                 answer = answerOnline(task)
             }
-            let outcome = answer.status.map { "answered \($0)" } ?? answer.error ?? "no answer"
-            report.note(now, "\(task.request): \(outcome)")
+            let outcome = answer.status.map { "answered \($0)" } ?? "failed: " + (answer.error ?? "no answer")
+            report.note(now, "\(task.request) \(outcome)")
             _ = runHosted("a data task's answer") { $0.dataTaskFinished(task.id, answer: answer, system: $1) }
         }
     }

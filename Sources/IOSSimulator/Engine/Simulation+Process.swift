@@ -122,7 +122,10 @@ extension Simulation {
             openGrant(reason)
             deliver(.woke(reason))
         case .foreground:
-            break
+            // A silent push reaches an app on screen too ([AD-drn]); system wakes do not.
+            guard reason == .silentPush else { return }
+            openGrant(reason)
+            deliver(.woke(reason))
         }
     }
 
@@ -134,7 +137,9 @@ extension Simulation {
             // The BGTask's grant: until setTaskCompleted, at most its runtime (`openGrant`).
             return profile.flag(.contractTaskCompletion)
                 ? nil : profile.duration(reason == .backgroundRefresh ? .refreshRuntime : .processingRuntime)
-        case .silentPush: return profile.duration(.silentPushRuntime)
+        case .silentPush:
+            // The push's handler holds the app until it is called, at most the runtime (`openGrant`).
+            return profile.flag(.contractPushCompletion) ? nil : profile.duration(.silentPushRuntime)
         case .backgroundURLSession: return profile.duration(.urlSessionRelaunchRuntime)
         }
     }
@@ -171,7 +176,7 @@ extension Simulation {
         // Audio keeps an app running only with the `audio` mode ([APG-BG], docs/ios-policy.md §Audio).
         if audio.playing, plist.declares("audio") || !profile.flag(.contractModesGateWakes) { holders.insert(.audio) }
         if let wakeEnd = backgroundTime.wakeEnd, now < wakeEnd { holders.insert(.wake) }
-        if scheduler.grant != nil { holders.insert(.taskGrant) }
+        if scheduler.grant != nil || backgroundTime.pushHandler != nil { holders.insert(.taskGrant) }
         return holders
     }
 

@@ -37,6 +37,8 @@ package struct Simulation: Sendable {
         case deadManNoticeDue(version: Int)
         case grantExpiring(version: Int)
         case grantDeadline(version: Int)
+        /// A silent push's 30 s are up: an app that has not called its handler is terminated.
+        case pushHandlerDeadline(version: Int)
         case serviceSessionDeadline(generation: Int)
         /// The coprocessor detected a new activity (the latency after the change).
         case motionDetected(MotionActivity)
@@ -244,6 +246,7 @@ package struct Simulation: Sendable {
         case .silentPush: silentPush()
         case .grantExpiring(let version): grantExpiring(version: version)
         case .grantDeadline(let version): grantDeadline(version: version)
+        case .pushHandlerDeadline(let version): pushHandlerDeadline(version: version)
         case .serviceSessionDeadline(let generation): serviceSessionDeadline(generation: generation)
         case .motionDetected(let activity):
             motion.detected(activity)

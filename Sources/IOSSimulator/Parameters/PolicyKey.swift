@@ -63,6 +63,7 @@ package enum PolicyKey: String, CaseIterable, Hashable, Sendable, Codable {
     case contractTaskRegistration = "contract.bgtask-registration"
     case contractModesGateWakes = "contract.modes-gate-wakes"
     case contractTaskCompletion = "contract.bgtask-completion"
+    case contractPushCompletion = "contract.push-completion"
     case contractPromptedAuthorization = "contract.prompted-authorization"
     case contractActivitySessionForeground = "contract.activity-session-foreground"
     case contractMainThread = "contract.main-thread"

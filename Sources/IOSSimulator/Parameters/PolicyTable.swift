@@ -123,6 +123,10 @@ package enum PolicyTable {
             "[AD-bgexp] setTaskCompleted ends the grant; not completing may kill the app "
                 + "(docs/ios-policy.md §Scheduler, §Contract)"),
         .init(
+            .contractPushCompletion, 1, "bool", ios: all4, .documented,
+            "[AD-drn] the fetch completion handler ends a silent push's runtime; not called within 30 s, "
+                + "the app is terminated (docs/ios-policy.md §Push, §Contract)"),
+        .init(
             .contractPromptedAuthorization, 1, "bool", ios: all4, .documented,
             "[AD-locauth] requestAlwaysAuthorization(): prompts, provisional Always, keys "
                 + "(docs/ios-policy.md §Modes, §Contract)"),

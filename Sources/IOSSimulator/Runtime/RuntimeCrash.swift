@@ -69,6 +69,9 @@ package enum RuntimeCall: Hashable, Sendable {
     case requestAlwaysAuthorization
     /// `BGTask.setTaskCompleted(success:)`: the task's grant of background time ends.
     case backgroundTaskCompleted(identifier: String, success: Bool)
+    /// A silent push's fetch completion handler was called with `result` (`newData`, `noData`,
+    /// `failed`): the push's runtime ends.
+    case remoteNotificationCompleted(result: String)
     /// `submit(_:)` threw.
     case submitRefused(identifier: String, TaskSubmitError)
     /// `CLServiceSession(authorization:)` (iOS 18) created or invalidated.

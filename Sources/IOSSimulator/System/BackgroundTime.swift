@@ -19,6 +19,10 @@ struct BackgroundTime: Sendable {
     var stintDeadline: Instant?
     /// When the runtime of the current system wake ends, if one was granted.
     var wakeEnd: Instant?
+    /// The silent push whose fetch completion handler the app has not called yet, by version:
+    /// it holds the app running until the handler is called or its 30 s are up.
+    private(set) var pushHandler: Int?
+    private var pushVersion = 0
 
     /// Whether `beginBackgroundTask` returns `.invalid` at `now`: the stint's time is within
     /// `lead` of running out (only in the background, where there is a stint).
@@ -48,6 +52,27 @@ struct BackgroundTime: Sendable {
         wakeEnd = max(wakeEnd ?? end, end)
     }
 
+    /// A silent push reaches the app with a fetch completion handler; returns its version.
+    mutating func openPushHandler() -> Int {
+        pushVersion += 1
+        pushHandler = pushVersion
+        return pushVersion
+    }
+
+    /// The app called the push's handler: `true` if one was open.
+    mutating func completePushHandler() -> Bool {
+        defer { pushHandler = nil }
+        return pushHandler != nil
+    }
+
+    /// The push of `version` reached its deadline: `true` (and it is closed) if its handler was
+    /// never called.
+    mutating func pushHandlerOverdue(version: Int) -> Bool {
+        guard pushHandler == version else { return false }
+        pushHandler = nil
+        return true
+    }
+
     /// The app came to the screen: no stint, no wake runtime (its tasks stay open).
     mutating func enteredForeground() {
         stintDeadline = nil
@@ -57,6 +82,7 @@ struct BackgroundTime: Sendable {
     /// The process died: its tasks with it.
     mutating func processEnded() {
         openTasks.removeAll()
+        pushHandler = nil
         enteredForeground()
     }
 }

@@ -36,6 +36,15 @@ final class AppDelegate: NSObject, UIApplicationDelegate, UNUserNotificationCent
         MainActor.assumeIsolated { _ = model.handleEventsForBackgroundURLSession(identifier, completion: completionHandler) }
     }
 
+    /// A silent push (`content-available: 1`; the app has the `remote-notification` mode): the
+    /// tracker takes a fix if its strategy wants one, uploads, and calls the handler.
+    func application(
+        _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) {
+        MainActor.assumeIsolated { model.didReceiveSilentPush(completion: completionHandler) }
+    }
+
     /// `nonisolated`: the center and the response are not `Sendable`, so Swift 6 refuses them
     /// into this main-actor delegate (UIApplicationDelegate makes it one); only the identifier, a
     /// `String`, crosses to the main actor (issue 40 observation 8, checked against the iOS SDK).
