@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import LocationLog
+import TrackGeometry
 
 /// `GET /v1/devices/{id}/map`'s answer: the track at one detail level, one encoded polyline per
 /// segment (a new one after each gap), and the flagged points as excluded markers.

@@ -1,5 +1,6 @@
 public import BackgroundCore
-public import LocationLog
+import LocationLog
+public import TrackGeometry
 
 /// A store that keeps a detail level and a clean-up flag per sample (issue 25 items 1 and 5), so
 /// a map of any range reads only the points its zoom draws: `level <= zoom` on an index, a few

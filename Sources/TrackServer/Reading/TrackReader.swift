@@ -1,5 +1,6 @@
 import BackgroundCore
 import LocationLog
+import TrackGeometry
 
 /// Consecutive points of one segment of a track, as ``TrackReader`` hands them out.
 struct TrackRun: Sendable {

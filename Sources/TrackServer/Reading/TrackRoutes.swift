@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LocationLog
 import Logging
+import TrackGeometry
 
 /// One line of `GET /v1/devices`.
 struct DeviceSummary: Encodable {

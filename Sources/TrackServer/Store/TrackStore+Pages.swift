@@ -1,5 +1,6 @@
 public import BackgroundCore
-public import LocationLog
+import LocationLog
+public import TrackGeometry
 
 /// Where a track page ended: the last point's time and its row, so the next page starts after it
 /// even when several samples share a time.

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import LocationLog
 import Testing
+import TrackGeometry
 import TrackServer
 
 /// The contract of ``TrackDetailStore``: each check gets a fresh, empty store; run on SQLite (in

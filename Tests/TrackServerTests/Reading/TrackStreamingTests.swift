@@ -9,6 +9,7 @@ import Logging
 import NIOCore
 import Testing
 
+import TrackGeometry
 @testable import TrackServer
 
 /// Track reads stream (issue 23 item 2): the bytes are those of the whole-track exports, the
