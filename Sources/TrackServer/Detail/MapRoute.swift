@@ -58,10 +58,7 @@ extension TrackServerEnvironment {
     }
 
     func mapBody(device: String, query: MapQuery) async throws -> MapBody {
-        guard let detail = store as? any TrackDetailStore else {
-            throw APIError(
-                .notImplemented, "this store keeps no detail levels; read the track with /v1/devices/{id}/track")
-        }
+        let detail: any TrackDetailStore = store
         let wanted = query.zoom ?? DetailLevels.all
         guard let zoom = try await finestZoom(detail, device: device, query: query, upTo: wanted) else {
             throw APIError(

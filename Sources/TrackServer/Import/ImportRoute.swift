@@ -37,9 +37,6 @@ extension TrackServerEnvironment {
         guard writer == device else {
             throw APIError(.forbidden, "this token belongs to another device; a device imports only into itself")
         }
-        guard let store = store as? any ImportStore else {
-            throw APIError(.notImplemented, "this server's store cannot import")
-        }
         let encoding = request.headers[.contentEncoding]?.lowercased() ?? "identity"
         guard encoding == "identity" || encoding.isEmpty else {
             throw APIError(

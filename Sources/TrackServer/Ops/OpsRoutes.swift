@@ -26,13 +26,11 @@ extension TrackServerEnvironment {
         var text = await metrics.render(
             devices: devices.count, offline: offline, connections: connectionCounters.snapshot,
             groupCommit: committer.counters, storage: storage)
-        if let detail = store as? any TrackDetailStore {
-            text +=
-                "# HELP bgtrack_detail_pending_days Device-days whose map detail the background worker has yet to work out.\n"
-            text += "# TYPE bgtrack_detail_pending_days gauge\n"
-            let pending = try await detail.pendingDetailDays()
-            text += "bgtrack_detail_pending_days \(pending)\n"
-        }
+        text +=
+            "# HELP bgtrack_detail_pending_days Device-days whose map detail the background worker has yet to work out.\n"
+        text += "# TYPE bgtrack_detail_pending_days gauge\n"
+        let pending = try await store.pendingDetailDays()
+        text += "bgtrack_detail_pending_days \(pending)\n"
         return Response.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 

@@ -28,7 +28,7 @@ public struct TrackPage: Sendable {
     }
 }
 
-extension TrackStore {
+extension SampleStore {
     /// The default reads the samples and pages them in memory (correct for any store, the memory of
     /// the whole range; the SQL stores read only the page). Rows are numbered by their place in
     /// the range, which is stable while nothing is inserted into it.

@@ -208,6 +208,8 @@ struct TrackStreamingTests {
         var configuration = ServerConfiguration()
         configuration.leafletDirectory = nil
         configuration.maxConcurrentReads = 2
+        // The test counts the store's reads: no timeline reading behind them.
+        configuration.timelineEnabled = false
         var quiet = Logger(label: "test")
         quiet.logLevel = .critical
         let environment = TrackServerEnvironment(
