@@ -8,7 +8,7 @@ import Logging
 /// a device token (or its session token) reads and writes only its own device; an operator token
 /// reads every device and writes none.
 struct Authenticator: Sendable {
-    var store: any TrackStore
+    var store: any DeviceStore
     var clock: ServerClock
     /// Remembers each token ``writer(token:)`` accepted, for the single-point lane.
     var writers: WriterCache? = nil

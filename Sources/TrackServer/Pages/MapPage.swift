@@ -72,7 +72,8 @@ extension TrackServerEnvironment {
             tileURL: configuration.tileURL, offsets: localTime.offsetTable(from: start, to: end),
             zone: localTime.zoneNames(from: start, to: end))
         data.lastSeenText = record.lastSeenAt.map { localTime.text($0) }
-        (data.gaps, data.delays) = try await gapBodies(device: device, from: start, to: end, localTime: localTime)
+        (data.gaps, data.delays) = try await GapController(self).gapBodies(
+            device: device, from: start, to: end, localTime: localTime)
         data.excluded = excluded.map {
             [$0.sample.latitude, $0.sample.longitude, $0.sample.time.seconds * 1000, $0.sample.accuracy ?? -1]
         }
