@@ -38,7 +38,11 @@ public func buildRouter(_ environment: TrackServerEnvironment) -> Router<TrackRe
     router.get("/static/leaflet/**", use: environment.leafletAsset)
     router.get("/static/bgtrack/{name}", use: environment.pageScript)
     router.get("/", use: environment.indexPage)
-    environment.addLifecycleRoutes(to: router)
+    // Share links, retention and erasure: `GET /s/{secret}`, the operator's `/v1/shares` and
+    // `DELETE /v1/devices/{id}?data=true`.
+    router.get("/s/{secret}", use: environment.sharePage)
+    ShareController(environment).addRoutes(to: router)
+    ErasureController(environment).addRoutes(to: router)
     return router
 }
 

@@ -13,6 +13,14 @@ struct Authenticator: Sendable {
     /// Remembers each token ``writer(token:)`` accepted, for the single-point lane.
     var writers: WriterCache? = nil
 
+    /// The operator behind the request, else 401/403 (share links and erasure).
+    func requireOperator(_ request: Request) async throws -> String {
+        guard case .operator(let name) = try await owner(token: Self.bearer(request, allowQuery: false)) else {
+            throw APIError(.forbidden, "share links and erasure need an operator token (`bgtrack operator add NAME`)")
+        }
+        return name
+    }
+
     /// The bearer token from `Authorization: Bearer …`, else from `?token=` when allowed.
     static func bearer(_ request: Request, allowQuery: Bool) -> String? {
         if let header = request.headers[.authorization], let token = credentials(header, scheme: "bearer ") {
