@@ -17,9 +17,7 @@ public func buildRouter(_ environment: TrackServerEnvironment) -> Router<TrackRe
     router.middlewares.add(RequestLogMiddleware(level: .info))
     router.middlewares.add(
         ErrorAndMetricsMiddleware(metrics: environment.metrics, storage: environment.storage, clock: environment.clock))
-    router.get("/healthz", use: environment.health)
-    router.get("/metrics", use: environment.metricsText)
-    router.get("/openapi.yaml", use: environment.openAPI)
+    OpsController(environment).addRoutes(to: router)
     router.post("/v1/batches", use: environment.ingestNative)
     router.post("/ingest/overland", use: environment.ingestOverland)
     router.post("/ingest/owntracks", use: environment.ingestOwnTracks)
