@@ -51,7 +51,7 @@ extension TrackServerEnvironment {
         let range = localTime.range(ofDay: dayNumber)
         let (start, end) = (range.lowerBound, range.upperBound)
         let (segments, excluded) = Self.excluding(
-            try await sampleSegments(device: device, from: start, to: end).map { segment in
+            try await TrackController(self).sampleSegments(device: device, from: start, to: end).map { segment in
                 // Where the device changed zone, the range may hold a few samples of a neighbouring day.
                 segment.filter { localTime.day(of: $0.time) == dayNumber }
             }.filter { !$0.isEmpty },

@@ -17,7 +17,7 @@ struct TrackRun: Sendable {
 /// tolerance of the kept segment that spans it. A segment no longer than a window is simplified
 /// exactly as ``Simplification/douglasPeucker(_:tolerance:)`` does it whole.
 struct TrackReader: Sendable {
-    var store: any TrackStore
+    var store: any SampleStore
     var device: String
     var from: Instant
     var to: Instant

@@ -76,7 +76,7 @@ extension TrackServerEnvironment {
             newest = last?.time
             title = "\(link.device) — live position"
         case .range(let from, let to):
-            segments = try await sampleSegments(device: link.device, from: from, to: to)
+            segments = try await TrackController(self).sampleSegments(device: link.device, from: from, to: to)
             newest = segments.last?.last?.time
             title = "\(link.device) — \(localTime.text(from)) to \(localTime.named(to))"
         }

@@ -85,17 +85,6 @@ struct TimelineQuery {
 }
 
 extension TrackServerEnvironment {
-    /// The timeline a GeoJSON or GPX export carries (none for CSV and polyline, or without a timeline).
-    func exportedTimeline(device: String, from: Instant, to: Instant, format: TrackQuery.Format) async throws
-        -> [TimelineEntry]
-    {
-        guard let timeline, format == .geojson || format == .gpx else { return [] }
-        let found = try await timeline.timeline(device: device, from: from, to: to)
-        return found.closed + found.provisional
-    }
-}
-
-extension TrackServerEnvironment {
     /// The map page's timeline panel for `from..<to`, or nothing without a timeline.
     func mapTimelineHTML(device: String, from: Instant, to: Instant) async throws -> String {
         guard let timeline else { return "" }
