@@ -27,7 +27,7 @@ public func buildRouter(_ environment: TrackServerEnvironment) -> Router<TrackRe
     DeviceController(environment).addRoutes(to: router)
     TrackController(environment).addRoutes(to: router)
     GapController(environment).addRoutes(to: router)
-    router.get("/v1/devices/{id}/map", use: environment.mapTrack)
+    MapController(environment).addRoutes(to: router)
     ImportController(environment).addRoutes(to: router)
     TimelineController(environment).addRoutes(to: router)
     router.get("/devices/{id}", use: environment.mapPage)
