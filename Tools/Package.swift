@@ -81,11 +81,15 @@ let package = Package(
             dependencies: ["BackgroundCore", "CZlib", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        // The server's geometry and the timeline's exports (issue 42): simplification, detail
+        // levels, gaps, encoded polylines, GeoJSON/GPX/CSV. Not in the library: no app links it.
+        .target(name: "TrackGeometry", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
         .target(
             name: "TrackServer",
             dependencies: [
                 "BackgroundCore",
                 "LocationLog",
+                "TrackGeometry",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -104,6 +108,7 @@ let package = Package(
             dependencies: [
                 "BackgroundCore",
                 "LocationLog",
+                "TrackGeometry",
                 "TrackServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -191,6 +196,7 @@ let package = Package(
                 "LinuxDevice",
                 "LoadGenerator",
                 "LoopbackServer",
+                "TrackGeometry",
                 "TrackServer",
                 .target(name: "TrackServerPostgres", condition: .when(traits: ["Postgres"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -215,6 +221,7 @@ let package = Package(
                 "LocationLog",
                 "PostgresBaselines",
                 "LoopbackServer",
+                "TrackGeometry",
                 "TrackServer",
                 "TrackServerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -263,14 +270,19 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "TrackGeometryTests", dependencies: ["BackgroundCore", "LocationLog", "TrackGeometry"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "LinuxDeviceTests",
-            dependencies: ["BackgroundCore", "LinuxDevice", "LocationLog", "LocationLogTesting"],
+            // TrackGeometry: the route files the tests write are the server's GPX and CSV exports.
+            dependencies: ["BackgroundCore", "LinuxDevice", "LocationLog", "LocationLogTesting", "TrackGeometry"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "TrackServerTests",
             dependencies: [
                 "BackgroundCore",
+                "TrackGeometry",
                 "TrackServer",
                 "TrackServerPostgres",
                 "LocationLog",

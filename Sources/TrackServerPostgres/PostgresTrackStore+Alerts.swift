@@ -2,56 +2,8 @@ public import BackgroundCore
 import PostgresNIO
 public import TrackServer
 
-extension PostgresTrackStore {
-    public func quarantine(
-        device: String, source: IngestSource, reason: String, raw: String, at now: Instant
-    ) async throws {
-        try await transaction { connection in
-            let id = try await Self.deviceID(connection, device, logger: logger)
-            try await connection.query(
-                """
-                INSERT INTO rejected_point (device_id, source, reason, raw, received_at)
-                VALUES (\(id), \(source.rawValue), \(String(reason.prefix(500))), \(Self.text(raw, max: 4096)), \(now.ms))
-                """,
-                logger: logger)
-            try await connection.query(
-                "UPDATE device SET last_seen_at = \(now.ms), rejected_count = rejected_count + 1 WHERE id = \(id)",
-                logger: logger)
-        }
-    }
-
-    /// At most `max` characters, without NUL (PostgreSQL's text cannot hold it; SQLite's can).
-    static func text(_ value: String, max: Int) -> String {
-        String(value.prefix(max).map { $0 == "\u{0}" ? "\u{FFFD}" : $0 })
-    }
-
-    public func rejectedPoints(device: String, limit: Int) async throws -> [RejectedPoint] {
-        try await rows(
-            """
-            SELECT r.source, r.reason, r.raw, r.received_at FROM rejected_point r JOIN device d ON d.id = r.device_id
-            WHERE d.name = \(device) ORDER BY r.id DESC LIMIT \(Int64(max(0, limit)))
-            """
-        ).map { row in
-            let (source, reason, raw, receivedAt) = try row.decode((String, String, String, Int64).self)
-            return RejectedPoint(source: source, reason: reason, raw: raw, receivedAt: receivedAt)
-        }
-    }
-
-    public func operators() async throws -> [OperatorRecord] {
-        try await rows("SELECT name, created_at, revoked_at FROM operator ORDER BY name").map { row in
-            let (name, createdAt, revokedAt) = try row.decode((String, Int64, Int64?).self)
-            return OperatorRecord(
-                name: name, createdAt: Instant(milliseconds: createdAt),
-                revokedAt: revokedAt.map(Instant.init(milliseconds:)))
-        }
-    }
-
-    public func revokeOperator(named name: String, at now: Instant) async throws -> Bool {
-        try await !rows(
-            "UPDATE operator SET revoked_at = \(now.ms) WHERE name = \(name) AND revoked_at IS NULL RETURNING id"
-        ).isEmpty
-    }
-
+/// Per-device silence thresholds and the alert outbox (``AlertStore``).
+extension PostgresTrackStore: AlertStore {
     public func setSilentAfter(device: String, _ threshold: Duration?) async throws -> Bool {
         let milliseconds = threshold.map { $0.components.seconds * 1000 }
         return try await !rows(
@@ -108,18 +60,5 @@ extension PostgresTrackStore {
             UPDATE alert_outbox SET attempts = attempts + 1, next_attempt_at = \(retryAt.ms),
                 last_error = \(Self.text(error, max: 500)) WHERE id = \(id)
             """)
-    }
-}
-
-extension PostgresTrackStore {
-    public func setOwnTracksKey(device: String, _ key: OwnTracksKey?) async throws -> Bool {
-        let bytes = key.map { ByteBuffer(bytes: $0.bytes) }
-        return try await !rows("UPDATE device SET owntracks_key = \(bytes) WHERE name = \(device) RETURNING id").isEmpty
-    }
-
-    public func ownTracksKey(device: String) async throws -> OwnTracksKey? {
-        let found = try await rows("SELECT owntracks_key FROM device WHERE name = \(device)")
-        guard let stored = try found.first?.decode(ByteBuffer?.self) else { return nil }
-        return OwnTracksKey(bytes: Array(stored.readableBytesView))
     }
 }

@@ -2,6 +2,7 @@ public import BackgroundCore
 import LocationLog
 import Logging
 import PostgresNIO
+import TrackGeometry
 public import TrackServer
 
 extension PostgresTrackStore: TrackDetailStore {

@@ -3,7 +3,8 @@ public import LocationLog
 import PostgresNIO
 public import TrackServer
 
-extension PostgresTrackStore {
+/// The intervals the phone reported (``GapStore``).
+extension PostgresTrackStore: GapStore {
     /// Migration 5, `v5-gap-intervals`.
     static let gapIntervalStatements = [
         """

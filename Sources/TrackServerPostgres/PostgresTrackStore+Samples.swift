@@ -3,7 +3,8 @@ import Logging
 package import PostgresNIO
 public import TrackServer
 
-extension PostgresTrackStore {
+/// Storing and reading samples (``SampleStore``); the paged reads are in +Track.
+extension PostgresTrackStore: SampleStore {
     public func insert(_ samples: [TrackSample], device: String, at now: Instant) async throws -> InsertOutcome {
         try await retryingDeadlocks {
             try await transaction { connection in
@@ -240,24 +241,5 @@ extension PostgresTrackStore {
             trigger: try columns["trigger"].decode(String?.self),
             state: try columns["state"].decode(String?.self),
             source: IngestSource(rawValue: try columns["source"].decode(String.self)) ?? .native)
-    }
-
-    public func recordEvent(device: String, type: String, json: String, at now: Instant) async throws {
-        try await transaction { connection in
-            let id = try await Self.deviceID(connection, device, logger: logger)
-            try await connection.query(
-                """
-                INSERT INTO event (device_id, type, json, received_at)
-                VALUES (\(id), \(type), \(Self.text(json, max: .max)), \(now.ms))
-                """,
-                logger: logger)
-            try await connection.query("UPDATE device SET last_seen_at = \(now.ms) WHERE id = \(id)", logger: logger)
-        }
-    }
-
-    public func eventCount(device: String) async throws -> Int {
-        let found = try await rows(
-            "SELECT COUNT(*) FROM event e JOIN device d ON d.id = e.device_id WHERE d.name = \(device)")
-        return try Int(found.first?.decode(Int64.self) ?? 0)
     }
 }

@@ -2,7 +2,8 @@ public import BackgroundCore
 import PostgresNIO
 public import TrackServer
 
-extension PostgresTrackStore {
+/// The zones each device reported and the operator's override (``TimeZoneStore``).
+extension PostgresTrackStore: TimeZoneStore {
     /// Migration 10, `v10-time-zones` (SQLite's `v13-time-zones`).
     static let timeZoneStatements = [
         "ALTER TABLE device ADD COLUMN time_zone_override TEXT",

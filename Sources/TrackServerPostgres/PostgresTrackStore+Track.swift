@@ -1,6 +1,7 @@
 public import BackgroundCore
 import LocationLog
 import PostgresNIO
+import TrackGeometry
 public import TrackServer
 
 extension PostgresTrackStore {

@@ -5,6 +5,7 @@ import Hummingbird
 import LoadGenerator
 import LocationLog
 import Logging
+import TrackGeometry
 import TrackServer
 
 /// `bgtrack-bench reads`: the server's memory under concurrent year-long track reads and exports

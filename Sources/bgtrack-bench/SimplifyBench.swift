@@ -2,6 +2,7 @@ import ArgumentParser
 import BackgroundCore
 import Foundation
 import LocationLog
+import TrackGeometry
 
 /// `bgtrack-bench simplify`: Douglas–Peucker on a 1-million-point track (what `?simplify=` does to a
 /// long track before drawing it) against one linear pass over the same points doing the work of

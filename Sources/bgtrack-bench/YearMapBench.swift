@@ -5,6 +5,7 @@ import Hummingbird
 import LoadGenerator
 import LocationLog
 import Logging
+import TrackGeometry
 import TrackServer
 
 /// `bgtrack-bench yearmap`: a whole year of one device on one map (issue 25 item 1). Builds a

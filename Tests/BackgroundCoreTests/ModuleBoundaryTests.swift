@@ -61,4 +61,22 @@ import Testing
             #expect(!names.contains(moved), "\(moved) belongs in LinuxDevice")
         }
     }
+
+    /// Issue 42: the server's geometry and exports are in `TrackGeometry`, which no app links; the
+    /// library's `LocationLog` keeps what the phone (and the simulator's timeline) uses.
+    @Test func locationLogHasNoServerGeometry() throws {
+        let files = try #require(
+            FileManager.default.enumerator(
+                at: Self.sources.appendingPathComponent("LocationLog"), includingPropertiesForKeys: nil))
+        let names = Set(files.compactMap { ($0 as? URL)?.lastPathComponent })
+        #expect(names.contains("TimelineBuilder.swift"), "the scan found no files at all: is the path right?")
+        for moved in [
+            "TrackPoint.swift", "Simplification.swift", "DetailLevels.swift", "Gaps.swift", "EncodedPolyline.swift",
+            "TrackExport.swift", "ExportLocalTime.swift", "TimelineExport.swift",
+        ] {
+            #expect(!names.contains(moved), "\(moved) belongs in TrackGeometry")
+        }
+        let library = try PackageManifestTests.manifest("Package.swift")
+        #expect(!library.contains("TrackGeometry"), "the library package must not declare TrackGeometry")
+    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import LinuxDevice
 import LocationLog
 import Testing
+import TrackGeometry
 
 @Suite final class RouteFileTests {
     let directory: URL

@@ -80,13 +80,6 @@ public struct Sample: Hashable, Sendable, Identifiable {
             accuracy: fix.horizontalAccuracy, altitude: fix.altitude, speed: fix.speed, course: fix.course,
             battery: power.battery, charging: power.charging, trigger: trigger, state: state)
     }
-
-    /// The position as a geometry point (drops the phone context).
-    public var trackPoint: TrackPoint {
-        TrackPoint(
-            time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, altitude: altitude,
-            speed: speed, course: course)
-    }
 }
 
 /// Battery level and charging state when a sample was taken; `nil` when the platform did not say.

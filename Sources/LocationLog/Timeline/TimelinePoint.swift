@@ -31,12 +31,6 @@ public struct TimelinePoint: Hashable, Sendable, Codable {
 }
 
 extension TimelinePoint {
-    public init(_ point: TrackPoint) {
-        self.init(
-            time: point.time, latitude: point.latitude, longitude: point.longitude, accuracy: point.accuracy,
-            speed: point.speed)
-    }
-
     public init(_ sample: Sample) {
         self.init(
             time: sample.time, latitude: sample.latitude, longitude: sample.longitude, accuracy: sample.accuracy,

@@ -1,4 +1,5 @@
 public import Foundation
+import TrackGeometry
 
 /// What an operator can tune on `bgtrack serve`. Defaults suit one phone uploading 500-sample batches.
 public struct ServerConfiguration: Sendable {

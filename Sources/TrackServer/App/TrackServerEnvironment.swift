@@ -19,7 +19,7 @@ public struct TrackServerEnvironment: Sendable {
     /// shared by every copy of the environment.
     public let shareLimiter: ShareRateLimiter
     /// Keeps each device's timeline up to date after every ingest commit; `nil` when the timeline
-    /// is off or the store keeps none.
+    /// is off.
     public let timeline: TimelineUpdater?
     /// The tokens ``Authenticator/writer(token:)`` accepted in the last second, for the
     /// single-point lane; shared by every copy of the environment.
@@ -47,9 +47,7 @@ public struct TrackServerEnvironment: Sendable {
         shareLimiter = ShareRateLimiter(limits: configuration.shareLimits)
         timeline =
             configuration.timelineEnabled
-            ? (store as? any TrackStore & TimelineStore).map {
-                TimelineUpdater(store: $0, settings: configuration.timeline, clock: clock, logger: logger)
-            } : nil
+            ? TimelineUpdater(store: store, settings: configuration.timeline, clock: clock, logger: logger) : nil
     }
 
     var auth: Authenticator { Authenticator(store: store, clock: clock, writers: writerCache) }

@@ -8,10 +8,18 @@ import Logging
 /// a device token (or its session token) reads and writes only its own device; an operator token
 /// reads every device and writes none.
 struct Authenticator: Sendable {
-    var store: any TrackStore
+    var store: any DeviceStore
     var clock: ServerClock
     /// Remembers each token ``writer(token:)`` accepted, for the single-point lane.
     var writers: WriterCache? = nil
+
+    /// The operator behind the request, else 401/403 (share links and erasure).
+    func requireOperator(_ request: Request) async throws -> String {
+        guard case .operator(let name) = try await owner(token: Self.bearer(request, allowQuery: false)) else {
+            throw APIError(.forbidden, "share links and erasure need an operator token (`bgtrack operator add NAME`)")
+        }
+        return name
+    }
 
     /// The bearer token from `Authorization: Bearer …`, else from `?token=` when allowed.
     static func bearer(_ request: Request, allowQuery: Bool) -> String? {

@@ -1,6 +1,7 @@
 public import BackgroundCore
 import Foundation
 import LocationLog
+import TrackGeometry
 
 /// One stored point as the detail pass reads it: its row, time, position and accuracy.
 public struct DetailInput: Hashable, Sendable {

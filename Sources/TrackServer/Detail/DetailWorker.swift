@@ -26,7 +26,7 @@ public struct DetailWorker: Sendable {
     /// Redoes every pending day. Returns how many it redid.
     @discardableResult
     public func workPending() async throws -> Int {
-        guard let detail = environment.store as? any TrackDetailStore else { return 0 }
+        let detail = environment.store
         let rules = environment.configuration.cleanupRules
         let gap = environment.configuration.gapThreshold
         var total = 0

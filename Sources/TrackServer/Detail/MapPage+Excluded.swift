@@ -1,5 +1,6 @@
 import BackgroundCore
 import LocationLog
+import TrackGeometry
 
 extension TrackServerEnvironment {
     /// The day's segments without the points the clean-up rules flag (the same ``DayDetail`` pass

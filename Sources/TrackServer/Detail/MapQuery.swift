@@ -1,6 +1,7 @@
 import BackgroundCore
 import HTTPTypes
 import LocationLog
+import TrackGeometry
 
 /// The parameters of `GET /v1/devices/{id}/map`, checked: a time range, the zoom the map shows
 /// and how many points it may receive at most.

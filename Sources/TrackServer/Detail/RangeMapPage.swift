@@ -56,7 +56,7 @@ extension TrackServerEnvironment {
             }, now: clock.now)
         let permit = try readLimiter.acquire()
         defer { permit.release() }
-        let body = try await mapBody(device: device, query: query)
+        let body = try await MapController(self).mapBody(device: device, query: query)
         let zone = localTime.zoneNames(from: query.from, to: query.to)
         let title =
             localTime.text(query.from).prefix(10) + " … " + localTime.text(query.to - .milliseconds(1)).prefix(10)

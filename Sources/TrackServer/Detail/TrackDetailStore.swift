@@ -1,17 +1,18 @@
 public import BackgroundCore
-public import LocationLog
+import LocationLog
+public import TrackGeometry
 
 /// A store that keeps a detail level and a clean-up flag per sample (issue 25 items 1 and 5), so
 /// a map of any range reads only the points its zoom draws: `level <= zoom` on an index, a few
-/// thousand rows for a year instead of every sample. Both SQL stores conform (contract suite
-/// `DetailStoreContract`); a store that does not is read exactly, point by point.
+/// thousand rows for a year instead of every sample. Both stores conform (contract suite
+/// `DetailStoreContract`).
 ///
 /// Levels and flags are worked out a device-day at a time by ``DayDetail``: an insert marks its
 /// days as pending (one row per device-day, in the insert's transaction), and a read brings the
 /// pending days of its range up to date first (``refreshDetail(device:from:to:rules:maximumGap:)``),
 /// so what a map draws always matches what is stored. A pending day's points have level
 /// ``DayDetail/pendingLevel``, outside the level index: an insert does not maintain it.
-public protocol TrackDetailStore: TrackStore {
+public protocol TrackDetailStore: Sendable {
     /// Remembers the rules' fingerprint; when it differs from the one stored, marks every
     /// device-day as pending, so each is redone with the new rules. True when it changed.
     func useDetailRules(_ fingerprint: String) async throws -> Bool

@@ -1,9 +1,9 @@
 public import BackgroundCore
 
-/// What an import needs of a store beyond ``TrackStore``: its checkpoints, and a batch of rows
+/// What an import needs of a store beyond ``SampleStore``: its checkpoints, and a batch of rows
 /// committed with the checkpoint in one transaction. Both stores conform (contract tests:
 /// `ImportStoreContract`).
-public protocol ImportStore: TrackStore {
+public protocol ImportStore: Sendable {
     /// The device's checkpoint for the file, `nil` if it was never imported into it.
     func importCheckpoint(device: String, fingerprint: String) async throws -> ImportCheckpoint?
     /// In one transaction: stores `samples` (a key the device already has is a duplicate, not an

@@ -1,6 +1,7 @@
 import BackgroundCore
 import Foundation
 import LocationLog
+import TrackGeometry
 
 /// Small helpers for the server-rendered pages.
 enum HTML {

@@ -9,7 +9,7 @@ extension TrackServerEnvironment {
         let token = Authenticator.bearer(request, allowQuery: true)
         let owner = try await auth.owner(token: token)
         let now = clock.now
-        let devices = try await visibleDevices(to: owner)
+        let devices = try await DeviceController(self).visibleDevices(to: owner)
         var rows: [String] = []
         for device in devices {
             // Times in the device's own zone, named.

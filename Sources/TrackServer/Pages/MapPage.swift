@@ -51,7 +51,7 @@ extension TrackServerEnvironment {
         let range = localTime.range(ofDay: dayNumber)
         let (start, end) = (range.lowerBound, range.upperBound)
         let (segments, excluded) = Self.excluding(
-            try await sampleSegments(device: device, from: start, to: end).map { segment in
+            try await TrackController(self).sampleSegments(device: device, from: start, to: end).map { segment in
                 // Where the device changed zone, the range may hold a few samples of a neighbouring day.
                 segment.filter { localTime.day(of: $0.time) == dayNumber }
             }.filter { !$0.isEmpty },
@@ -72,7 +72,8 @@ extension TrackServerEnvironment {
             tileURL: configuration.tileURL, offsets: localTime.offsetTable(from: start, to: end),
             zone: localTime.zoneNames(from: start, to: end))
         data.lastSeenText = record.lastSeenAt.map { localTime.text($0) }
-        (data.gaps, data.delays) = try await gapBodies(device: device, from: start, to: end, localTime: localTime)
+        (data.gaps, data.delays) = try await GapController(self).gapBodies(
+            device: device, from: start, to: end, localTime: localTime)
         data.excluded = excluded.map {
             [$0.sample.latitude, $0.sample.longitude, $0.sample.time.seconds * 1000, $0.sample.accuracy ?? -1]
         }

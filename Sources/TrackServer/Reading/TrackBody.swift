@@ -2,6 +2,7 @@ import BackgroundCore
 import Hummingbird
 import LocationLog
 import NIOCore
+import TrackGeometry
 
 /// The streamed body of `GET /v1/devices/{id}/track`: the same bytes as ``TrackExport`` and the
 /// polyline answer built whole, written in pieces of about `flushBytes` as ``TrackReader`` reads

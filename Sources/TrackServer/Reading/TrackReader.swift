@@ -1,5 +1,6 @@
 import BackgroundCore
 import LocationLog
+import TrackGeometry
 
 /// Consecutive points of one segment of a track, as ``TrackReader`` hands them out.
 struct TrackRun: Sendable {
@@ -16,7 +17,7 @@ struct TrackRun: Sendable {
 /// tolerance of the kept segment that spans it. A segment no longer than a window is simplified
 /// exactly as ``Simplification/douglasPeucker(_:tolerance:)`` does it whole.
 struct TrackReader: Sendable {
-    var store: any TrackStore
+    var store: any SampleStore
     var device: String
     var from: Instant
     var to: Instant

@@ -6,16 +6,6 @@ import LocationLog
 import Logging
 
 extension TrackServerEnvironment {
-    /// Share links, retention and erasure: `GET /s/{secret}`, the operator's `/v1/shares` and
-    /// `DELETE /v1/devices/{id}?data=true`.
-    func addLifecycleRoutes(to router: Router<TrackRequestContext>) {
-        router.get("/s/{secret}", use: sharePage)
-        router.get("/v1/shares", use: listShares)
-        router.post("/v1/shares", use: createShare)
-        router.delete("/v1/shares/{id}", use: revokeShare)
-        router.delete("/v1/devices/{id}", use: deleteDevice)
-    }
-
     /// `GET /s/{secret}`: the shared range or live position, read-only. The secret is checked
     /// by shape, then by its hash; nothing in the page, its links or its requests carries it, the
     /// request log shows `/s/…`, and the answer has `Referrer-Policy: no-referrer` and
@@ -86,7 +76,7 @@ extension TrackServerEnvironment {
             newest = last?.time
             title = "\(link.device) — live position"
         case .range(let from, let to):
-            segments = try await sampleSegments(device: link.device, from: from, to: to)
+            segments = try await TrackController(self).sampleSegments(device: link.device, from: from, to: to)
             newest = segments.last?.last?.time
             title = "\(link.device) — \(localTime.text(from)) to \(localTime.named(to))"
         }

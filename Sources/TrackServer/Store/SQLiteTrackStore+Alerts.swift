@@ -2,59 +2,8 @@ public import BackgroundCore
 import Foundation
 import GRDB
 
-extension SQLiteTrackStore {
-    public func quarantine(
-        device: String, source: IngestSource, reason: String, raw: String, at now: Instant
-    ) async throws {
-        try await writer.write { db in
-            guard let id = try Self.deviceID(db, device) else { throw TrackStoreError.unknownDevice(device) }
-            try db.execute(
-                sql: "INSERT INTO rejected_point (device_id, source, reason, raw, received_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [
-                    id, source.rawValue, String(reason.prefix(500)), String(raw.prefix(4096)), now.milliseconds,
-                ])
-            try db.cachedStatement(
-                sql: "UPDATE device SET last_seen_at = ?, rejected_count = rejected_count + 1 WHERE id = ?"
-            ).execute(
-                arguments: [now.milliseconds, id])
-        }
-    }
-
-    public func rejectedPoints(device: String, limit: Int) async throws -> [RejectedPoint] {
-        try await writer.read { db in
-            guard let id = try Self.deviceID(db, device) else { return [] }
-            return try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT source, reason, raw, received_at FROM rejected_point WHERE device_id = ?
-                    ORDER BY id DESC LIMIT ?
-                    """,
-                arguments: [id, limit]
-            ).map {
-                RejectedPoint(source: $0["source"], reason: $0["reason"], raw: $0["raw"], receivedAt: $0["received_at"])
-            }
-        }
-    }
-
-    public func operators() async throws -> [OperatorRecord] {
-        try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT name, created_at, revoked_at FROM operator ORDER BY name").map {
-                OperatorRecord(
-                    name: $0["name"], createdAt: Instant(milliseconds: $0["created_at"]),
-                    revokedAt: ($0["revoked_at"] as Int64?).map(Instant.init(milliseconds:)))
-            }
-        }
-    }
-
-    public func revokeOperator(named name: String, at now: Instant) async throws -> Bool {
-        try await writer.write { db in
-            try db.execute(
-                sql: "UPDATE operator SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
-                arguments: [now.milliseconds, name])
-            return db.changesCount > 0
-        }
-    }
-
+/// Per-device silence thresholds and the alert outbox (``AlertStore``).
+extension SQLiteTrackStore: AlertStore {
     public func setSilentAfter(device: String, _ threshold: Duration?) async throws -> Bool {
         try await writer.write { db in
             try db.execute(
@@ -111,25 +60,6 @@ extension SQLiteTrackStore {
                 sql:
                     "UPDATE alert_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?",
                 arguments: [retryAt.milliseconds, String(error.prefix(500)), id])
-        }
-    }
-}
-
-extension SQLiteTrackStore {
-    public func setOwnTracksKey(device: String, _ key: OwnTracksKey?) async throws -> Bool {
-        try await writer.write { db in
-            try db.execute(
-                sql: "UPDATE device SET owntracks_key = ? WHERE name = ?",
-                arguments: [key.map { Data($0.bytes) }, device])
-            return db.changesCount > 0
-        }
-    }
-
-    public func ownTracksKey(device: String) async throws -> OwnTracksKey? {
-        try await writer.read { db in
-            let stored = try Data.fetchOne(
-                db.cachedStatement(sql: "SELECT owntracks_key FROM device WHERE name = ?"), arguments: [device])
-            return stored.flatMap { OwnTracksKey(bytes: Array($0)) }
         }
     }
 }

@@ -1,6 +1,7 @@
 public import BackgroundCore
 import GRDB
 import LocationLog
+import TrackGeometry
 
 extension SQLiteTrackStore: TrackDetailStore {
     /// The day number of `t` (floored, as ``DayDetail/day(_:)``), in SQL.

@@ -2,7 +2,8 @@ public import BackgroundCore
 import GRDB
 public import LocationLog
 
-extension SQLiteTrackStore {
+/// The intervals the phone reported (``GapStore``).
+extension SQLiteTrackStore: GapStore {
     /// Migration `v8-gap-intervals`.
     static let gapIntervalTable = """
         CREATE TABLE gap_interval (

@@ -1,7 +1,8 @@
 public import BackgroundCore
 import GRDB
 
-extension SQLiteTrackStore {
+/// The zones each device reported and the operator's override (``TimeZoneStore``).
+extension SQLiteTrackStore: TimeZoneStore {
     /// `v13-time-zones`: a row each time a device's reported zone changed (from its first sample in
     /// that zone), and the operator's zone on the device row.
     static let timeZoneMigration = """

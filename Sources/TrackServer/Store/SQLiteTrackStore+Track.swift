@@ -1,6 +1,7 @@
 public import BackgroundCore
 import GRDB
 import LocationLog
+import TrackGeometry
 
 extension SQLiteTrackStore {
     // Each read below walks the `sample_device_time (device_id, t)` index, whose entries end in the

@@ -1,4 +1,4 @@
-public import BackgroundCore
+import BackgroundCore
 
 /// The tables that hold a device's rows, by their `device_id` column: what
 /// ``TrackStore/eraseDevice(named:at:)`` deletes (in this order, children first, then the
@@ -38,49 +38,4 @@ public enum DeviceData {
     /// The per-table counts' key for the device row itself and the queued alerts naming it.
     public static let deviceRow = "device"
     public static let alertOutbox = "alert_outbox"
-}
-
-/// Share links, retention and erasure on a store that does not keep them.
-public enum DataLifecycleError: Error, Hashable, CustomStringConvertible {
-    case unsupported(String)
-
-    public var description: String {
-        switch self {
-        case .unsupported(let what):
-            "this store does not keep \(what); use the SQLite or the PostgreSQL store"
-        }
-    }
-}
-
-extension TrackStore {
-    public func createShare(_ share: NewShareLink, at now: Instant) async throws -> ShareLink {
-        throw DataLifecycleError.unsupported("share links")
-    }
-    public func shares(device: String?) async throws -> [ShareLink] {
-        throw DataLifecycleError.unsupported("share links")
-    }
-    public func share(secretHash: String) async throws -> ShareLink? {
-        throw DataLifecycleError.unsupported("share links")
-    }
-    public func countShareView(id: Int64, at now: Instant) async throws {
-        throw DataLifecycleError.unsupported("share links")
-    }
-    public func revokeShare(id: Int64, at now: Instant) async throws -> Bool {
-        throw DataLifecycleError.unsupported("share links")
-    }
-    public func setRetention(device: String, _ retention: Duration?) async throws -> Bool {
-        throw DataLifecycleError.unsupported("retention periods")
-    }
-    public func retentions() async throws -> [String: Duration] {
-        throw DataLifecycleError.unsupported("retention periods")
-    }
-    public func sweep(device: String, before: Instant, limit: Int) async throws -> [String: Int] {
-        throw DataLifecycleError.unsupported("retention periods")
-    }
-    public func deviceRowCounts(device: String) async throws -> [String: Int] {
-        throw DataLifecycleError.unsupported("erasure")
-    }
-    public func eraseDevice(named name: String) async throws -> [String: Int]? {
-        throw DataLifecycleError.unsupported("erasure")
-    }
 }

@@ -1,5 +1,6 @@
 public import BackgroundCore
-public import LocationLog
+import LocationLog
+public import TrackGeometry
 
 /// Where a track page ended: the last point's time and its row, so the next page starts after it
 /// even when several samples share a time.
@@ -27,7 +28,7 @@ public struct TrackPage: Sendable {
     }
 }
 
-extension TrackStore {
+extension SampleStore {
     /// The default reads the samples and pages them in memory (correct for any store, the memory of
     /// the whole range; the SQL stores read only the page). Rows are numbered by their place in
     /// the range, which is stable while nothing is inserted into it.

@@ -4,8 +4,8 @@ public import LocationLog
 /// Where the server keeps each device's timeline: the closed stays, trips and gaps, and the
 /// detector's state, so a restart resumes it without re-reading history.
 ///
-/// Separate from ``TrackStore`` (the timeline is an addition a store may lack); both stores
-/// conform, and the contract suite `TimelineStoreContract` runs on SQLite and PostgreSQL.
+/// One of the resources of ``TrackStore``; both stores conform, and the contract suite
+/// `TimelineStoreContract` runs on SQLite and PostgreSQL.
 ///
 /// Every insert marks, in its own transaction, the stretch the saved timeline may not cover
 /// (``timelinePending(device:)``): an import from its earliest row (no updater was told of it;

@@ -64,7 +64,7 @@ public actor TimelineUpdater {
         }
     }
 
-    private let store: any TrackStore & TimelineStore
+    private let store: any TimelineStore & SampleStore & GapStore
     public let settings: Settings
     private let logger: Logger
     private var builders: [String: TimelineBuilder] = [:]
@@ -100,7 +100,8 @@ public actor TimelineUpdater {
     private let clock: ServerClock
 
     public init(
-        store: any TrackStore & TimelineStore, settings: Settings, clock: ServerClock = .system, logger: Logger
+        store: any TimelineStore & SampleStore & GapStore, settings: Settings, clock: ServerClock = .system,
+        logger: Logger
     ) {
         self.store = store
         self.settings = settings

@@ -1,6 +1,7 @@
 public import BackgroundCore
 public import Foundation
-public import LocationLog
+import LocationLog
+public import TrackGeometry
 
 /// A device's local time: the IANA zone each of its samples was taken in, with daylight saving.
 ///

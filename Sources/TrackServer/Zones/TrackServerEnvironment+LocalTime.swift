@@ -1,11 +1,23 @@
 import BackgroundCore
 import Foundation
 
+/// Each device's local time: the zones it reported, the operator's zone for it, the server's
+/// `--time-zone` where neither says. What the routes that write local times hold.
+struct LocalTimes: Sendable {
+    let store: any TimeZoneStore
+    let serverDefault: TimeZone
+
+    func callAsFunction(device: String) async throws -> LocalTime {
+        LocalTime(try await store.timeZones(device: device), serverDefault: serverDefault)
+    }
+}
+
 extension TrackServerEnvironment {
-    /// The device's local time: the zones it reported, the operator's zone for it, the server's
-    /// `--time-zone` where neither says.
+    var localTimes: LocalTimes { LocalTimes(store: store, serverDefault: configuration.timeZone) }
+
+    /// The device's local time (``LocalTimes``).
     func localTime(device: String) async throws -> LocalTime {
-        LocalTime(try await store.timeZones(device: device), serverDefault: configuration.timeZone)
+        try await localTimes(device: device)
     }
 
     /// After a batch's commit: the zone the device reported with it applies from its first sample

@@ -25,9 +25,7 @@ struct CleanupCommand: AsyncParsableCommand {
         let rules = try cleanup.rules()
         let gap = Duration.seconds(gapMinutes * 60)
         try await database.withStore { store in
-            guard let detail = store as? any TrackDetailStore else {
-                throw ValidationError("this store keeps no detail levels")
-            }
+            let detail = store
             let clock = ContinuousClock()
             let started = clock.now
             var fingerprint = rules.fingerprint(maximumGap: gap)

@@ -2,6 +2,7 @@ import ArgumentParser
 import BackgroundCore
 import Foundation
 import LocationLog
+import TrackGeometry
 import TrackServer
 
 /// `bgtrack device delete NAME --data`: erases the device and everything of it (samples, events,

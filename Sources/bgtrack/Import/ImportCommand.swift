@@ -58,9 +58,6 @@ struct ImportCommand: AsyncParsableCommand {
     func run() async throws {
         var failed = 0
         try await database.withStore { store in
-            guard let store = store as? any ImportStore else {
-                throw ValidationError("this store cannot import")
-            }
             guard let record = try await store.device(named: device) else {
                 throw ValidationError(TrackStoreError.unknownDevice(device).description)
             }

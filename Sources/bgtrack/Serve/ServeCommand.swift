@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import TrackGeometry
 import TrackServer
 
 /// `bgtrack serve`: the track server (ingest, sessions, map page) on one SQLite file, or on a

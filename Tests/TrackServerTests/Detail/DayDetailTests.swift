@@ -1,6 +1,7 @@
 import BackgroundCore
 import LocationLog
 import Testing
+import TrackGeometry
 import TrackServer
 
 @Suite("Day detail: clean-up flags and levels of one device-day (issue 25 items 1 and 5)")

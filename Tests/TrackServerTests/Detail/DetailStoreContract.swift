@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import LocationLog
 import Testing
+import TrackGeometry
 import TrackServer
 
 /// The contract of ``TrackDetailStore``: each check gets a fresh, empty store; run on SQLite (in
@@ -25,7 +26,7 @@ enum DetailContract {
         }
     }
 
-    static func everything(_ store: any TrackDetailStore, zoom: Int) async throws -> [DrawnPoint] {
+    static func everything(_ store: any TrackStore, zoom: Int) async throws -> [DrawnPoint] {
         var after: TrackPageKey?
         var drawn: [DrawnPoint] = []
         repeat {
@@ -38,7 +39,7 @@ enum DetailContract {
         return drawn
     }
 
-    static func refresh(_ store: any TrackDetailStore, rules: CleanupRules = CleanupRules()) async throws -> Int {
+    static func refresh(_ store: any TrackStore, rules: CleanupRules = CleanupRules()) async throws -> Int {
         try await store.refreshDetail(
             device: "a", from: day - .seconds(86_400), to: day + .seconds(3 * 86_400), rules: rules,
             maximumGap: gap, dayLimit: 100)
@@ -47,7 +48,7 @@ enum DetailContract {
     /// A group commit marks the days of every request whose rows it stored (and each next day),
     /// across devices and requests, and not the days of a request that failed; a day already
     /// pending is marked again, so a pass under way redoes it.
-    static func aGroupMarksTheDaysOfTheRowsItStored(_ store: any TrackDetailStore) async throws {
+    static func aGroupMarksTheDaysOfTheRowsItStored(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
         let results = try await store.insertGroup([
@@ -70,7 +71,7 @@ enum DetailContract {
 
     /// Levels thin a day, exact at the finest level; gap ends at every zoom; insert marks its day
     /// and the next pending; a read range only works out its own days.
-    static func levelsThinTheTrackAndKeepGaps(_ store: any TrackDetailStore) async throws {
+    static func levelsThinTheTrackAndKeepGaps(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         let morning = walk(60, minute: 6 * 60, prefix: "m")
         let evening = walk(60, minute: 18 * 60, prefix: "e")
@@ -123,7 +124,7 @@ enum DetailContract {
     }
 
     /// Flagged points are kept, listed with their rule, not drawn; other rules bring them back.
-    static func flagsAreKeptListedAndReversible(_ store: any TrackDetailStore) async throws {
+    static func flagsAreKeptListedAndReversible(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         var samples = walk(20, minute: 600, prefix: "k")
         samples[3].latitude = 0
@@ -161,8 +162,8 @@ enum DetailContract {
 
 @Suite("TrackDetailStore contract: SQLite")
 struct DetailStoreContract {
-    func make(_ kind: StoreKind) throws -> any TrackDetailStore {
-        try #require(try kind.make() as? any TrackDetailStore)
+    func make(_ kind: StoreKind) throws -> any TrackStore {
+        try kind.make()
     }
 
     @Test(arguments: StoreKind.allCases)

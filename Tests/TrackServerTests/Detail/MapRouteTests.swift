@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import LocationLog
 import Testing
+import TrackGeometry
 import TrackServer
 
 @Suite("Map route: any range at a bounded cost, excluded points (issue 25 items 1 and 5)")

@@ -10,7 +10,7 @@ enum ImportContract {
     static let now = ImportHarness.now
     static let file = Array(ImportSampleFile.text(.takeoutRecords, records: 40).utf8)
 
-    static func aBatchAndItsCheckpointAreCommittedTogether(_ store: any ImportStore) async throws {
+    static func aBatchAndItsCheckpointAreCommittedTogether(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "p", tokenHash: "h", at: now)
         let first = try await ImportHarness.importInto(store, device: "p", bytes: file)
         #expect(first.added == 40 && first.duplicates == 0 && first.points == 40 && first.finished)
@@ -22,7 +22,7 @@ enum ImportContract {
         #expect(try await store.importCheckpoint(device: "p", fingerprint: "other") == nil)
     }
 
-    static func theSameFileTwiceAddsNothing(_ store: any ImportStore) async throws {
+    static func theSameFileTwiceAddsNothing(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "p", tokenHash: "h", at: now)
         try await ImportHarness.importInto(store, device: "p", bytes: file)
         let second = try await ImportHarness.importInto(store, device: "p", bytes: file)
@@ -37,7 +37,7 @@ enum ImportContract {
         #expect(tally == SampleTally(rows: 60, distinctTimes: 60))
     }
 
-    static func aKilledImportResumesWithExactCounts(_ store: any ImportStore) async throws {
+    static func aKilledImportResumesWithExactCounts(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "p", tokenHash: "h", at: now)
         for stop in [1, 3] {
             let partial = try await ImportHarness.importInto(store, device: "p", bytes: file, stopAfterBatches: stop)
@@ -51,7 +51,7 @@ enum ImportContract {
         #expect(try await store.device(named: "p")?.sampleCount == 40)
     }
 
-    static func anUnknownDeviceWritesNothing(_ store: any ImportStore) async throws {
+    static func anUnknownDeviceWritesNothing(_ store: any TrackStore) async throws {
         await #expect(throws: TrackStoreError.unknownDevice("ghost")) {
             try await ImportHarness.importInto(store, device: "ghost", bytes: file)
         }
@@ -61,7 +61,7 @@ enum ImportContract {
 
     /// Issue 38 item 5: a checkpoint keeps the digest its client declared and the hash of the
     /// body's bytes its records lie in, and a later batch under the same name replaces them.
-    static func aCheckpointKeepsItsDigestAndPrefix(_ store: any ImportStore) async throws {
+    static func aCheckpointKeepsItsDigestAndPrefix(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "p", tokenHash: "h", at: now)
         let digest = "sha-256=:" + String(repeating: "A", count: 43) + "=:"
         var checkpoint = ImportCheckpoint(
@@ -75,7 +75,7 @@ enum ImportContract {
         #expect(reset == checkpoint && reset?.digest == nil && reset?.prefix == nil)
     }
 
-    static func importsAreKeptPerDevice(_ store: any ImportStore) async throws {
+    static func importsAreKeptPerDevice(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
         try await ImportHarness.importInto(store, device: "a", bytes: file)
@@ -86,8 +86,8 @@ enum ImportContract {
 
 @Suite("ImportStore contract: SQLite")
 struct ImportStoreContract {
-    static func make(_ kind: StoreKind) throws -> any ImportStore {
-        try #require(try kind.make() as? any ImportStore)
+    static func make(_ kind: StoreKind) throws -> any TrackStore {
+        try kind.make()
     }
 
     @Test(arguments: StoreKind.allCases) func aBatchAndItsCheckpointAreCommittedTogether(kind: StoreKind) async throws {

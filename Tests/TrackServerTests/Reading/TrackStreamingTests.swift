@@ -9,6 +9,7 @@ import Logging
 import NIOCore
 import Testing
 
+import TrackGeometry
 @testable import TrackServer
 
 /// Track reads stream (issue 23 item 2): the bytes are those of the whole-track exports, the
@@ -207,6 +208,8 @@ struct TrackStreamingTests {
         var configuration = ServerConfiguration()
         configuration.leafletDirectory = nil
         configuration.maxConcurrentReads = 2
+        // The test counts the store's reads: no timeline reading behind them.
+        configuration.timelineEnabled = false
         var quiet = Logger(label: "test")
         quiet.logLevel = .critical
         let environment = TrackServerEnvironment(

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import LocationLogTesting
 import Testing
+import TrackGeometry
 import TrackServer
 
 @Suite("Reading: track API, map page, index, ops routes (docs/protocol.md §Reading)")

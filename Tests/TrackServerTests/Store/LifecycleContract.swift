@@ -144,13 +144,11 @@ enum LifecycleContract {
             ],
             device: device, at: now)
         try await store.noteTimeZone(device: device, zone: "Europe/Berlin", since: now - .seconds(600))
-        let importer = try #require(store as? any ImportStore, "both stores take imports")
-        _ = try await importer.commitImport(
+        _ = try await store.commitImport(
             [StoreContract.sample("\(device)-imported", at: 600)], device: device,
             checkpoint: ImportCheckpoint(fingerprint: "file-\(device)", format: "gpx", records: 1, points: 1), at: now)
-        let timeline = try #require(store as? any TimelineStore, "both stores keep a timeline")
         // The import marked its stretch pending (`timeline_pending`); the save keeps a resume point.
-        try await timeline.saveTimeline(
+        try await store.saveTimeline(
             device: device, closed: [.gap(TimelineGap(start: now - .seconds(600), end: now))], checkpoint: "{}",
             newest: now, replacingFrom: nil, resumePoints: [], consuming: nil)
     }

@@ -2,6 +2,7 @@ import BackgroundCore
 import Foundation
 import LocationLog
 import Testing
+import TrackGeometry
 import TrackServer
 
 /// The contract every ``TrackStore`` must meet: each check gets a fresh, empty store. The suites

@@ -73,7 +73,8 @@ actor EventLog {
 
 /// The SQLite store with a gate in front of its commits: `insertGroup` and `insert` wait at the
 /// gate, then commit, then log what they committed. With `readGate`, track pages wait at that
-/// gate; reads log how many rows they returned. Every other method forwards unchanged.
+/// gate; reads log how many rows they returned. Every other method forwards unchanged
+/// (GatedStore+Gaps, GatedStore+Rest).
 struct GatedStore: TrackStore {
     let base: SQLiteTrackStore
     let gate: Gate

@@ -30,7 +30,7 @@ enum TimelineContract {
         .gap(TimelineGap(start: day + .seconds(startMinutes * 60), end: day + .seconds(endMinutes * 60)))
     }
 
-    static func entriesAndCheckpointRoundTrip(_ store: any TrackStore & TimelineStore) async throws {
+    static func entriesAndCheckpointRoundTrip(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         _ = try await store.addDevice(name: "b", tokenHash: "hb", at: now)
         #expect(try await store.timelineCheckpoint(device: "a") == nil)
@@ -54,7 +54,7 @@ enum TimelineContract {
         #expect(try await store.timelineCheckpoint(device: "a") == "{\"x\":2}")
     }
 
-    static func anUnknownDeviceWritesNothing(_ store: any TrackStore & TimelineStore) async throws {
+    static func anUnknownDeviceWritesNothing(_ store: any TrackStore) async throws {
         await #expect(throws: TrackStoreError.unknownDevice("ghost")) {
             try await store.saveTimeline(device: "ghost", closed: [stay(0, 60)], checkpoint: "{}", replacingFrom: nil)
         }
@@ -96,7 +96,7 @@ enum TimelineContract {
     }
 
     /// The updater fed batch by batch, a late batch, and a restart all give the offline timeline.
-    static func theUpdaterMatchesTheOfflineTimeline(_ store: any TrackStore & TimelineStore) async throws {
+    static func theUpdaterMatchesTheOfflineTimeline(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         let samples = daySamples()
         let expected = offline(samples)
@@ -121,7 +121,7 @@ enum TimelineContract {
     /// Samples a little out of order (neighbours swapped, as concurrent requests deliver them) are
     /// put in order without a rebuild from the store; one older than the reorder window forces
     /// one rebuild; both give the offline timeline.
-    static func samplesSlightlyOutOfOrderNeedNoRebuild(_ store: any TrackStore & TimelineStore) async throws {
+    static func samplesSlightlyOutOfOrderNeedNoRebuild(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         var samples = daySamples()
         let updater = TimelineUpdater(store: store, settings: .init(), logger: quiet)
@@ -147,7 +147,7 @@ enum TimelineContract {
     /// Points days apart in turn (a replaying or hostile client): each would force a rebuild
     /// from the store, re-reading every sample since; within the rebuild interval they are owed
     /// one rebuild, from the earliest, which a read runs. Still the offline timeline.
-    static func stragglersInABurstCostOneRebuild(_ store: any TrackStore & TimelineStore) async throws {
+    static func stragglersInABurstCostOneRebuild(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         var samples = daySamples()
         let updater = TimelineUpdater(store: store, settings: .init(rebuildInterval: .seconds(3_600)), logger: quiet)
@@ -179,7 +179,7 @@ enum TimelineContract {
     /// Inserts mark the stretch the saved timeline may not cover, in their transaction: a live
     /// insert only where the checkpoint took a sample as new, an import always; a save clears the
     /// mark it read unless another insert marked it since (issue 38 item 1).
-    static func insertsMarkWhatTheTimelineMustRedo(_ store: any TrackStore & TimelineStore & ImportStore)
+    static func insertsMarkWhatTheTimelineMustRedo(_ store: any TrackStore)
         async throws
     {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
@@ -226,7 +226,7 @@ enum TimelineContract {
 
     /// A rebuild that met the saved timeline again replaces only its stretch: entries that start
     /// before the cut and resume points before the point it met; later ones and the checkpoint stay.
-    static func aStretchIsReplacedAndTheRestKept(_ store: any TrackStore & TimelineStore) async throws {
+    static func aStretchIsReplacedAndTheRestKept(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         func stay(_ minute: Int64) -> TimelineEntry {
             .stay(
@@ -262,7 +262,7 @@ enum TimelineContract {
     }
 
     /// Resume points: the latest before a time; a rebuild's save drops those from its start on.
-    static func resumePointsAreKeptAndReplaced(_ store: any TrackStore & TimelineStore) async throws {
+    static func resumePointsAreKeptAndReplaced(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         #expect(try await store.timelineResumePoint(device: "a", before: day) == nil)
         let ten = TimelineCheckpoint(newest: day + .seconds(10), builder: "{\"ten\":1}")
@@ -283,7 +283,7 @@ enum TimelineContract {
 
     /// The report's bugs on the store alone: history imported into a device an updater is serving,
     /// older than its live samples, reaches the next read, and a new updater's first read.
-    static func anImportReachesTheNextReadAndARestart(_ store: any TrackStore & TimelineStore & ImportStore)
+    static func anImportReachesTheNextReadAndARestart(_ store: any TrackStore)
         async throws
     {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
@@ -302,7 +302,7 @@ enum TimelineContract {
     }
 
     /// Overland, OwnTracks and OsmAnd give no reasons: their gaps stay gaps by default.
-    static func otherClientsSilencesAreInferredUnlessTurnedOff(_ store: any TrackStore & TimelineStore) async throws {
+    static func otherClientsSilencesAreInferredUnlessTurnedOff(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         var samples: [TrackSample] = []
         for minute in Array(stride(from: Int64(0), to: 60, by: 2)) + Array(stride(from: Int64(240), to: 300, by: 2)) {

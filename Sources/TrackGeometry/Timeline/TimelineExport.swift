@@ -1,4 +1,5 @@
 import BackgroundCore
+public import LocationLog
 
 /// The timeline in the track exports: GeoJSON features and GPX waypoints and routes, appended
 /// to (GeoJSON) or placed before (GPX) the track itself.

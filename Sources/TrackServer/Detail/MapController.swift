@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import LocationLog
+import TrackGeometry
 
 /// `GET /v1/devices/{id}/map`'s answer: the track at one detail level, one encoded polyline per
 /// segment (a new one after each gap), and the flagged points as excluded markers.
@@ -38,7 +39,28 @@ struct MapBody: Encodable {
     var excludedTruncated: Bool
 }
 
-extension TrackServerEnvironment {
+/// The track of any range at a bounded cost (`GET /v1/devices/{id}/map`, issue 25 items 1 and 5):
+/// the detail level that fits, as encoded polylines, and the points the clean-up rules excluded.
+/// The range map page embeds its first answer (``mapBody(device:query:)``).
+struct MapController: Sendable {
+    let detail: any TrackDetailStore
+    let devices: any DeviceStore
+    let auth: Authenticator
+    let clock: ServerClock
+    let readLimiter: ReadLimiter
+
+    init(_ environment: TrackServerEnvironment) {
+        detail = environment.store
+        devices = environment.store
+        auth = environment.auth
+        clock = environment.clock
+        readLimiter = environment.readLimiter
+    }
+
+    func addRoutes(to router: Router<TrackRequestContext>) {
+        router.get("/v1/devices/{id}/map", use: mapTrack)
+    }
+
     /// `GET /v1/devices/{id}/map?from=&to=&zoom=&points=`: any range at a bounded cost. It reads
     /// the levels that exist and writes nothing (``DetailWorker`` works out pending days): the
     /// finest level not above `zoom` whose points fit in `points` is chosen by bounded counts of the
@@ -46,7 +68,7 @@ extension TrackServerEnvironment {
     func mapTrack(_ request: Request, context: some RequestContext) async throws -> Response {
         let device = try context.parameters.require("id")
         _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
-        guard try await store.device(named: device) != nil else {
+        guard try await devices.device(named: device) != nil else {
             throw APIError(.notFound, "no device is registered as \"\(device)\"")
         }
         let query = try MapQuery({ request.uri.queryParameters.get($0) }, now: clock.now)
@@ -57,10 +79,6 @@ extension TrackServerEnvironment {
     }
 
     func mapBody(device: String, query: MapQuery) async throws -> MapBody {
-        guard let detail = store as? any TrackDetailStore else {
-            throw APIError(
-                .notImplemented, "this store keeps no detail levels; read the track with /v1/devices/{id}/track")
-        }
         let wanted = query.zoom ?? DetailLevels.all
         guard let zoom = try await finestZoom(detail, device: device, query: query, upTo: wanted) else {
             throw APIError(

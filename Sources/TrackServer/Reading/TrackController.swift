@@ -3,38 +3,40 @@ import HTTPTypes
 import Hummingbird
 import LocationLog
 import Logging
+import TrackGeometry
 
-/// One line of `GET /v1/devices`.
-struct DeviceSummary: Encodable {
-    var name: String
-    var samples: Int
-    var last_seen: Int64?
-    var offline: Bool
-    var revoked: Bool
-}
+/// The stored track (`GET /v1/devices/{id}/track`, every export format) and the quarantine
+/// (`GET /v1/devices/{id}/rejected`); the map pages read their segments through it too
+/// (``sampleSegments(device:from:to:)``).
+struct TrackController: Sendable {
+    let samples: any SampleStore
+    let devices: any DeviceStore
+    let ingestLog: any IngestLogStore
+    let auth: Authenticator
+    let clock: ServerClock
+    let readLimiter: ReadLimiter
+    /// The exports carry the timeline; `nil` with `serve --no-timeline`.
+    let timeline: TimelineUpdater?
+    let localTime: LocalTimes
+    let gapThreshold: Duration
+    let maxTrackPoints: Int
 
-extension TrackServerEnvironment {
-    /// `GET /v1/devices`: every device for an operator, only itself for a device token.
-    func listDevices(_ request: Request, context: some RequestContext) async throws -> Response {
-        let owner = try await auth.owner(token: Authenticator.bearer(request, allowQuery: true))
-        let now = clock.now
-        return try Response.json(
-            try await visibleDevices(to: owner).map {
-                DeviceSummary(
-                    name: $0.name, samples: $0.sampleCount, last_seen: $0.lastSeenAt?.milliseconds,
-                    offline: $0.isOffline(at: now, threshold: configuration.offlineThreshold),
-                    revoked: $0.revokedAt != nil)
-            })
+    init(_ environment: TrackServerEnvironment) {
+        samples = environment.store
+        devices = environment.store
+        ingestLog = environment.store
+        auth = environment.auth
+        clock = environment.clock
+        readLimiter = environment.readLimiter
+        timeline = environment.timeline
+        localTime = environment.localTimes
+        gapThreshold = environment.configuration.gapThreshold
+        maxTrackPoints = environment.configuration.maxTrackPoints
     }
 
-    /// The devices `owner` may read: all of them for an operator, only its own for a device.
-    func visibleDevices(to owner: TokenOwner) async throws -> [DeviceRecord] {
-        try await store.devices().filter { device in
-            switch owner {
-            case .operator: true
-            case .device(let name), .session(let name, _): device.name == name
-            }
-        }
+    func addRoutes(to router: Router<TrackRequestContext>) {
+        router.get("/v1/devices/{id}/track", use: track)
+        router.get("/v1/devices/{id}/rejected", use: rejected)
     }
 
     /// `GET /v1/devices/{id}/track`: the track between `from` and `to` in the asked format.
@@ -42,17 +44,17 @@ extension TrackServerEnvironment {
     func rejected(_ request: Request, context: some RequestContext) async throws -> Response {
         let device = try context.parameters.require("id")
         _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
-        guard try await store.device(named: device) != nil else {
+        guard try await devices.device(named: device) != nil else {
             throw APIError(.notFound, "no device is registered as \"\(device)\"")
         }
         return try Response.json(
-            RejectedBody(device: device, rejected: try await store.rejectedPoints(device: device, limit: 1000)))
+            RejectedBody(device: device, rejected: try await ingestLog.rejectedPoints(device: device, limit: 1000)))
     }
 
     func track(_ request: Request, context: some RequestContext) async throws -> Response {
         let device = try context.parameters.require("id")
         _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
-        guard try await store.device(named: device) != nil else {
+        guard try await devices.device(named: device) != nil else {
             throw APIError(.notFound, "no device is registered as \"\(device)\"")
         }
         let query = try TrackQuery({ request.uri.queryParameters.get($0) }, now: clock.now)
@@ -62,12 +64,12 @@ extension TrackServerEnvironment {
         try await checkRangeSize(device: device, from: query.from, to: query.to)
         let segmentCount =
             query.format == .geojson
-            ? try await store.segmentCount(
-                device: device, from: query.from, to: query.to, maximumGap: configuration.gapThreshold) : 0
+            ? try await samples.segmentCount(device: device, from: query.from, to: query.to, maximumGap: gapThreshold)
+            : 0
         let body = TrackBody(
             reader: TrackReader(
-                store: store, device: device, from: query.from, to: query.to,
-                maximumGap: configuration.gapThreshold, simplify: query.simplify),
+                store: samples, device: device, from: query.from, to: query.to, maximumGap: gapThreshold,
+                simplify: query.simplify),
             format: query.format, name: device, segmentCount: segmentCount,
             timeline: try await exportedTimeline(device: device, from: query.from, to: query.to, format: query.format),
             localTime: try await localTime(device: device).exportLocalTime(from: query.from, to: query.to))
@@ -86,15 +88,15 @@ extension TrackServerEnvironment {
         let permit = try readLimiter.acquire()
         defer { permit.release() }
         try await checkRangeSize(device: device, from: from, to: to)
-        let stored = try await store.samples(device: device, from: from, to: to, limit: configuration.maxTrackPoints)
-        return Gaps.segments(of: stored, time: \.time, maximumGap: configuration.gapThreshold)
+        let stored = try await samples.samples(device: device, from: from, to: to, limit: maxTrackPoints)
+        return Gaps.segments(of: stored, time: \.time, maximumGap: gapThreshold)
     }
 
     /// Refuses a range of more than `maxTrackPoints` samples with a 400, from a bounded count of
     /// the index (no row is read, and no more than the limit is counted).
     private func checkRangeSize(device: String, from: Instant, to: Instant) async throws {
-        let limit = configuration.maxTrackPoints
-        let counted = try await store.sampleCount(
+        let limit = maxTrackPoints
+        let counted = try await samples.sampleCount(
             device: device, from: from, to: to, atMost: limit < Int.max ? limit + 1 : limit)
         guard counted <= limit else {
             throw APIError(
@@ -109,4 +111,15 @@ extension TrackServerEnvironment {
 struct RejectedBody: Encodable {
     var device: String
     var rejected: [RejectedPoint]
+}
+
+extension TrackController {
+    /// The timeline a GeoJSON or GPX export carries (none for CSV and polyline, or without a timeline).
+    func exportedTimeline(device: String, from: Instant, to: Instant, format: TrackQuery.Format) async throws
+        -> [TimelineEntry]
+    {
+        guard let timeline, format == .geojson || format == .gpx else { return [] }
+        let found = try await timeline.timeline(device: device, from: from, to: to)
+        return found.closed + found.provisional
+    }
 }

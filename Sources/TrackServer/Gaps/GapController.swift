@@ -14,7 +14,27 @@ struct GapsBody: Encodable {
     var delays: [GapBody]
 }
 
-extension TrackServerEnvironment {
+/// The gap intervals the phones reported (`GET /v1/devices/{id}/gaps`), in words; the day's map
+/// page shows them too (``gapBodies(device:from:to:localTime:)``).
+struct GapController: Sendable {
+    let intervals: any GapStore
+    let devices: any DeviceStore
+    let auth: Authenticator
+    let clock: ServerClock
+    let localTime: LocalTimes
+
+    init(_ environment: TrackServerEnvironment) {
+        intervals = environment.store
+        devices = environment.store
+        auth = environment.auth
+        clock = environment.clock
+        localTime = environment.localTimes
+    }
+
+    func addRoutes(to router: Router<TrackRequestContext>) {
+        router.get("/v1/devices/{id}/gaps", use: gaps)
+    }
+
     /// The most gap intervals one answer or one map page holds (a phone sends a handful a day).
     static let maximumGapsPerRead = 10_000
 
@@ -24,7 +44,7 @@ extension TrackServerEnvironment {
     func gaps(_ request: Request, context: some RequestContext) async throws -> Response {
         let device = try context.parameters.require("id")
         _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
-        guard try await store.device(named: device) != nil else {
+        guard try await devices.device(named: device) != nil else {
             throw APIError(.notFound, "no device is registered as \"\(device)\"")
         }
         let query = try TrackQuery({ request.uri.queryParameters.get($0) }, now: clock.now)
@@ -39,7 +59,7 @@ extension TrackServerEnvironment {
     func gapBodies(device: String, from: Instant, to: Instant, localTime: LocalTime? = nil) async throws
         -> (gaps: [GapBody], delays: [GapBody])
     {
-        let intervals = try await store.reportedIntervals(device: device, from: from, to: to)
+        let intervals = try await self.intervals.reportedIntervals(device: device, from: from, to: to)
         guard !intervals.isEmpty else { return ([], []) }
         let local: LocalTime
         if let localTime { local = localTime } else { local = try await self.localTime(device: device) }

@@ -20,13 +20,36 @@ extension TrackServerEnvironment {
         guard let timeline, timeline.isBacklogged else { return }
         await timeline.waitForRoom()
     }
+}
+
+/// The timeline (`GET /v1/devices/{id}/timeline`): the stays, trips and gaps the server's
+/// ``TimelineUpdater`` keeps, with the upload delays the phone reported.
+struct TimelineController: Sendable {
+    /// `nil` when the server computes no timeline (`serve --no-timeline`).
+    let timeline: TimelineUpdater?
+    let devices: any DeviceStore
+    let intervals: any GapStore
+    let auth: Authenticator
+    let clock: ServerClock
+
+    init(_ environment: TrackServerEnvironment) {
+        timeline = environment.timeline
+        devices = environment.store
+        intervals = environment.store
+        auth = environment.auth
+        clock = environment.clock
+    }
+
+    func addRoutes(to router: Router<TrackRequestContext>) {
+        router.get("/v1/devices/{id}/timeline", use: timelineRoute)
+    }
 
     /// `GET /v1/devices/{id}/timeline?from&to`: the device's stays, trips and gaps overlapping the
     /// range (default: the last 24 hours), the open one last with `"open": true`.
     func timelineRoute(_ request: Request, context: some RequestContext) async throws -> Response {
         let device = try context.parameters.require("id")
         _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
-        guard try await store.device(named: device) != nil else {
+        guard try await devices.device(named: device) != nil else {
             throw APIError(.notFound, "no device is registered as \"\(device)\"")
         }
         let range = try TimelineQuery({ request.uri.queryParameters.get($0) }, now: clock.now)
@@ -40,7 +63,7 @@ extension TrackServerEnvironment {
         return try Response.json(
             TimelineBody(
                 device: device, from: range.from, to: range.to, closed: found.closed, open: found.provisional,
-                delays: try await store.uploadDelays(device: device, from: range.from, to: range.to),
+                delays: try await intervals.uploadDelays(device: device, from: range.from, to: range.to),
                 settings: timeline.settings.timeline))
     }
 }
@@ -58,17 +81,6 @@ struct TimelineQuery {
         guard to - from <= Self.longest else {
             throw APIError(.badRequest, "the range is longer than 31 days; ask for a shorter from…to")
         }
-    }
-}
-
-extension TrackServerEnvironment {
-    /// The timeline a GeoJSON or GPX export carries (none for CSV and polyline, or without a timeline).
-    func exportedTimeline(device: String, from: Instant, to: Instant, format: TrackQuery.Format) async throws
-        -> [TimelineEntry]
-    {
-        guard let timeline, format == .geojson || format == .gpx else { return [] }
-        let found = try await timeline.timeline(device: device, from: from, to: to)
-        return found.closed + found.provisional
     }
 }
 

@@ -24,7 +24,32 @@ struct HeartbeatResponse: Encodable {
     var expires_at: Int64
 }
 
-extension TrackServerEnvironment {
+/// Sessions (docs/protocol.md §Sessions): a device trades its token for a short-lived one, keeps
+/// it alive with heartbeats and logs it out.
+struct SessionController: Sendable {
+    let sessions: any SessionStore
+    let auth: Authenticator
+    let clock: ServerClock
+    let sessionTTL: Duration
+    let bodyReader: BodyReader
+    /// Forgotten at a log-out: the single-point lane asks the store again.
+    let writerCache: WriterCache
+
+    init(_ environment: TrackServerEnvironment) {
+        sessions = environment.store
+        auth = environment.auth
+        clock = environment.clock
+        sessionTTL = environment.configuration.sessionTTL
+        bodyReader = environment.bodyReader
+        writerCache = environment.writerCache
+    }
+
+    func addRoutes(to router: Router<TrackRequestContext>) {
+        router.post("/v1/sessions", use: login)
+        router.post("/v1/sessions/heartbeat", use: heartbeat)
+        router.delete("/v1/sessions", use: logout)
+    }
+
     /// `POST /v1/sessions`: trades the device's own token for a session token with a TTL.
     func login(_ request: Request, context: some RequestContext) async throws -> Response {
         let bytes = try await bodyReader.read(request)
@@ -38,8 +63,8 @@ extension TrackServerEnvironment {
         }
         let now = clock.now
         let token = Tokens.mint(prefix: "bgs")
-        let expiresAt = now + configuration.sessionTTL
-        try await store.createSession(device: name, tokenHash: Tokens.hash(token), expiresAt: expiresAt, at: now)
+        let expiresAt = now + sessionTTL
+        try await sessions.createSession(device: name, tokenHash: Tokens.hash(token), expiresAt: expiresAt, at: now)
         context.logger.info("session created", metadata: ["device": "\(name)"])
         return try Response.json(
             SessionResponse(device: name, token: token, expires_at: expiresAt.milliseconds), status: .created)
@@ -52,8 +77,8 @@ extension TrackServerEnvironment {
             throw APIError.unauthorized("heartbeats need a session token; log in with POST /v1/sessions first")
         }
         let now = clock.now
-        let expiresAt = now + configuration.sessionTTL
-        try await store.extendSession(tokenHash: hash, to: expiresAt, at: now)
+        let expiresAt = now + sessionTTL
+        try await sessions.extendSession(tokenHash: hash, to: expiresAt, at: now)
         context.logger.debug("heartbeat", metadata: ["device": "\(device)"])
         return try Response.json(HeartbeatResponse(expires_at: expiresAt.milliseconds))
     }
@@ -64,7 +89,7 @@ extension TrackServerEnvironment {
         guard case .session(let device, let hash) = owner else {
             throw APIError(.badRequest, "only a session token can log out; device tokens are revoked by the operator")
         }
-        try await store.revokeSession(tokenHash: hash, at: clock.now)
+        try await sessions.revokeSession(tokenHash: hash, at: clock.now)
         writerCache.forgetAll()
         context.logger.info("session revoked", metadata: ["device": "\(device)"])
         return Response(status: .noContent)

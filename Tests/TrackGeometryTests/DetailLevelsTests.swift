@@ -2,6 +2,7 @@ import BackgroundCore
 import Foundation
 import LocationLog
 import Testing
+import TrackGeometry
 
 @Suite("Detail levels: a track's points by the zoom that draws them (issue 25 item 1)")
 struct DetailLevelsTests {

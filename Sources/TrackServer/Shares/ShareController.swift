@@ -26,25 +26,30 @@ struct ShareList: Encodable {
     var shares: [ShareLink]
 }
 
-/// What `DELETE /v1/devices/{id}?data=true` erased, rows per table.
-struct ErasedDevice: Encodable {
-    var device: String
-    var deleted: [String: Int]
-}
+/// The operator's share links (`/v1/shares`): create, list, revoke. The page a link opens,
+/// `GET /s/{secret}`, is the map page's (ShareRoutes.swift).
+struct ShareController: Sendable {
+    let shares: any ShareStore
+    let auth: Authenticator
+    let clock: ServerClock
+    let bodyReader: BodyReader
 
-extension TrackServerEnvironment {
-    /// The operator behind the request, else 401/403.
-    func requireOperator(_ request: Request) async throws -> String {
-        guard case .operator(let name) = try await auth.owner(token: Authenticator.bearer(request, allowQuery: false))
-        else {
-            throw APIError(.forbidden, "share links and erasure need an operator token (`bgtrack operator add NAME`)")
-        }
-        return name
+    init(_ environment: TrackServerEnvironment) {
+        shares = environment.store
+        auth = environment.auth
+        clock = environment.clock
+        bodyReader = environment.bodyReader
+    }
+
+    func addRoutes(to router: Router<TrackRequestContext>) {
+        router.get("/v1/shares", use: listShares)
+        router.post("/v1/shares", use: createShare)
+        router.delete("/v1/shares/{id}", use: revokeShare)
     }
 
     /// `POST /v1/shares`: creates a link; the answer holds its secret path, shown only this once.
     func createShare(_ request: Request, context: some RequestContext) async throws -> Response {
-        let creator = try await requireOperator(request)
+        let creator = try await auth.requireOperator(request)
         let bytes = try await bodyReader.read(request)
         try JSONBody.checkDepth(bytes)
         guard let body = try? JSONDecoder().decode(CreateShareRequest.self, from: Data(bytes)) else {
@@ -76,7 +81,7 @@ extension TrackServerEnvironment {
         let secret = ShareSecret.mint()
         let link: ShareLink
         do {
-            link = try await store.createShare(
+            link = try await shares.createShare(
                 NewShareLink(
                     device: body.device, kind: kind, secretHash: Tokens.hash(secret),
                     expiresAt: now + .seconds(seconds), createdBy: "operator \(creator)"),
@@ -92,45 +97,21 @@ extension TrackServerEnvironment {
 
     /// `GET /v1/shares[?device=NAME]`: every link with its views, expiry and state.
     func listShares(_ request: Request, context: some RequestContext) async throws -> Response {
-        _ = try await requireOperator(request)
+        _ = try await auth.requireOperator(request)
         let device = request.uri.queryParameters.get("device")
-        return try Response.json(ShareList(shares: try await store.shares(device: device)))
+        return try Response.json(ShareList(shares: try await shares.shares(device: device)))
     }
 
     /// `DELETE /v1/shares/{id}`: the link answers 410 from now on.
     func revokeShare(_ request: Request, context: some RequestContext) async throws -> Response {
-        _ = try await requireOperator(request)
+        _ = try await auth.requireOperator(request)
         guard let id = context.parameters.get("id").flatMap(Int64.init) else {
             throw APIError(.badRequest, "the share id must be a number, as `GET /v1/shares` lists them")
         }
-        guard try await store.revokeShare(id: id, at: clock.now) else {
+        guard try await shares.revokeShare(id: id, at: clock.now) else {
             throw APIError(.notFound, "no active share link has id \(id); see GET /v1/shares")
         }
         context.logger.info("share revoked", metadata: ["share": "\(id)"])
         return Response(status: .noContent)
-    }
-
-    /// `DELETE /v1/devices/{id}?data=true&confirm={id}`: erases the device and everything of it in
-    /// one transaction. `confirm` must repeat the name, so a mistyped URL erases nothing.
-    func deleteDevice(_ request: Request, context: some RequestContext) async throws -> Response {
-        let actor = try await requireOperator(request)
-        let device = try context.parameters.require("id")
-        let query = request.uri.queryParameters
-        guard query.get("data") == "true" else {
-            throw APIError(
-                .badRequest,
-                "deleting a device erases its data: add ?data=true&confirm=NAME (export it first with "
-                    + "GET /v1/devices/{id}/track); to stop its token only, use `bgtrack device revoke`")
-        }
-        guard query.get("confirm") == device else {
-            throw APIError(.badRequest, "confirm must repeat the device name (confirm=\(HTML.percentEncoded(device)))")
-        }
-        guard let deleted = try await store.eraseDevice(named: device) else {
-            throw APIError(.notFound, "no device is registered as \"\(device)\"")
-        }
-        context.logger.notice(
-            "device erased",
-            metadata: ["device": "\(device)", "by": "\(actor)", "rows": "\(deleted.values.reduce(0, +))"])
-        return try Response.json(ErasedDevice(device: device, deleted: deleted))
     }
 }

@@ -2,13 +2,41 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-extension TrackServerEnvironment {
+/// Operations: `GET /healthz`, `GET /metrics` and `GET /openapi.yaml`.
+struct OpsController: Sendable {
+    let devices: any DeviceStore
+    let detail: any TrackDetailStore
+    let clock: ServerClock
+    let metrics: ServerMetrics
+    let storage: StorageHealth
+    let connectionCounters: ConnectionCounters
+    let committer: SampleCommitter
+    /// Past it a device counts as offline (`serve --offline-minutes`).
+    let offlineThreshold: Duration
+
+    init(_ environment: TrackServerEnvironment) {
+        devices = environment.store
+        detail = environment.store
+        clock = environment.clock
+        metrics = environment.metrics
+        storage = environment.storage
+        connectionCounters = environment.connectionCounters
+        committer = environment.committer
+        offlineThreshold = environment.configuration.offlineThreshold
+    }
+
+    func addRoutes(to router: Router<TrackRequestContext>) {
+        router.get("/healthz", use: health)
+        router.get("/metrics", use: metricsText)
+        router.get("/openapi.yaml", use: openAPI)
+    }
+
     /// `GET /healthz`: 503 when the database does not answer; otherwise 200 with `ok`, or with
     /// `degraded` and the reasons when the disk under it is short of space or a write was refused
     /// for space lately (reads still work then; uploads wait: their phones keep them).
     func health(_ request: Request, context: some RequestContext) async throws -> Response {
         do {
-            _ = try await store.devices()
+            _ = try await devices.devices()
         } catch {
             context.logger.error("health check failed", metadata: ["error": "\(error)"])
             return try Response.json(["status": "database unavailable"], status: .serviceUnavailable)
@@ -21,18 +49,16 @@ extension TrackServerEnvironment {
     /// `GET /metrics`: Prometheus text exposition.
     func metricsText(_ request: Request, context: some RequestContext) async throws -> Response {
         let now = clock.now
-        let devices = try await store.devices().filter { $0.revokedAt == nil }
-        let offline = devices.filter { $0.isOffline(at: now, threshold: configuration.offlineThreshold) }.count
+        let devices = try await devices.devices().filter { $0.revokedAt == nil }
+        let offline = devices.filter { $0.isOffline(at: now, threshold: offlineThreshold) }.count
         var text = await metrics.render(
             devices: devices.count, offline: offline, connections: connectionCounters.snapshot,
             groupCommit: committer.counters, storage: storage)
-        if let detail = store as? any TrackDetailStore {
-            text +=
-                "# HELP bgtrack_detail_pending_days Device-days whose map detail the background worker has yet to work out.\n"
-            text += "# TYPE bgtrack_detail_pending_days gauge\n"
-            let pending = try await detail.pendingDetailDays()
-            text += "bgtrack_detail_pending_days \(pending)\n"
-        }
+        text +=
+            "# HELP bgtrack_detail_pending_days Device-days whose map detail the background worker has yet to work out.\n"
+        text += "# TYPE bgtrack_detail_pending_days gauge\n"
+        let pending = try await detail.pendingDetailDays()
+        text += "bgtrack_detail_pending_days \(pending)\n"
         return Response.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 

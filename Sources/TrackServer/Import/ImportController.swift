@@ -27,7 +27,27 @@ enum ImportRoute {
     static let maxProblems = 100
 }
 
-extension TrackServerEnvironment {
+/// Imports (`POST /v1/devices/{id}/imports`): a device's own file through the import pipeline.
+struct ImportController: Sendable {
+    let imports: any ImportStore
+    let auth: Authenticator
+    let clock: ServerClock
+    let metrics: ServerMetrics
+    /// `serve --max-import-bytes`.
+    let maxImportBytes: Int64
+
+    init(_ environment: TrackServerEnvironment) {
+        imports = environment.store
+        auth = environment.auth
+        clock = environment.clock
+        metrics = environment.metrics
+        maxImportBytes = environment.configuration.maxImportBytes
+    }
+
+    func addRoutes(to router: Router<TrackRequestContext>) {
+        router.post("/v1/devices/{id}/imports", use: importFile)
+    }
+
     /// `POST /v1/devices/{id}/imports[?format=gpx|kml|geojson|takeout|owntracks-rec]`: the file as the
     /// body (not multipart, not compressed), streamed through the same pipeline as `bgtrack import`.
     /// Only the device's own token (or session) may import into it, as only it may upload.
@@ -37,16 +57,13 @@ extension TrackServerEnvironment {
         guard writer == device else {
             throw APIError(.forbidden, "this token belongs to another device; a device imports only into itself")
         }
-        guard let store = store as? any ImportStore else {
-            throw APIError(.notImplemented, "this server's store cannot import")
-        }
         let encoding = request.headers[.contentEncoding]?.lowercased() ?? "identity"
         guard encoding == "identity" || encoding.isEmpty else {
             throw APIError(
                 .unsupportedMediaType,
                 "Content-Encoding \"\(encoding.prefix(40))\" is not supported for imports; send the file uncompressed")
         }
-        let limit = configuration.maxImportBytes
+        let limit = maxImportBytes
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > limit {
             throw APIError(
                 .contentTooLarge,
@@ -58,7 +75,7 @@ extension TrackServerEnvironment {
         // The earlier try of this import, when the client named it: a resume needs its digest.
         let saved: ImportCheckpoint? =
             if let fingerprint = identity.fingerprint, identity.digest != nil {
-                try await store.importCheckpoint(device: device, fingerprint: fingerprint)
+                try await imports.importCheckpoint(device: device, fingerprint: fingerprint)
             } else {
                 nil
             }
@@ -98,7 +115,7 @@ extension TrackServerEnvironment {
                 batch.checkpoint.prefix = prefix
                 return batch
             }
-            _ = try await current.commit(stamped, to: store, device: device)
+            _ = try await current.commit(stamped, to: imports, device: device)
         }
         func feed(_ buffer: ByteBuffer, into current: inout ImportPipeline) async throws {
             let batches = buffer.withUnsafeReadableBytes { raw in
@@ -114,7 +131,7 @@ extension TrackServerEnvironment {
             keep(current.takeProblems())
             pipeline = current
             let fingerprint = current.checkpoint.fingerprint
-            _ = try await store.commitImport(
+            _ = try await imports.commitImport(
                 [], device: device,
                 checkpoint: ImportCheckpoint(fingerprint: fingerprint, format: current.checkpoint.format), at: now)
             context.logger.info(

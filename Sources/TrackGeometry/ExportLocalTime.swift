@@ -1,5 +1,6 @@
 public import BackgroundCore
 public import Foundation
+import LocationLog
 
 /// The local time an export writes beside each UTC time: the offset from UTC and the IANA zone in
 /// effect at an instant, so a reader sees the clock the person saw without working it out.

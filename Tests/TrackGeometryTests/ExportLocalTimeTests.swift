@@ -2,6 +2,7 @@ import BackgroundCore
 import Foundation
 import LocationLog
 import Testing
+import TrackGeometry
 
 /// The exports write each time in UTC and, beside it, in the local time of the zone given, with
 /// daylight saving and odd offsets (issue 37 item 2).

@@ -1,5 +1,6 @@
 import BackgroundCore
 import Foundation
+import LocationLog
 
 /// Track exports: GeoJSON, GPX 1.1 and CSV. Each takes the track already cut into segments
 /// (see `Gaps.segments`), so a gap is a break in every format, and writes each time in UTC and,
