@@ -100,8 +100,10 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            // `GET /openapi.yaml` serves this file as it is.
-            resources: [.copy("App/openapi.yaml")],
+            // `GET /openapi.yaml` serves this file as it is; the pages' scripts and styles
+            // (`PageAssets`). SwiftPM puts both in `BackgroundTrackerTools_TrackServer.resources`
+            // beside the executable, which an install copies with it (docs/server.md §Installing).
+            resources: [.copy("App/openapi.yaml"), .copy("Pages/Assets")],
             swiftSettings: strictSettings
         ),
         // The PostgreSQL store: several stateless `bgtrack serve` processes on one database.
