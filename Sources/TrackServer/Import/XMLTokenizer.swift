@@ -9,12 +9,13 @@
 /// Kept rather than FoundationXML's `XMLParser` (issue 42, measured 2026-11-29 on a 150 MB GPX of
 /// 1,578,946 points, release, the same work per point, 3 alternating runs each, CPU time):
 /// `XMLParser` used 2.34-2.49 s of CPU to this tokenizer's 2.30-2.33 s (+4 %) and the same peak RSS
-/// (23 MB to 22 MB), so speed and memory would allow it; but on Linux it has no push interface
-/// (only `parse()`, pulling from an `InputStream` to the document's end, where an import is fed
-/// chunk by chunk from an HTTP body and returns the records each chunk completes: a thread per
-/// import and a blocking handoff per chunk), it reports lines and columns where every record's
-/// position is a byte offset, and in libxml2's recover mode `parse()` answers true for a truncated
-/// file (docs/server.md, imports).
+/// (23 MB to 22 MB); the difference, about 0.1 s, is under 1 % of a whole import's 14.1 s of CPU
+/// for a 150 MB GPX (`bgtrack-bench import`), so speed and memory would allow it; but on Linux it
+/// has no push interface (only `parse()`, pulling from an `InputStream` to the document's end,
+/// where an import is fed chunk by chunk from an HTTP body and returns the records each chunk
+/// completes: a thread per import and a blocking handoff per chunk), it reports lines and columns
+/// where every record's position is a byte offset, and in libxml2's recover mode `parse()` answers
+/// true for a truncated file (docs/server.md, imports).
 struct XMLTokenizer {
     enum Token {
         /// The local name (prefix dropped: `gx:coord` is `coord`), the tag's bytes after the name,
