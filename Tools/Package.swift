@@ -31,7 +31,8 @@ let shadowDependencies: [Target.Dependency] = shadowModules.map {
 //     swift test --package-path Tools --disable-xctest
 //
 // PostgreSQL is the `Postgres` trait (`--traits Postgres`): without it `bgtrack` builds on SQLite
-// alone and compiles neither PostgresNIO nor its two copies of BoringSSL.
+// alone and compiles neither PostgresNIO nor NIO-SSL's copy of BoringSSL (swift-crypto's is built
+// for SHA-256, docs/development.md).
 let package = Package(
     name: "BackgroundTrackerTools",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -67,6 +68,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
+        // SHA-256 of tokens and imports (issue 42). Already in the `Postgres` build through
+        // PostgresNIO; in the default build it adds BoringSSL's C to the first build (about 2 more
+        // minutes of CPU for `bgtrack`, docs/development.md).
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         .target(name: "BackgroundCore", swiftSettings: strictSettings),
@@ -97,9 +102,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
-            // `GET /openapi.yaml` serves this file as it is.
-            resources: [.copy("App/openapi.yaml")],
+            // `GET /openapi.yaml` serves this file as it is; the pages' scripts and styles
+            // (`PageAssets`). SwiftPM puts both in `BackgroundTrackerTools_TrackServer.resources`
+            // beside the executable, which an install copies with it (docs/server.md §Installing).
+            resources: [.copy("App/openapi.yaml"), .copy("Pages/Assets")],
             swiftSettings: strictSettings
         ),
         // The PostgreSQL store: several stateless `bgtrack serve` processes on one database.
@@ -204,6 +212,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // `bgtrack import`'s fingerprint of a file.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -307,6 +317,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

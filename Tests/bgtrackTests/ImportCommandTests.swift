@@ -139,6 +139,25 @@ import TrackServer
         #expect(tally.rows == 40_001)
     }
 
+    /// A checkpoint names its file `sha256 <hex>` of every byte (swift-crypto's SHA-256): the
+    /// FIPS 180-4 "abc" vector, and 3 MB of "a" read in three chunks (Python's hashlib), so a
+    /// stored checkpoint still names the same file.
+    @Test func aFileIsFingerprintedByTheSHA256OfItsBytes() throws {
+        let path = try Self.temporaryFile("abc", name: "abc.gpx")
+        let handle = try #require(FileHandle(forReadingAtPath: path))
+        defer { try? handle.close() }
+        #expect(
+            try ImportFingerprint.of(handle)
+                == "sha256 ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(handle.offsetInFile == 0)
+        let long = try Self.temporaryFile(String(repeating: "a", count: 3_000_000), name: "a.gpx")
+        let longHandle = try #require(FileHandle(forReadingAtPath: long))
+        defer { try? longHandle.close() }
+        #expect(
+            try ImportFingerprint.of(longHandle)
+                == "sha256 2a152c894398719c0570f83fac34ac03a0f6e8e474b995c2403aa5434f7b9dd4")
+    }
+
     @Test func badRecordsAreReportedAndTheRestImportedAndATruncatedFileFails() async throws {
         var text = ImportSampleFile.text(.gpx, records: 5)
         text = text.replacingOccurrences(of: "<trkpt lat=\"48.13", with: "<trkpt lat=\"98.13")

@@ -24,7 +24,7 @@ enum OpenAPIDocument {
                 APIError(
                     .internalServerError,
                     "openapi.yaml is not in the server's resource bundle (\(bundle.bundlePath)); copy the "
-                        + "BackgroundTracker_TrackServer.resources folder next to the bgtrack executable"))
+                        + "\(PageAssets.bundleName) folder next to the bgtrack executable"))
         }
         do {
             return .success(ByteBuffer(bytes: try Data(contentsOf: url)))

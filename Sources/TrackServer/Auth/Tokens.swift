@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Minting and hashing bearer tokens. Only the hash is ever stored.
@@ -11,6 +12,6 @@ public enum Tokens {
 
     /// The stored form of a token.
     public static func hash(_ token: String) -> String {
-        SHA256.hex(token)
+        SHA256.hash(data: Array(token.utf8)).hex
     }
 }

@@ -67,12 +67,13 @@ extension TrackServerEnvironment {
         let indexLink = token.map { "/?token=\(HTML.percentEncoded($0))" } ?? "/"
         let dayLink =
             "/devices/\(HTML.percentEncoded(device))" + (token.map { "?token=\(HTML.percentEncoded($0))" } ?? "")
+        let styles = try PageAssets.text("map.css", "range-map.css", "map-layout.css")
         let html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(name) — \(HTML.escape(data.title))</title>
-            <link rel="stylesheet" href="/static/leaflet/leaflet.css"><style>\(MapScript.css)\(RangeMapScript.css)\(MapLayout.css)</style>
+            <link rel="stylesheet" href="/static/leaflet/leaflet.css"><style>\(styles)</style>
             <script src="/static/leaflet/leaflet.js"></script></head>
             <body>
             <header><a href="\(HTML.escape(indexLink))">devices</a> / <strong>\(name)</strong>

@@ -1,4 +1,5 @@
 import BackgroundCore
+import Crypto
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -213,7 +214,7 @@ struct ImportController: Sendable {
                 throw APIError(.badRequest, "the body is empty; send the file as the request body")
             }
             if body.expected != nil, body.matched != true { throw try await notTheSameFile(&current) }
-            let whole = body.hasher.finalize()
+            let whole = Array(body.hasher.finalize())
             if let declared = identity.digest, whole != declared {
                 // Not the file it said it was (cut short, changed, or a wrong header): what it
                 // holds is stored, and the job is not marked finished.
@@ -253,7 +254,7 @@ struct ImportController: Sendable {
 /// The SHA-256 of an import's body as it streams, every byte (white space before the file and
 /// records a resume skips included), and the check of the earlier try's first bytes.
 struct BodyDigest {
-    private(set) var hasher = SHA256.Hasher()
+    private(set) var hasher = SHA256()
     private(set) var count: Int64 = 0
     /// The earlier try's `<bytes> <hex>` (``ImportCheckpoint/prefix``) while a resume depends on it.
     var expected: (bytes: Int64, hex: String)?
@@ -270,18 +271,18 @@ struct BodyDigest {
             var rest = raw[...]
             if let expected, matched == nil, count + Int64(rest.count) >= expected.bytes {
                 let head = rest.prefix(Int(expected.bytes - count))
-                hasher.update(UnsafeRawBufferPointer(rebasing: head))
+                hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: head))
                 count += Int64(head.count)
                 rest = rest.dropFirst(head.count)
-                matched = SHA256.hex(digest: hasher.finalize()) == expected.hex
+                matched = hasher.finalize().hex == expected.hex
             }
-            hasher.update(UnsafeRawBufferPointer(rebasing: rest))
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: rest))
             count += Int64(rest.count)
         }
     }
 
     /// `<bytes> <hex>` of the body so far: what a batch committed now lies in.
-    var prefix: String { "\(count) \(SHA256.hex(digest: hasher.finalize()))" }
+    var prefix: String { "\(count) \(hasher.finalize().hex)" }
 }
 
 /// The first ``UploadHead/size`` bytes of an import's body, gathered from however many chunks
@@ -317,6 +318,6 @@ struct UploadHead {
     /// body was split. A chunked upload (no length) gets a row of its own.
     func fingerprint(length: String?) -> String {
         guard let length else { return "upload " + Tokens.mint(prefix: "imp") }
-        return "upload " + SHA256.hex(digest: SHA256.digest(Array(length.utf8) + [0] + bytes))
+        return "upload " + SHA256.hash(data: Array(length.utf8) + [0] + bytes).hex
     }
 }

@@ -8,6 +8,9 @@
 /// out as its own bytes, which ``JSONParser`` (the ingest routes' parser) then reads. Memory is one
 /// record, whatever the file; a record larger than ``maxRecordBytes`` or nested deeper than
 /// ``maxRecordDepth`` is reported and skipped, never buffered or recursed into.
+///
+/// Kept for memory, not speed, so `bgtrack-bench parse` does not time it (issue 42): no library
+/// here reads one JSON document in bounded memory (`JSONDecoder` needs the whole file in memory).
 struct JSONRecordSplitter {
     /// Which array a record came from, which says how to read it.
     enum Kind: Hashable, Sendable {

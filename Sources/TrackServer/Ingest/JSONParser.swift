@@ -5,15 +5,19 @@
 /// a `DecodingError` for every miss (a string costs two, an object four): profiling single-point
 /// OwnTracks ingest showed it as the largest cost of the request after the HTTP stack. This
 /// parser reads each value once. Depth is bounded before it runs (``JSONBody/checkDepth(_:)``).
-struct JSONParser {
-    struct Failure: Error {
-        var message: String
+///
+/// Kept for a 6.9× gain (issue 42 keeps a hand-written parser only at 2× or more): `bgtrack-bench
+/// parse`, 2026-11-29, release, 3 runs, 3.48-3.51 µs a point of native batch bodies against
+/// `JSONDecoder`'s 24.00-24.10 µs reaching the same `JSONValue`.
+package struct JSONParser {
+    package struct Failure: Error {
+        package var message: String
     }
 
     private let bytes: [UInt8]
     private var index = 0
 
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.value()

@@ -27,17 +27,12 @@ extension TrackServerEnvironment {
             )
         }
         let map = leafletAvailable ? try await lastPositionsMap(devices, token: token, now: now) : ""
+        let styles = try PageAssets.text("index.css", "map-layout.css")
         let page = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>bgtrack devices</title>
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <style>body{font:14px system-ui,sans-serif;margin:24px}td,th{padding:4px 12px;text-align:left}
-            .offline td:nth-child(3){color:#c01c28;font-weight:600}.revoked{color:#888}
-            #devices-map{height:420px;margin-top:16px;background:#eef2ee}
-            .legend{background:rgba(255,255,255,.9);padding:6px 8px;border-radius:4px;font-size:12px}
-            @media (max-width:700px){body{margin:8px;font-size:13px}h1{font-size:20px;margin:8px 0}
-            td,th{padding:3px 6px;vertical-align:top}#devices-map{height:55vh}}
-            \(MapLayout.css)</style>
+            <style>\(styles)</style>
             \(leafletAvailable ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><script src=\"/static/leaflet/leaflet.js\"></script>" : "")
             </head>
             <body><h1>Devices</h1>
@@ -77,25 +72,6 @@ extension TrackServerEnvironment {
             \(PageScripts.tags(data: try HTML.scriptJSON(DevicesData(devices: markers, tiles: configuration.tileURL)), id: "devices-data", script: "devices.js"))
             """
     }
-
-    static let devicesMapScript = """
-        (function () {
-          const map = L.map('devices-map');
-          if (TILES) L.tileLayer(TILES, {maxZoom: 19}).addTo(map);
-          bgtrackLayout(map, TILES);
-          const esc = s => String(s).replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;',
-            '"': '&quot;', "'": '&#39;'}[c]));
-          if (DEVICES.length === 0) { map.setView([0, 0], 1); return; }
-          DEVICES.forEach(d => {
-            L.circleMarker([d.lat, d.lon], {radius: 9, weight: 2, color: '#fff', fillOpacity: 1,
-              fillColor: d.status === 'online' ? '#2ec27e' : '#c01c28', className: 'device-marker ' + d.status})
-              .bindTooltip(esc(d.name) + ' (' + esc(d.status) + ')', {permanent: true, direction: 'right'})
-              .bindPopup('<a href="' + esc(d.href) + '">' + esc(d.name) + '</a><br>' + esc(d.status) +
-                '<br>last sample ' + esc(d.seen)).addTo(map);
-          });
-          bgtrackFit(map, L.latLngBounds(DEVICES.map(d => [d.lat, d.lon])), 15);
-        })();
-        """
 
     /// The device's newest sample near the time it was last heard from, or `nil`.
     func lastPosition(device: String, seen: Instant) async throws -> TrackSample? {

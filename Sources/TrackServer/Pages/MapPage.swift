@@ -123,9 +123,10 @@ struct MapPageHTML {
                 + "</div>" : ""
         let head =
             leaflet
-            ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><style>\(MapScript.css)\(LeafletMapScript.css)\(MapLayout.css)\(GapScript.css)</style>"
+            ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><style>"
+                + (try PageAssets.text("map.css", "leaflet-map.css", "map-layout.css", "gaps.css")) + "</style>"
                 + "<script src=\"/static/leaflet/leaflet.js\"></script>"
-            : "<style>\(MapScript.css)\(GapScript.css)</style>"
+            : "<style>" + (try PageAssets.text("map.css", "gaps.css")) + "</style>"
         // The map and, beside it (below it on a phone), the panels the timeline and gap scripts fill.
         let body =
             leaflet

@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 import LocationLog
 
-/// A shared page's markup around ``MapScript``: the shared range (or the live position) only, no
+/// A shared page's markup around the map's script (`map.js`, `leaflet-map.js`): the shared range (or the live position) only, no
 /// navigation to other days or devices, no token anywhere in the page.
 struct SharePageHTML {
     var data: MapData
@@ -18,9 +18,10 @@ struct SharePageHTML {
     func render() throws -> String {
         let head =
             leaflet
-            ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><style>\(MapScript.css)\(LeafletMapScript.css)\(MapLayout.css)</style>"
+            ? "<link rel=\"stylesheet\" href=\"/static/leaflet/leaflet.css\"><style>"
+                + (try PageAssets.text("map.css", "leaflet-map.css", "map-layout.css")) + "</style>"
                 + "<script src=\"/static/leaflet/leaflet.js\"></script>"
-            : "<style>\(MapScript.css)</style>"
+            : "<style>" + (try PageAssets.text("map.css")) + "</style>"
         let body =
             leaflet
             ? "<div id=\"map\"></div>"

@@ -148,7 +148,7 @@ public struct LocalTime: Sendable {
     }
 
     /// `[start ms, offset minutes]` per span of `from..<to`: what the pages' scripts read local
-    /// times from (``PageScripts/localTime``).
+    /// times from (`Pages/Assets/local-time.js`).
     public func offsetTable(from: Instant, to: Instant) -> [[Int64]] {
         spans(from: from, to: max(to, from + .milliseconds(1))).map {
             [$0.start.milliseconds, Int64($0.offsetSeconds / 60)]

@@ -1,4 +1,5 @@
 import BackgroundCore
+import Crypto
 import Foundation
 import TrackServer
 
@@ -45,9 +46,9 @@ struct ImportFile {
         let resumedPoints = pipeline.checkpoint.points
         var committed = 0
         // What this run reads, hashed again: the file must still be the one the fingerprint named.
-        var streamed = SHA256.Hasher()
+        var streamed = SHA256()
         while pipeline.failure == nil, let data = try handle.read(upToCount: Self.chunkSize), !data.isEmpty {
-            data.withUnsafeBytes { streamed.update($0) }
+            streamed.update(data: data)
             let batches = data.withUnsafeBytes { raw in pipeline.feed(raw.assumingMemoryBound(to: UInt8.self)) }
             report(pipeline.takeProblems())
             for batch in batches {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import TrackServer
 
@@ -10,16 +11,16 @@ import TrackServer
 /// never marked finished (``ImportFile``).
 enum ImportFingerprint {
     static func of(_ handle: FileHandle) throws -> String {
-        var hasher = SHA256.Hasher()
+        var hasher = SHA256()
         while let data = try handle.read(upToCount: ImportFile.chunkSize), !data.isEmpty {
-            data.withUnsafeBytes { hasher.update($0) }
+            hasher.update(data: data)
         }
         try handle.seek(toOffset: 0)
         return text(hasher)
     }
 
     /// `sha256 <64 hex digits>`: the checkpoint's name for a file.
-    static func text(_ hasher: SHA256.Hasher) -> String {
-        "sha256 " + SHA256.hex(digest: hasher.finalize())
+    static func text(_ hasher: SHA256) -> String {
+        "sha256 " + hasher.finalize().hex
     }
 }

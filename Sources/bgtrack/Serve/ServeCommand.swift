@@ -117,6 +117,13 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The pages' files beside the executable, before anything is opened: an install that
+        // copied the binary alone stops here, saying what to copy where.
+        do {
+            try PageAssets.check()
+        } catch {
+            throw ValidationError(error.description)
+        }
         LoggingSystem.bootstrap(StreamLogHandler.standardOutput)
         var logger = Logger(label: "bgtrack.serve")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info

@@ -148,6 +148,24 @@ import TrackServer
         #expect(result.problems.first?.message.contains("&lol9;") == true, "\(result.problems)")
     }
 
+    /// A megabyte in one attribute, or in one `<time>`, is refused where it starts, never buffered:
+    /// the points before it are read, and the message says what was too long.
+    @Test func aHugeAttributeOrTextInAGPXIsRefusedWhereItStarts() throws {
+        let head = "<gpx><trk><trkseg><trkpt lat=\"48.1\" lon=\"11.5\"><time>2024-03-01T08:00:00Z</time></trkpt>\n"
+        let huge = String(repeating: "x", count: 1 << 20)
+        let tag = ImportHarness.read(
+            head + "<trkpt lat=\"48.1\" lon=\"11.5\" name=\"\(huge)\"><time>2024-03-01T08:02:00Z</time></trkpt>"
+                + "</trkseg></trk></gpx>")
+        #expect(tag.samples.count == 1)
+        let tagMessage = try #require(tag.failure).message
+        #expect(tagMessage.contains("a tag longer than 64 KiB at byte"), "\(tagMessage)")
+        let text = ImportHarness.read(
+            head + "<trkpt lat=\"48.1\" lon=\"11.5\"><time>\(huge)</time></trkpt></trkseg></trk></gpx>")
+        #expect(text.samples.count == 1)
+        let textMessage = try #require(text.failure).message
+        #expect(textMessage.contains("a text longer than 64 KiB"), "\(textMessage)")
+    }
+
     @Test func xmlCommentsAndCDATAAreSkippedAndATruncatedGPXSaysSo() throws {
         let text = """
             <gpx><!-- a <trkpt> in a comment --><trk><trkseg><trkpt lat="48.1" lon="11.5"><time><![CDATA[2024-03-01T08:00:00Z]]></time></trkpt>

@@ -1,4 +1,5 @@
 import BackgroundCore
+import Crypto
 import Foundation
 import GRDB
 import HTTPTypes
@@ -24,7 +25,7 @@ import TrackServerPostgres
     }()
 
     static func digest(_ text: some StringProtocol) -> String {
-        ImportIdentity.text(sha256: SHA256.digest(Array(text.utf8)))
+        ImportIdentity.text(sha256: Array(SHA256.hash(data: Array(text.utf8))))
     }
 
     static func post(
@@ -264,7 +265,7 @@ import TrackServerPostgres
     @Test func theFirstBytesAreCheckedHoweverTheBodyWasSplit() {
         let bytes = Array(Self.file.utf8)
         let boundary = 123_457
-        let expected = "\(boundary) \(SHA256.hex(digest: SHA256.digest(bytes.prefix(boundary))))"
+        let expected = "\(boundary) \(SHA256.hash(data: bytes.prefix(boundary)).hex)"
         for size in [1_000, 4_096, 65_536, boundary, bytes.count] {
             for prefix in [expected, "\(boundary) " + String(repeating: "0", count: 64)] {
                 var body = BodyDigest(expecting: prefix)
@@ -274,7 +275,7 @@ import TrackServerPostgres
                     rest = rest.dropFirst(size)
                 }
                 #expect(body.matched == (prefix == expected), "chunks of \(size)")
-                #expect(body.hasher.finalize() == SHA256.digest(bytes), "chunks of \(size)")
+                #expect(body.hasher.finalize() == SHA256.hash(data: bytes), "chunks of \(size)")
             }
         }
     }

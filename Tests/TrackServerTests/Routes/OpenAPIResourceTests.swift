@@ -37,6 +37,7 @@ struct OpenAPIResourceTests {
         let error = try #require(throws: APIError.self) { try OpenAPIDocument.load(from: bundle).get() }
         #expect(error.status == .internalServerError)
         #expect(error.message.contains("openapi.yaml is not in the server's resource bundle"))
-        #expect(error.message.contains("BackgroundTracker_TrackServer.resources"))
+        // The folder SwiftPM writes: the tools package's name and the target's.
+        #expect(error.message.contains("BackgroundTrackerTools_TrackServer.resources folder next to"))
     }
 }

@@ -1,40 +1,43 @@
 import BackgroundCore
 import Foundation
+import NIOCore
 import Testing
 
 @testable import TrackServer
 
 @Suite("Token hashing and timestamp parsing")
 struct SupportTests {
-    @Test func sha256MatchesFIPSVectors() {
-        #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    /// Tokens are stored as the SHA-256 of their UTF-8 bytes in lowercase hex (swift-crypto's):
+    /// the FIPS 180-4 vectors through `Tokens.hash`, so a stored hash never changes with the library.
+    @Test func tokenHashesAreTheFIPSVectors() {
+        #expect(Tokens.hash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(Tokens.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(
-            SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+            Tokens.hash("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        var million = SHA256.Hasher()
-        for _ in 0..<1000 { million.update(Array(repeating: UInt8(ascii: "a"), count: 1000)) }
         #expect(
-            SHA256.hex(digest: million.finalize())
+            Tokens.hash(String(repeating: "a", count: 1_000_000))
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
-    /// Fed in pieces of any size, the hasher gives the digest of the whole; finalizing midway
-    /// does not disturb it.
-    @Test func sha256InPiecesIsTheDigestOfTheWhole() {
+    /// An import's body is hashed as it streams (``BodyDigest``) and its digest read midway (the
+    /// prefix a resume checks): fed in pieces of any size, finalized between them, it is the digest
+    /// of the whole, the known one for lengths either side of the padding's block edges.
+    @Test func aBodyHashedInPiecesIsTheDigestOfTheWhole() {
         let message = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-        let whole = SHA256.digest(message)
         for size in [1, 3, 55, 56, 63, 64, 65, 127, 128, 129, 999, 1_000] {
-            var hasher = SHA256.Hasher()
+            var body = BodyDigest(expecting: nil)
             var rest = message[...]
             while !rest.isEmpty {
-                hasher.update(Array(rest.prefix(size)))
-                _ = hasher.finalize()
+                body.add(ByteBuffer(bytes: rest.prefix(size)))
+                _ = body.prefix
                 rest = rest.dropFirst(size)
             }
-            #expect(hasher.finalize() == whole, "pieces of \(size)")
+            #expect(
+                body.prefix == "1000 5097e7d587352f5097062ae679f37bda5802d9f875aba14c8cb4d1a188ada179",
+                "pieces of \(size)")
         }
-        // Lengths either side of the padding's block edges, from Python's hashlib.
+        // From Python's hashlib.
         let known = [
             55: "8aa994584139d128848eeebc4e815639ba5ab6e6e39574195a63ac4f14f7c43b",
             56: "ad574708f75c044c9b85de64cb568ee7711ff4f36448c6242f053ba8f6cc2b63",
@@ -46,8 +49,20 @@ struct SupportTests {
             1_000: "5097e7d587352f5097062ae679f37bda5802d9f875aba14c8cb4d1a188ada179",
         ]
         for (count, hex) in known {
-            #expect(SHA256.hex(digest: SHA256.digest(message.prefix(count))) == hex, "\(count) bytes")
+            var body = BodyDigest(expecting: nil)
+            body.add(ByteBuffer(bytes: message.prefix(count)))
+            #expect(body.prefix == "\(count) \(hex)", "\(count) bytes")
         }
+    }
+
+    /// A head-named upload's row: SHA-256 of the declared length, a zero byte and the head.
+    @Test func anUploadIsNamedByTheDigestOfItsLengthAndHead() {
+        var head = UploadHead()
+        _ = head.add(ByteBuffer(bytes: Array("  bc".utf8)))
+        // SHA-256 of "3\0bc" (Python's hashlib).
+        #expect(
+            head.fingerprint(length: "3")
+                == "upload 950653e7abf35bbfd7ebf7f0ea008df6a13855e0aab0ee3903e7ed4d2af59345")
     }
 
     @Test func timestampsInEveryForm() {
