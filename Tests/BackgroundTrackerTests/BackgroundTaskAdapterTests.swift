@@ -11,11 +11,7 @@ extension ShellSuite {
         @Test("the expiration handler ends the task before it returns; ledger and system agree")
         func expiryEndsTheTaskAtOnce() throws {
             let harness = try ShellHarness()
-            let tracker = try harness.tracker(.finiteTask)
-            tracker.didFinishLaunching(nil)
-            tracker.start()
-            harness.system.applicationState = .background
-            tracker.applicationDidEnterBackground()
+            let tracker = try harness.trackingInBackground(.finiteTask)
             let open = try #require(harness.system.openTasks.first, "entering the background begins a task")
             #expect(open.value == "finish-work")
 
@@ -59,11 +55,7 @@ extension ShellSuite {
         @Test("a background launch submits both requests; the refresh handler wakes the machine")
         func refreshTaskRuns() throws {
             let harness = try ShellHarness()
-            let tracker = try harness.tracker(.adaptive)
-            tracker.didFinishLaunching(nil)
-            tracker.start()
-            harness.system.applicationState = .background
-            tracker.applicationDidEnterBackground()
+            let tracker = try harness.trackingInBackground(.adaptive)
             #expect(harness.system.submitted.map(\.identifier).contains(BackgroundTaskIdentifiers.refresh))
             let processing = try #require(harness.system.submitted.last { $0 is BGProcessingTaskRequest })
             #expect((processing as? BGProcessingTaskRequest)?.requiresExternalPower == true)
@@ -74,6 +66,7 @@ extension ShellSuite {
 
             // The wake asked Core Location for a fix (completion waits for it: RuntimeContractTests).
             #expect(harness.system.calls.dropFirst(before).contains { $0.call == .requestLocation })
+            withExtendedLifetime(tracker) {}  // the handler holds the tracker weakly
         }
     }
 }

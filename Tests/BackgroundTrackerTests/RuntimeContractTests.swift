@@ -104,11 +104,7 @@ extension ShellSuite {
         @Test("a refresh task stays open until the wake's fix arrives, then is completed once")
         func refreshCompletesWhenItsWorkIsDone() throws {
             let harness = try ShellHarness()
-            let tracker = try harness.tracker(.adaptive)
-            tracker.didFinishLaunching(nil)
-            tracker.start()
-            harness.system.applicationState = .background
-            tracker.applicationDidEnterBackground()
+            let tracker = try harness.trackingInBackground(.adaptive)
             let handler = try #require(harness.system.launchHandlers[BackgroundTaskIdentifiers.refresh])
             handler(BGTask(shadowIdentifier: BackgroundTaskIdentifiers.refresh))
             #expect(tracker.location?.isAwaitingFix == true, "the wake asked for a fix")
@@ -124,11 +120,7 @@ extension ShellSuite {
         @Test("a silent push: the handler is called once the wake's fix is stored, with new data")
         func silentPushCompletesWithNewData() throws {
             let harness = try ShellHarness()
-            let tracker = try harness.tracker(.adaptive)
-            tracker.didFinishLaunching(nil)
-            tracker.start()
-            harness.system.applicationState = .background
-            tracker.applicationDidEnterBackground()
+            let tracker = try harness.trackingInBackground(.adaptive)
             var results: [UIBackgroundFetchResult] = []
             tracker.didReceiveRemoteNotification { results.append($0) }
             #expect(tracker.location?.isAwaitingFix == true, "the push's wake asked for a fix")
@@ -143,11 +135,7 @@ extension ShellSuite {
         @Test("a silent push whose fix never comes: .failed at 25 s, within iOS's 30 s, once")
         func silentPushFailsAtItsDeadline() throws {
             let harness = try ShellHarness()
-            let tracker = try harness.tracker(.adaptive)
-            tracker.didFinishLaunching(nil)
-            tracker.start()
-            harness.system.applicationState = .background
-            tracker.applicationDidEnterBackground()
+            let tracker = try harness.trackingInBackground(.adaptive)
             let start = harness.clock.now
             var results: [UIBackgroundFetchResult] = []
             tracker.didReceiveRemoteNotification { results.append($0) }
@@ -172,11 +160,7 @@ extension ShellSuite {
         @Test("a refresh task's expiration handler, called off the main thread, completes it once")
         func expirationOffTheMainThread() throws {
             let harness = try ShellHarness()
-            let tracker = try harness.tracker(.adaptive)
-            tracker.didFinishLaunching(nil)
-            tracker.start()
-            harness.system.applicationState = .background
-            tracker.applicationDidEnterBackground()
+            let tracker = try harness.trackingInBackground(.adaptive)
             let handler = try #require(harness.system.launchHandlers[BackgroundTaskIdentifiers.refresh])
             let task = BGTask(shadowIdentifier: BackgroundTaskIdentifiers.refresh)
             handler(task)

@@ -13,6 +13,17 @@ struct Authenticator: Sendable {
     /// Remembers each token ``writer(token:)`` accepted, for the single-point lane.
     var writers: WriterCache? = nil
 
+    /// The device `{id}` a read route names, once the request's token may read it (401/403
+    /// otherwise) and it is registered (404 otherwise).
+    func readableDevice(_ request: Request, context: some RequestContext) async throws -> DeviceRecord {
+        let device = try context.parameters.require("id")
+        _ = try await requireRead(token: Self.bearer(request, allowQuery: true), device: device)
+        guard let record = try await store.device(named: device) else {
+            throw APIError(.notFound, "no device is registered as \"\(device)\"")
+        }
+        return record
+    }
+
     /// The operator behind the request, else 401/403 (share links and erasure).
     func requireOperator(_ request: Request) async throws -> String {
         guard case .operator(let name) = try await owner(token: Self.bearer(request, allowQuery: false)) else {

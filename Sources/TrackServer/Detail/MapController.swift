@@ -44,14 +44,12 @@ struct MapBody: Encodable {
 /// The range map page embeds its first answer (``mapBody(device:query:)``).
 struct MapController: Sendable {
     let detail: any TrackDetailStore
-    let devices: any DeviceStore
     let auth: Authenticator
     let clock: ServerClock
     let readLimiter: ReadLimiter
 
     init(_ environment: TrackServerEnvironment) {
         detail = environment.store
-        devices = environment.store
         auth = environment.auth
         clock = environment.clock
         readLimiter = environment.readLimiter
@@ -66,11 +64,7 @@ struct MapController: Sendable {
     /// finest level not above `zoom` whose points fit in `points` is chosen by bounded counts of the
     /// level index, and only its points are read.
     func mapTrack(_ request: Request, context: some RequestContext) async throws -> Response {
-        let device = try context.parameters.require("id")
-        _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
-        guard try await devices.device(named: device) != nil else {
-            throw APIError(.notFound, "no device is registered as \"\(device)\"")
-        }
+        let device = try await auth.readableDevice(request, context: context).name
         let query = try MapQuery({ request.uri.queryParameters.get($0) }, now: clock.now)
         let permit = try readLimiter.acquire()
         defer { permit.release() }

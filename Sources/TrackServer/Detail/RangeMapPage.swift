@@ -21,12 +21,9 @@ extension TrackServerEnvironment {
     /// `GET /devices/{id}/map?year=YYYY` (or `from`/`to`): a year, or any range, on one map at a
     /// bounded cost (issue 25 item 1), with the excluded points as markers that can be shown.
     func rangeMapPage(_ request: Request, context: some RequestContext) async throws -> Response {
-        let device = try context.parameters.require("id")
         let token = Authenticator.bearer(request, allowQuery: true)
-        _ = try await auth.requireRead(token: token, device: device)
-        guard let record = try await store.device(named: device) else {
-            throw APIError(.notFound, "no device is registered as \"\(device)\"")
-        }
+        let record = try await auth.readableDevice(request, context: context)
+        let device = record.name
         guard leafletAvailable else {
             throw APIError(
                 .notImplemented,

@@ -18,14 +18,12 @@ struct GapsBody: Encodable {
 /// page shows them too (``gapBodies(device:from:to:localTime:)``).
 struct GapController: Sendable {
     let intervals: any GapStore
-    let devices: any DeviceStore
     let auth: Authenticator
     let clock: ServerClock
     let localTime: LocalTimes
 
     init(_ environment: TrackServerEnvironment) {
         intervals = environment.store
-        devices = environment.store
         auth = environment.auth
         clock = environment.clock
         localTime = environment.localTimes
@@ -42,11 +40,7 @@ struct GapController: Sendable {
     /// uploads waited (`delays`), as it reported, the intervals that overlap the range (default
     /// the last 24 hours), each with its words.
     func gaps(_ request: Request, context: some RequestContext) async throws -> Response {
-        let device = try context.parameters.require("id")
-        _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
-        guard try await devices.device(named: device) != nil else {
-            throw APIError(.notFound, "no device is registered as \"\(device)\"")
-        }
+        let device = try await auth.readableDevice(request, context: context).name
         let query = try TrackQuery({ request.uri.queryParameters.get($0) }, now: clock.now)
         let bodies = try await gapBodies(device: device, from: query.from, to: query.to)
         return try Response.json(

@@ -39,12 +39,9 @@ extension TrackServerEnvironment {
     /// day is the device's local day (``LocalTime``): 23 or 25 hours across a DST change, and each
     /// sample on the day of the zone it was taken in.
     func mapPage(_ request: Request, context: some RequestContext) async throws -> Response {
-        let device = try context.parameters.require("id")
         let token = Authenticator.bearer(request, allowQuery: true)
-        _ = try await auth.requireRead(token: token, device: device)
-        guard let record = try await store.device(named: device) else {
-            throw APIError(.notFound, "no device is registered as \"\(device)\"")
-        }
+        let record = try await auth.readableDevice(request, context: context)
+        let device = record.name
         let now = clock.now
         let localTime = try await self.localTime(device: device)
         let dayNumber = try day(request, fallback: localTime.day(of: record.lastSeenAt ?? now))

@@ -10,7 +10,6 @@ import TrackGeometry
 /// (``sampleSegments(device:from:to:)``).
 struct TrackController: Sendable {
     let samples: any SampleStore
-    let devices: any DeviceStore
     let ingestLog: any IngestLogStore
     let auth: Authenticator
     let clock: ServerClock
@@ -23,7 +22,6 @@ struct TrackController: Sendable {
 
     init(_ environment: TrackServerEnvironment) {
         samples = environment.store
-        devices = environment.store
         ingestLog = environment.store
         auth = environment.auth
         clock = environment.clock
@@ -42,21 +40,13 @@ struct TrackController: Sendable {
     /// `GET /v1/devices/{id}/track`: the track between `from` and `to` in the asked format.
     /// `GET /v1/devices/{id}/rejected`: the device's quarantined points (at most 1,000, newest first).
     func rejected(_ request: Request, context: some RequestContext) async throws -> Response {
-        let device = try context.parameters.require("id")
-        _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
-        guard try await devices.device(named: device) != nil else {
-            throw APIError(.notFound, "no device is registered as \"\(device)\"")
-        }
+        let device = try await auth.readableDevice(request, context: context).name
         return try Response.json(
             RejectedBody(device: device, rejected: try await ingestLog.rejectedPoints(device: device, limit: 1000)))
     }
 
     func track(_ request: Request, context: some RequestContext) async throws -> Response {
-        let device = try context.parameters.require("id")
-        _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
-        guard try await devices.device(named: device) != nil else {
-            throw APIError(.notFound, "no device is registered as \"\(device)\"")
-        }
+        let device = try await auth.readableDevice(request, context: context).name
         let query = try TrackQuery({ request.uri.queryParameters.get($0) }, now: clock.now)
         // Held until the body is written (or dropped): the read's memory is one page, one
         // simplification window and one written piece, and at most `maxConcurrentReads` run.

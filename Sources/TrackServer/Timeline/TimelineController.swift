@@ -27,14 +27,12 @@ extension TrackServerEnvironment {
 struct TimelineController: Sendable {
     /// `nil` when the server computes no timeline (`serve --no-timeline`).
     let timeline: TimelineUpdater?
-    let devices: any DeviceStore
     let intervals: any GapStore
     let auth: Authenticator
     let clock: ServerClock
 
     init(_ environment: TrackServerEnvironment) {
         timeline = environment.timeline
-        devices = environment.store
         intervals = environment.store
         auth = environment.auth
         clock = environment.clock
@@ -47,11 +45,7 @@ struct TimelineController: Sendable {
     /// `GET /v1/devices/{id}/timeline?from&to`: the device's stays, trips and gaps overlapping the
     /// range (default: the last 24 hours), the open one last with `"open": true`.
     func timelineRoute(_ request: Request, context: some RequestContext) async throws -> Response {
-        let device = try context.parameters.require("id")
-        _ = try await auth.requireRead(token: Authenticator.bearer(request, allowQuery: true), device: device)
-        guard try await devices.device(named: device) != nil else {
-            throw APIError(.notFound, "no device is registered as \"\(device)\"")
-        }
+        let device = try await auth.readableDevice(request, context: context).name
         let range = try TimelineQuery({ request.uri.queryParameters.get($0) }, now: clock.now)
         guard let timeline else {
             throw APIError(

@@ -101,6 +101,16 @@ struct ShellHarness {
 
     /// A tracker for `strategy`, in an app whose `Info.plist` is `appInfo` (by default the
     /// minimal one the strategy needs).
+    /// A tracker of `strategy` launched, tracking, and in the background (the user left the app).
+    func trackingInBackground(_ strategy: StrategyName) throws -> Tracker {
+        let tracker = try tracker(strategy)
+        tracker.didFinishLaunching(nil)
+        tracker.start()
+        system.applicationState = .background
+        tracker.applicationDidEnterBackground()
+        return tracker
+    }
+
     func tracker(
         _ strategy: StrategyName, ios: Int = 17, allowsSilentAudio: Bool = false, appInfo: AppInfo? = nil
     ) throws -> Tracker {
