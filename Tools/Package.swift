@@ -78,7 +78,9 @@ let package = Package(
         .target(
             name: "IOSSimulator",
             // LocationLogTesting: the phone's disk that fills (`SimulatedDisk`, an SQLite VFS).
-            dependencies: ["BackgroundCore", "LocationLog", "LocationLogTesting"], swiftSettings: strictSettings),
+            // TrackGeometry: the timeline the evaluation scores (issue 42; no app links either).
+            dependencies: ["BackgroundCore", "LocationLog", "LocationLogTesting", "TrackGeometry"],
+            swiftSettings: strictSettings),
         // zlib from the system (libz is in every Linux base image and in the Apple SDKs): gzip payloads.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(
@@ -86,8 +88,9 @@ let package = Package(
             dependencies: ["BackgroundCore", "CZlib", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
-        // The server's geometry and the timeline's exports (issue 42): simplification, detail
-        // levels, gaps, encoded polylines, GeoJSON/GPX/CSV. Not in the library: no app links it.
+        // The server's geometry, the timeline and its exports (issue 42): simplification, detail
+        // levels, gaps, encoded polylines, stays and trips (`TimelineBuilder`), GeoJSON/GPX/CSV.
+        // Not in the library: no app links it.
         .target(name: "TrackGeometry", dependencies: ["BackgroundCore", "LocationLog"], swiftSettings: strictSettings),
         .target(
             name: "TrackServer",
@@ -179,7 +182,7 @@ let package = Package(
         .target(
             name: "LoopbackServer",
             dependencies: [
-                "BackgroundCore", "IOSSimulator", "LinuxDevice", "LocationLog", "TrackServer",
+                "BackgroundCore", "IOSSimulator", "LinuxDevice", "LocationLog", "TrackGeometry", "TrackServer",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -258,13 +261,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "IOSSimulatorTests", dependencies: ["BackgroundCore", "IOSShellHost", "IOSSimulator", "LocationLog"],
+            name: "IOSSimulatorTests",
+            dependencies: ["BackgroundCore", "IOSShellHost", "IOSSimulator", "LocationLog", "TrackGeometry"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "bgtrackTests",
             dependencies: [
                 "bgtrack", "BackgroundCore", "IOSShellHost", "IOSSimulator", "LocationLog", "LocationLogTesting", "LinuxDevice",
-                "LoadGenerator", "TrackServer", "TrackServerPostgres",
+                "LoadGenerator", "TrackGeometry", "TrackServer", "TrackServerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -3,6 +3,7 @@ import Foundation
 import IOSSimulator
 import LinuxDevice
 import LocationLog
+import TrackGeometry
 import TrackServer
 
 #if canImport(FoundationNetworking)

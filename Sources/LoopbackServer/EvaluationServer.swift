@@ -2,8 +2,9 @@ package import BackgroundCore
 import Foundation
 import Hummingbird
 package import IOSSimulator
-package import LocationLog
+import LocationLog
 import Logging
+package import TrackGeometry
 package import TrackServer
 
 /// The real server `bgtrack-bench timeline` (and its test) judges: `bgtrack serve`'s application

@@ -1,6 +1,7 @@
 import BackgroundCore
 package import Foundation
-package import LocationLog
+import LocationLog
+package import TrackGeometry
 import TrackServer
 
 #if canImport(FoundationNetworking)

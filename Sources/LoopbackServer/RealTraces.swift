@@ -1,6 +1,7 @@
 import BackgroundCore
 package import Foundation
-package import LocationLog
+import LocationLog
+package import TrackGeometry
 import TrackServer
 
 /// One person's full-rate fixes from a real GPS collection, time-ordered, one per instant.

@@ -1,6 +1,7 @@
 import BackgroundCore
 package import Foundation
 import LocationLog
+import TrackGeometry
 
 #if canImport(FoundationNetworking)
     package import FoundationNetworking

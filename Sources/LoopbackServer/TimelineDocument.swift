@@ -1,6 +1,7 @@
 import BackgroundCore
 package import Foundation
-package import LocationLog
+import LocationLog
+package import TrackGeometry
 
 /// `GET /v1/devices/{id}/timeline`'s answer read back into timeline entries (the fields the
 /// evaluation scores; a gap's reasons are not needed for it).

@@ -1,7 +1,8 @@
 public import BackgroundCore
-public import LocationLog
+import LocationLog
 import Logging
 import PostgresNIO
+public import TrackGeometry
 public import TrackServer
 
 extension PostgresTrackStore: TimelineStore {

@@ -62,14 +62,14 @@ import Testing
         }
     }
 
-    /// Issue 42: the server's geometry and exports are in `TrackGeometry`, which no app links; the
-    /// library's `LocationLog` keeps what the phone (and the simulator's timeline) uses.
+    /// Issue 42: the server's geometry, exports and timeline are in `TrackGeometry`, which no app
+    /// links; the library's `LocationLog` keeps what the phone uses.
     @Test func locationLogHasNoServerGeometry() throws {
         let files = try #require(
             FileManager.default.enumerator(
                 at: Self.sources.appendingPathComponent("LocationLog"), includingPropertiesForKeys: nil))
         let names = Set(files.compactMap { ($0 as? URL)?.lastPathComponent })
-        #expect(names.contains("TimelineBuilder.swift"), "the scan found no files at all: is the path right?")
+        #expect(names.contains("LocationStore.swift"), "the scan found no files at all: is the path right?")
         for moved in [
             "TrackPoint.swift", "Simplification.swift", "DetailLevels.swift", "Gaps.swift", "EncodedPolyline.swift",
             "TrackExport.swift", "ExportLocalTime.swift", "TimelineExport.swift",
@@ -78,5 +78,38 @@ import Testing
         }
         let library = try PackageManifestTests.manifest("Package.swift")
         #expect(!library.contains("TrackGeometry"), "the library package must not declare TrackGeometry")
+    }
+
+    /// The timeline's types, which `locationLogHasNoTimeline` keeps out of `LocationLog`.
+    static let timelineTypes: Set = [
+        "TimelineBuilder", "TimelineEntry", "TimelinePoint", "TimelineSettings", "TimelineGap", "Stay", "Trip",
+        "TravelMode", "StayCluster", "OpenTrip",
+    ]
+
+    /// Issue 42: stays, trips and gaps are the server's (and the simulator's evaluation's); the phone
+    /// never builds a timeline, so no file of `LocationLog` holds or declares one.
+    @Test func locationLogHasNoTimeline() throws {
+        let root = Self.sources.appendingPathComponent("LocationLog")
+        let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+        var scanned = 0
+        for case let url as URL in files {
+            #expect(
+                !url.path.contains("/Timeline/") && !url.lastPathComponent.hasPrefix("Timeline"),
+                "\(url.lastPathComponent) belongs in TrackGeometry/Timeline")
+            guard url.pathExtension == "swift" else { continue }
+            scanned += 1
+            let code = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+            for line in code {
+                let words = line.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+                for (kind, name) in zip(words, words.dropFirst())
+                where ["struct", "enum", "class", "actor"].contains(kind) && Self.timelineTypes.contains(String(name)) {
+                    Issue.record("\(url.lastPathComponent) declares \(name): it belongs in TrackGeometry/Timeline")
+                }
+            }
+        }
+        #expect(scanned > 0, "the scan found no files at all: is the path right?")
+        let timeline = Self.sources.appendingPathComponent("TrackGeometry/Timeline/TimelineBuilder.swift")
+        #expect(FileManager.default.fileExists(atPath: timeline.path), "TimelineBuilder.swift moved: update this test")
     }
 }

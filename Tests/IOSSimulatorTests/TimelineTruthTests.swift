@@ -2,6 +2,7 @@ import BackgroundCore
 import IOSSimulator
 import LocationLog
 import Testing
+import TrackGeometry
 
 /// The timeline judged against the simulator's truth (issue 24 item 2), a reduced set of
 /// `bgtrack-bench timeline`: a change that breaks detection fails here.

@@ -2,6 +2,7 @@ import ArgumentParser
 import BackgroundCore
 import LocationLog
 import Testing
+import TrackGeometry
 import TrackServer
 
 @testable import bgtrack

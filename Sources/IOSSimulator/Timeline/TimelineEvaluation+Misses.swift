@@ -1,6 +1,7 @@
 package import BackgroundCore
 import Foundation
-package import LocationLog
+import LocationLog
+package import TrackGeometry
 
 extension TimelineEvaluation {
     /// One run's misses against the targets (a false or missed stay, an edge more than `interval`

@@ -1,6 +1,7 @@
 package import BackgroundCore
 import Foundation
-package import LocationLog
+import LocationLog
+package import TrackGeometry
 
 extension TimelineEvaluation {
     /// One row of the evaluation table: a scenario and a strategy over several seeds.

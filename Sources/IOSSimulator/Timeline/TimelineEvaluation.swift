@@ -1,5 +1,6 @@
 package import BackgroundCore
 package import LocationLog
+package import TrackGeometry
 
 /// Judges the timeline against the simulator's truth: one simulated run (the real phone store
 /// and sync, uploading through the run's peer to a server), the timeline that server derived read

@@ -1,5 +1,6 @@
 package import BackgroundCore
-package import LocationLog
+import LocationLog
+package import TrackGeometry
 
 /// How a detected timeline compares with the truth: stays matched one to one (overlapping in
 /// time, centre within the stay radius of the true place), the error of their edges, and the

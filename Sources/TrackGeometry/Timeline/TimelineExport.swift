@@ -1,5 +1,5 @@
 import BackgroundCore
-public import LocationLog
+import LocationLog
 
 /// The timeline in the track exports: GeoJSON features and GPX waypoints and routes, appended
 /// to (GeoJSON) or placed before (GPX) the track itself.

@@ -1,5 +1,6 @@
 import BackgroundCore
 import LocationLog
+import TrackGeometry
 
 /// The map page's timeline panel: the day's stays, trips and gaps listed beside the track and,
 /// on the Leaflet map, stays drawn as circles of their radius labelled with their times, trips as

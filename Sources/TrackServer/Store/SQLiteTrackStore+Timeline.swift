@@ -1,6 +1,7 @@
 public import BackgroundCore
 import GRDB
-public import LocationLog
+import LocationLog
+public import TrackGeometry
 
 extension SQLiteTrackStore: TimelineStore {
     public func timelineCheckpoint(device: String) async throws -> String? {

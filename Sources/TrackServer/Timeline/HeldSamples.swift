@@ -1,5 +1,6 @@
 import BackgroundCore
 import LocationLog
+import TrackGeometry
 
 /// The newest samples of one device that its timeline builder has not taken yet, in time order:
 /// the reorder buffer of ``TimelineUpdater``. Samples arriving in order are appended; a straggler

@@ -1,5 +1,6 @@
 import BackgroundCore
 import LocationLog
+import TrackGeometry
 
 /// `GET /v1/devices/{id}/timeline`'s answer (times in epoch milliseconds, distances in metres).
 struct TimelineBody: Encodable {

@@ -1,5 +1,6 @@
 import BackgroundCore
 import LocationLog
+import TrackGeometry
 
 extension TimelineEntry {
     var isGap: Bool {

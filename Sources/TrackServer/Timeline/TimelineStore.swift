@@ -1,5 +1,6 @@
 public import BackgroundCore
-public import LocationLog
+import LocationLog
+public import TrackGeometry
 
 /// Where the server keeps each device's timeline: the closed stays, trips and gaps, and the
 /// detector's state, so a restart resumes it without re-reading history.

@@ -1,7 +1,8 @@
 public import BackgroundCore
 import Foundation
-public import LocationLog
+import LocationLog
 public import Logging
+public import TrackGeometry
 
 /// Keeps every device's timeline up to date as samples are stored: right after each ingest
 /// commit, the new samples go through the device's ``TimelineBuilder``, and the entries they

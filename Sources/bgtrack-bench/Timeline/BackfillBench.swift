@@ -3,6 +3,7 @@ import BackgroundCore
 import Foundation
 import LocationLog
 import Logging
+import TrackGeometry
 import TrackServer
 
 /// `bgtrack-bench backfill`: a year of history imported into a device with a live year (issue 38

@@ -2,6 +2,7 @@ import BackgroundCore
 import Foundation
 import LocationLog
 import LoopbackServer
+import TrackGeometry
 
 extension TimelineEntry {
     var kindName: String {

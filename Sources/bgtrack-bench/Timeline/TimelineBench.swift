@@ -5,6 +5,7 @@ import IOSShellHost
 import IOSSimulator
 import LocationLog
 import LoopbackServer
+import TrackGeometry
 
 /// `bgtrack-bench timeline`: the timeline judged against the simulator's truth (issue 24 item 2),
 /// every scenario × strategy over seeds, printed as the Markdown table BENCHMARKS.md carries. The

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BackgroundCore
 import LocationLog
+import TrackGeometry
 import TrackServer
 
 /// `bgtrack serve`'s timeline tuning (stays, trips and gaps; docs/server.md "Timeline").

@@ -2,6 +2,7 @@ import BackgroundCore
 import Foundation
 import LocationLog
 import Testing
+import TrackGeometry
 import TrackServer
 
 /// Share links, retention and erasure: the contract both stores meet (issue 25 items 3 and 4).

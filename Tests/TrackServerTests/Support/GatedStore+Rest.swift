@@ -1,5 +1,6 @@
 import BackgroundCore
 import LocationLog
+import TrackGeometry
 import TrackServer
 
 // The rest of the store forwards unchanged: shares, retention, zones, the timeline, map detail

@@ -4,6 +4,7 @@ import LocationLog
 import LocationLogTesting
 import LoopbackServer
 import Testing
+import TrackGeometry
 import TrackServer
 
 /// The real-trace evaluation's machinery in CI (issue 38 item 3; docs/timeline-evaluation.md).

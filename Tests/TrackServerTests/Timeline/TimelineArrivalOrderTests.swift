@@ -7,6 +7,7 @@ import LocationLog
 import LocationLogTesting
 import Logging
 import Testing
+import TrackGeometry
 
 @testable import TrackServer
 

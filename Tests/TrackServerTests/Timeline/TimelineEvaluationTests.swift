@@ -5,6 +5,7 @@ import IOSSimulator
 import LocationLog
 import LoopbackServer
 import Testing
+import TrackGeometry
 import TrackServer
 
 /// Issue 24 item 2 in CI: a reduced evaluation (2 seeds, the default strategy) through the real

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import LocationLog
 import Testing
+import TrackGeometry
 import TrackServer
 
 /// Issue 38 item 1: SQLite `v14-timeline-pending` on a database a server before it left: history

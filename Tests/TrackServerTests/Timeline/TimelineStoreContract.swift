@@ -3,6 +3,7 @@ import Foundation
 import LocationLog
 import Logging
 import Testing
+import TrackGeometry
 import TrackServer
 
 /// The contract of ``TimelineStore`` and of ``TimelineUpdater`` on it: run on SQLite (in memory

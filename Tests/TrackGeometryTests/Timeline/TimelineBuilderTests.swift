@@ -2,7 +2,7 @@ import BackgroundCore
 import Foundation
 import Testing
 
-@testable import LocationLog
+@testable import TrackGeometry
 
 /// A day written as legs at 2-minute sampling: the builder's input, built by hand.
 struct TimelineDay {

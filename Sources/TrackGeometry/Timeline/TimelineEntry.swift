@@ -1,4 +1,5 @@
 public import BackgroundCore
+public import LocationLog
 
 /// A place the person stayed: at least the minimum stay duration within the stay radius.
 public struct Stay: Hashable, Sendable {

@@ -2,7 +2,7 @@ import BackgroundCore
 import Foundation
 import Testing
 
-@testable import LocationLog
+@testable import TrackGeometry
 
 /// Stays that real people make (issue 38 item 2), each rule from a miss on GeoLife's traces cut
 /// to 2-minute samples (docs/timeline-evaluation.md): a place that stays put, a place left

@@ -1,7 +1,7 @@
 import BackgroundCore
 import Foundation
-import LocationLog
 import Testing
+import TrackGeometry
 
 /// Where a stay begins and ends (issue 24 item 2) when a coarse fix comes in between: the week's
 /// worst late stay start in the evaluation (a significant-change fix 117 m off, 180 m accurate,

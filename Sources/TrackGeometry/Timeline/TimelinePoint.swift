@@ -1,4 +1,5 @@
 public import BackgroundCore
+public import LocationLog
 
 /// A sample as the timeline sees it: when, where, and how well the position is known.
 public struct TimelinePoint: Hashable, Sendable, Codable {

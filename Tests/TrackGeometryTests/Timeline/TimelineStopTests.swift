@@ -2,7 +2,7 @@ import BackgroundCore
 import Foundation
 import Testing
 
-@testable import LocationLog
+@testable import TrackGeometry
 
 /// A stop too short for a stay and an arrival announced by a coarse fix (issue 24 item 2): the
 /// week's false stay (Tuesday's 8-minute shop stop), its walk measured 9 % long from the stop's
