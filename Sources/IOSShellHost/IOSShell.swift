@@ -407,7 +407,8 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
             let location = CLLocation(
                 coordinate: CLLocationCoordinate2D(latitude: fix.latitude, longitude: fix.longitude),
                 altitude: fix.altitude ?? 0, horizontalAccuracy: fix.horizontalAccuracy,
-                verticalAccuracy: fix.altitude == nil ? -1 : 10, course: fix.course ?? -1, speed: fix.speed ?? -1,
+                verticalAccuracy: fix.altitude == nil ? -1 : fix.verticalAccuracy ?? 10, course: fix.course ?? -1,
+                speed: fix.speed ?? -1,
                 timestamp: Date(timeIntervalSince1970: fix.timestamp.seconds))
             delegate.locationManager(manager, didUpdateLocations: [location])
         }
@@ -484,10 +485,7 @@ final class IOSShellApp: HostedApp, @unchecked Sendable {
             samples += fresh
         }
         return samples.map { sample in
-            LocationFix(
-                timestamp: sample.time, latitude: sample.latitude, longitude: sample.longitude,
-                horizontalAccuracy: sample.accuracy ?? -1, altitude: sample.altitude, speed: sample.speed,
-                course: sample.course, isApproximate: !precise)
+            LocationFix(sample.values, isApproximate: !precise)
         }
     }
 }

@@ -84,7 +84,7 @@ package final class EvaluationServer: @unchecked Sendable {
             peer: peer, timeline: { from, to in try peer.timeline(from: from, to: to) },
             samples: { from, to in
                 try blockingThrows { try await store.samples(device: device, from: from, to: to) }.map {
-                    let point = TimelinePoint(
+                    let point = SampleValues(
                         time: $0.time, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy,
                         speed: $0.speed)
                     return (point, $0.trigger)

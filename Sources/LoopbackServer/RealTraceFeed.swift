@@ -1,4 +1,4 @@
-import BackgroundCore
+package import BackgroundCore
 package import Foundation
 import LocationLog
 package import TrackGeometry
@@ -47,7 +47,7 @@ package struct RealTraceFeed: Sendable {
 
     /// Registers `device`, sends `points` (time-ordered) through `path`, and returns the device's
     /// whole timeline as `GET /v1/devices/{id}/timeline` answers it.
-    package func run(_ points: [TimelinePoint], path: IngestPath, device: String) throws -> [TimelineEntry] {
+    package func run(_ points: [SampleValues], path: IngestPath, device: String) throws -> [TimelineEntry] {
         guard let first = points.first, let last = points.last else { return [] }
         let token = Tokens.mint(prefix: "bgd")
         let store = server.store
@@ -61,9 +61,8 @@ package struct RealTraceFeed: Sendable {
                 server.clock.set((chunk.last?.time ?? last.time) + .seconds(1))
                 let samples = chunk.enumerated().map { offset, point in
                     WireSample(
-                        id: UUID().wireString, seq: Int64(number * Self.batchSize + offset + 1), t: point.t,
-                        lat: point.lat, lon: point.lon, acc: point.acc, speed: point.spd, trigger: "timer",
-                        state: "background")
+                        id: UUID().wireString, seq: Int64(number * Self.batchSize + offset + 1), values: point,
+                        trigger: "timer", state: "background")
                 }
                 let body = try JSONEncoder().encode(
                     BatchRequest(batch: UUID().wireString, device: device, samples: samples))
@@ -74,10 +73,11 @@ package struct RealTraceFeed: Sendable {
                 server.clock.set((chunk.last?.time ?? last.time) + .seconds(1))
                 let features = chunk.map { point -> [String: Any] in
                     var properties: [String: Any] = ["timestamp": point.time.iso8601, "device_id": device]
-                    if let accuracy = point.acc { properties["horizontal_accuracy"] = accuracy }
-                    if let speed = point.spd { properties["speed"] = speed }
+                    if let accuracy = point.accuracy { properties["horizontal_accuracy"] = accuracy }
+                    if let speed = point.speed { properties["speed"] = speed }
                     return [
-                        "type": "Feature", "geometry": ["type": "Point", "coordinates": [point.lon, point.lat]],
+                        "type": "Feature",
+                        "geometry": ["type": "Point", "coordinates": [point.longitude, point.latitude]],
                         "properties": properties,
                     ]
                 }
@@ -89,11 +89,12 @@ package struct RealTraceFeed: Sendable {
             for point in points {
                 server.clock.set(point.time + .seconds(1))
                 var location: [String: Any] = [
-                    "_type": "location", "lat": point.lat, "lon": point.lon, "tst": point.t / 1000, "tid": "rt",
+                    "_type": "location", "lat": point.latitude, "lon": point.longitude,
+                    "tst": point.time.milliseconds / 1000, "tid": "rt",
                 ]
-                if let accuracy = point.acc { location["acc"] = Int(accuracy.rounded()) }
+                if let accuracy = point.accuracy { location["acc"] = Int(accuracy.rounded()) }
                 // OwnTracks sends km/h.
-                if let speed = point.spd { location["vel"] = Int((speed * 3.6).rounded()) }
+                if let speed = point.speed { location["vel"] = Int((speed * 3.6).rounded()) }
                 let body = try JSONSerialization.data(withJSONObject: location)
                 try post(
                     "ingest/owntracks", body: body, auth: "Basic \(basic)",
@@ -102,10 +103,11 @@ package struct RealTraceFeed: Sendable {
         case .osmand:
             for point in points {
                 server.clock.set(point.time + .seconds(1))
-                var query = "id=\(device)&token=\(token)&timestamp=\(point.t / 1000)&lat=\(point.lat)&lon=\(point.lon)"
-                if let accuracy = point.acc { query += "&accuracy=\(accuracy)" }
+                var query =
+                    "id=\(device)&token=\(token)&timestamp=\(point.time.milliseconds / 1000)&lat=\(point.latitude)&lon=\(point.longitude)"
+                if let accuracy = point.accuracy { query += "&accuracy=\(accuracy)" }
                 // OsmAnd sends m/s (Traccar's client knots: docs/protocol.md §OsmAnd).
-                if let speed = point.spd { query += "&speed=\(speed)" }
+                if let speed = point.speed { query += "&speed=\(speed)" }
                 try get("ingest/osmand?\(query)")
             }
         case .gpx:
@@ -131,17 +133,18 @@ package struct RealTraceFeed: Sendable {
     }
 
     /// A GPX 1.1 track of `points`, as a logger app exports it.
-    static func gpx(_ points: [TimelinePoint]) -> String {
+    static func gpx(_ points: [SampleValues]) -> String {
         var text =
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"bgtrack-bench\" "
             + "xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
         for point in points {
-            text += "<trkpt lat=\"\(point.lat)\" lon=\"\(point.lon)\"><time>\(point.time.iso8601)</time></trkpt>\n"
+            text +=
+                "<trkpt lat=\"\(point.latitude)\" lon=\"\(point.longitude)\"><time>\(point.time.iso8601)</time></trkpt>\n"
         }
         return text + "</trkseg></trk></gpx>\n"
     }
 
-    private func importWithBgtrack(_ points: [TimelinePoint], device: String) throws {
+    private func importWithBgtrack(_ points: [SampleValues], device: String) throws {
         guard let bgtrack else { throw EvaluationError("the import path needs bgtrack beside bgtrack-bench") }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "bgtrack-real-\(UUID().uuidString).gpx")

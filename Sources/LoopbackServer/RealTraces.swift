@@ -1,4 +1,4 @@
-import BackgroundCore
+package import BackgroundCore
 package import Foundation
 import LocationLog
 package import TrackGeometry
@@ -7,18 +7,19 @@ import TrackServer
 /// One person's full-rate fixes from a real GPS collection, time-ordered, one per instant.
 package struct RealTrace: Sendable {
     package var person: String
-    package var fixes: [TimelinePoint]
+    package var fixes: [SampleValues]
 
-    package init(person: String, fixes: [TimelinePoint]) {
+    package init(person: String, fixes: [SampleValues]) {
         self.person = person
         self.fixes = fixes
     }
 
     /// The points a phone sampling every `seconds` would send: the first fix, then each fix at
     /// least `seconds` after the last one kept (scripts/peer-stays.py cuts the peer's the same way).
-    package func sampled(every seconds: Int64) -> [TimelinePoint] {
-        var kept: [TimelinePoint] = []
-        for fix in fixes where kept.last.map({ fix.t - $0.t >= seconds * 1000 }) ?? true { kept.append(fix) }
+    package func sampled(every seconds: Int64) -> [SampleValues] {
+        var kept: [SampleValues] = []
+        for fix in fixes where kept.last.map({ fix.time.milliseconds - $0.time.milliseconds >= seconds * 1000 }) ?? true
+        { kept.append(fix) }
         return kept
     }
 
@@ -40,17 +41,17 @@ package struct RealTrace: Sendable {
         }
         return try people.map { person in
             let folder = root.appendingPathComponent("\(person)/Trajectory")
-            var fixes: [TimelinePoint] = []
+            var fixes: [SampleValues] = []
             for name in try files.contentsOfDirectory(atPath: folder.path).sorted() where name.hasSuffix(".plt") {
                 let data = try Data(contentsOf: folder.appendingPathComponent(name))
                 for sample in GeoLifePLTFormat.samples(in: Array(data)) {
                     fixes.append(
-                        TimelinePoint(time: sample.time, latitude: sample.latitude, longitude: sample.longitude))
+                        SampleValues(time: sample.time, latitude: sample.latitude, longitude: sample.longitude))
                 }
             }
-            fixes.sort { $0.t < $1.t }
-            var unique: [TimelinePoint] = []
-            for fix in fixes where unique.last?.t != fix.t { unique.append(fix) }
+            fixes.sort { $0.time.milliseconds < $1.time.milliseconds }
+            var unique: [SampleValues] = []
+            for fix in fixes where unique.last?.time.milliseconds != fix.time.milliseconds { unique.append(fix) }
             return RealTrace(person: person, fixes: unique)
         }
     }
@@ -168,7 +169,7 @@ package struct RealTraceScore: Sendable {
     /// Scores a timeline's stays and trips: stays against `truth`, trips against the path of the
     /// full-rate `fixes` over each trip's time (only trips whose time the fixes cover without a
     /// silence of more than 5 minutes, and at least 200 m long: the rest has no known path).
-    package mutating func judge(timeline: [TimelineEntry], against truth: [PeerStays.Stay], fixes: [TimelinePoint]) {
+    package mutating func judge(timeline: [TimelineEntry], against truth: [PeerStays.Stay], fixes: [SampleValues]) {
         let stays = timeline.compactMap { entry -> PeerStays.Stay? in
             guard case .stay(let stay) = entry else { return nil }
             return PeerStays.Stay(
@@ -187,23 +188,24 @@ package struct RealTraceScore: Sendable {
     /// The length of the full-rate path between two instants, counting a fix only once it is
     /// 10 m from the last one counted (a resting receiver's jitter is no path); nil when the fixes
     /// do not cover the span (a silence over 5 minutes inside it, or none near either end).
-    static func path(of fixes: [TimelinePoint], from: Int64, to: Int64) -> Double? {
+    static func path(of fixes: [SampleValues], from: Int64, to: Int64) -> Double? {
         var low = 0
         var high = fixes.count
         while low < high {
             let middle = (low + high) / 2
-            if fixes[middle].t < from { low = middle + 1 } else { high = middle }
+            if fixes[middle].time.milliseconds < from { low = middle + 1 } else { high = middle }
         }
-        guard low < fixes.count, fixes[low].t - from <= 300_000 else { return nil }
+        guard low < fixes.count, fixes[low].time.milliseconds - from <= 300_000 else { return nil }
         var counted = fixes[low]
         var previous = fixes[low]
         var metres = 0.0
         var index = low + 1
-        while index < fixes.count, fixes[index].t <= to {
+        while index < fixes.count, fixes[index].time.milliseconds <= to {
             let fix = fixes[index]
-            guard fix.t - previous.t <= 300_000 else { return nil }
+            guard fix.time.milliseconds - previous.time.milliseconds <= 300_000 else { return nil }
             let step = Haversine.distance(
-                latitude1: fix.lat, longitude1: fix.lon, latitude2: counted.lat, longitude2: counted.lon)
+                latitude1: fix.latitude, longitude1: fix.longitude, latitude2: counted.latitude,
+                longitude2: counted.longitude)
             if step >= 10 {
                 metres += step
                 counted = fix
@@ -211,7 +213,7 @@ package struct RealTraceScore: Sendable {
             previous = fix
             index += 1
         }
-        return to - previous.t <= 300_000 ? metres : nil
+        return to - previous.time.milliseconds <= 300_000 ? metres : nil
     }
 }
 

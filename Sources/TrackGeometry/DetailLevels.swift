@@ -1,4 +1,4 @@
-import BackgroundCore
+public import BackgroundCore
 import Foundation
 
 /// Detail levels for drawing a long track at any zoom from a fixed number of points: each point of
@@ -37,14 +37,14 @@ public enum DetailLevels {
     }
 
     /// One level per point of a segment (a run of points without a gap), in order.
-    public static func levels(of points: [TrackPoint]) -> [Int] {
+    public static func levels(of points: [SampleValues]) -> [Int] {
         importances(of: points).map(level(importance:))
     }
 
     /// Per point, the largest tolerance in metres at which Douglas–Peucker keeps it: infinite for
     /// the two ends, otherwise its distance from its chord, capped by those of the points whose
     /// chords it lies within (so the importances nest). Iterative, as the simplifier.
-    public static func importances(of points: [TrackPoint]) -> [Double] {
+    public static func importances(of points: [SampleValues]) -> [Double] {
         guard points.count > 2 else { return Array(repeating: .infinity, count: points.count) }
         let plane = LocalProjection(points)
         let xy = points.map(plane.project)

@@ -1,3 +1,5 @@
+public import BackgroundCore
+
 /// Google's encoded polyline algorithm format (precision 5 by default; 6 for OSRM/Valhalla style).
 ///
 /// ```swift
@@ -37,7 +39,7 @@ public enum EncodedPolyline {
     }
 
     /// Encodes track points.
-    public static func encode(_ points: [TrackPoint], precision: Int = 5) -> String {
+    public static func encode(_ points: [SampleValues], precision: Int = 5) -> String {
         encode(points.map { (latitude: $0.latitude, longitude: $0.longitude) }, precision: precision)
     }
 

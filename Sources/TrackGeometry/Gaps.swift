@@ -3,9 +3,9 @@ public import BackgroundCore
 /// A stretch of time with no sample: longer than the gap threshold between two neighbours.
 public struct TrackGap: Hashable, Sendable {
     /// The last point before the gap.
-    public var before: TrackPoint
+    public var before: SampleValues
     /// The first point after it.
-    public var after: TrackPoint
+    public var after: SampleValues
     public var duration: Duration { after.time - before.time }
 }
 
@@ -16,14 +16,14 @@ public struct TrackGap: Hashable, Sendable {
 /// several are lost time).
 public enum Gaps {
     /// The gaps between consecutive points (points must be sorted by time).
-    public static func find(in points: [TrackPoint], maximumGap: Duration) -> [TrackGap] {
+    public static func find(in points: [SampleValues], maximumGap: Duration) -> [TrackGap] {
         zip(points, points.dropFirst()).compactMap { before, after in
             after.time - before.time > maximumGap ? TrackGap(before: before, after: after) : nil
         }
     }
 
     /// The track cut into segments at every gap; each segment is drawn as one line.
-    public static func segments(of points: [TrackPoint], maximumGap: Duration) -> [[TrackPoint]] {
+    public static func segments(of points: [SampleValues], maximumGap: Duration) -> [[SampleValues]] {
         segments(of: points, time: \.time, maximumGap: maximumGap)
     }
 

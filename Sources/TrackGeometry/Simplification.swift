@@ -1,4 +1,4 @@
-import BackgroundCore
+public import BackgroundCore
 import Foundation
 
 /// Douglas–Peucker simplification with a tolerance in metres.
@@ -13,7 +13,7 @@ import Foundation
 /// let drawn = Simplification.douglasPeucker(points, tolerance: 5)   // metres
 /// ```
 public enum Simplification {
-    public static func douglasPeucker(_ points: [TrackPoint], tolerance: Double) -> [TrackPoint] {
+    public static func douglasPeucker(_ points: [SampleValues], tolerance: Double) -> [SampleValues] {
         guard points.count > 2, tolerance > 0, tolerance.isFinite else { return points }
         let plane = LocalProjection(points)
         let xy = points.map(plane.project)
@@ -63,14 +63,14 @@ package struct LocalProjection {
     let metresPerDegreeLatitude = Haversine.earthRadius * .pi / 180
     let metresPerDegreeLongitude: Double
 
-    package init(_ points: [TrackPoint]) {
+    package init(_ points: [SampleValues]) {
         let count = Double(max(points.count, 1))
         latitude0 = points.reduce(0) { $0 + $1.latitude } / count
         longitude0 = points.first?.longitude ?? 0
         metresPerDegreeLongitude = metresPerDegreeLatitude * cos(latitude0 * .pi / 180)
     }
 
-    package func project(_ point: TrackPoint) -> PlanePoint {
+    package func project(_ point: SampleValues) -> PlanePoint {
         var deltaLongitude = point.longitude - longitude0
         // Tracks crossing the antimeridian: take the short way round.
         if deltaLongitude > 180 { deltaLongitude -= 360 }

@@ -1,4 +1,4 @@
-import BackgroundCore
+public import BackgroundCore
 import Foundation
 import LocationLog
 
@@ -20,7 +20,7 @@ public enum TrackExport {
     /// LineString, so such a segment is a `Point` feature (`"segment"` its index) and never part
     /// of the `MultiLineString`.
     public static func geoJSON(
-        _ segments: [[TrackPoint]], includePoints: Bool = true, localTime: ExportLocalTime = .utc
+        _ segments: [[SampleValues]], includePoints: Bool = true, localTime: ExportLocalTime = .utc
     ) -> String {
         var out = geoJSONHead(segmentCount: segments.count)
         out += segments.filter { $0.count >= 2 }.map { segment in
@@ -44,7 +44,7 @@ public enum TrackExport {
     }
 
     /// A GPX 1.1 document with one `trk` whose `trkseg`s are the segments.
-    public static func gpx(_ segments: [[TrackPoint]], name: String, localTime: ExportLocalTime = .utc) -> String {
+    public static func gpx(_ segments: [[SampleValues]], name: String, localTime: ExportLocalTime = .utc) -> String {
         var out = gpxHead(name: name)
         for segment in segments {
             out += "<trkseg>\n"
@@ -56,10 +56,12 @@ public enum TrackExport {
     }
 
     /// CSV with a header; empty cells for unknown values. `segment` numbers the segments from 0;
-    /// `time` is UTC, `local_time` the same instant with the offset of the zone in `time_zone`.
-    public static let csvHeader = "time,t_ms,segment,lat,lon,accuracy,altitude,speed,course,local_time,time_zone"
+    /// `time` is UTC, `local_time` the same instant with the offset of the zone in `time_zone`;
+    /// `vertical_accuracy` (metres) came last, so readers of the older columns by position still work.
+    public static let csvHeader =
+        "time,t_ms,segment,lat,lon,accuracy,altitude,speed,course,local_time,time_zone,vertical_accuracy"
 
-    public static func csv(_ segments: [[TrackPoint]], localTime: ExportLocalTime = .utc) -> String {
+    public static func csv(_ segments: [[SampleValues]], localTime: ExportLocalTime = .utc) -> String {
         var out = csvHeader + "\n"
         for (index, segment) in segments.enumerated() {
             for point in segment { appendCSVLine(point, segment: index, localTime, to: &out) }
@@ -77,13 +79,13 @@ public enum TrackExport {
     }
 
     /// `[lon,lat]`, a position in a GeoJSON line.
-    package static func geoJSONPosition(_ point: TrackPoint) -> String {
+    package static func geoJSONPosition(_ point: SampleValues) -> String {
         "[\(number(point.longitude)),\(number(point.latitude))]"
     }
 
     /// `,` and one `Point` feature with the hover properties.
     package static func appendGeoJSONPointFeature(
-        _ point: TrackPoint, _ localTime: ExportLocalTime, to out: inout String
+        _ point: SampleValues, _ localTime: ExportLocalTime, to out: inout String
     ) {
         out += #",{"type":"Feature","geometry":{"type":"Point","coordinates":["#
         out += "\(number(point.longitude)),\(number(point.latitude))]},"
@@ -91,6 +93,7 @@ public enum TrackExport {
         appendGeoJSONTimes(point.time, localTime, to: &out)
         if let accuracy = point.accuracy { out += #","accuracy":\#(number(accuracy))"# }
         if let altitude = point.altitude { out += #","altitude":\#(number(altitude))"# }
+        if let vertical = point.verticalAccuracy { out += #","vertical_accuracy":\#(number(vertical))"# }
         if let speed = point.speed { out += #","speed":\#(number(speed))"# }
         out += "}}"
     }
@@ -101,8 +104,9 @@ public enum TrackExport {
         out += #""time":"\#(time.iso8601)","local_time":"\#(local.time)","time_zone":"\#(jsonEscaped(local.zone))""#
     }
 
-    /// The namespace of the GPX extension elements (`bgt:local_time`, `bgt:time_zone`) that carry a
-    /// point's local time; a reader that does not know them skips them, as GPX 1.1 provides.
+    /// The namespace of the GPX extension elements: `bgt:local_time` and `bgt:time_zone` carry a
+    /// point's local time, `bgt:vacc` the vertical accuracy of its `ele` in metres (GPX 1.1 has
+    /// only the unitless `vdop`); a reader that does not know them skips them, as GPX 1.1 provides.
     public static let gpxExtensionNamespace = "urn:backgroundtracker:gpx:1"
 
     /// The GPX document up to its first `trkseg`.
@@ -116,26 +120,29 @@ public enum TrackExport {
     package static let gpxTail = "</trk>\n</gpx>\n"
 
     /// One `trkpt` line: UTC in `<time>`, the local time in its `extensions`.
-    package static func appendGPXPoint(_ point: TrackPoint, _ localTime: ExportLocalTime, to out: inout String) {
+    package static func appendGPXPoint(_ point: SampleValues, _ localTime: ExportLocalTime, to out: inout String) {
         out += #"<trkpt lat="\#(number(point.latitude))" lon="\#(number(point.longitude))">"#
         if let altitude = point.altitude { out += "<ele>\(number(altitude))</ele>" }
         let local = localTime.local(point.time)
         out += "<time>\(point.time.iso8601)</time>"
         out += "<extensions><bgt:local_time>\(local.time)</bgt:local_time>"
-        out += "<bgt:time_zone>\(xmlEscaped(local.zone))</bgt:time_zone></extensions>"
+        out += "<bgt:time_zone>\(xmlEscaped(local.zone))</bgt:time_zone>"
+        if let vertical = point.verticalAccuracy { out += "<bgt:vacc>\(number(vertical))</bgt:vacc>" }
+        out += "</extensions>"
         out += "</trkpt>\n"
     }
 
     /// One CSV line of segment `segment`.
     package static func appendCSVLine(
-        _ point: TrackPoint, segment: Int, _ localTime: ExportLocalTime, to out: inout String
+        _ point: SampleValues, segment: Int, _ localTime: ExportLocalTime, to out: inout String
     ) {
         let optionals = [point.accuracy, point.altitude, point.speed, point.course].map { $0.map(number) ?? "" }
         let local = localTime.local(point.time)
         out += "\(point.time.iso8601),\(point.time.milliseconds),\(segment),"
         out += "\(number(point.latitude)),\(number(point.longitude)),"
         // IANA names are letters, digits, `/`, `_`, `-` and `+`: nothing CSV needs to quote.
-        out += optionals.joined(separator: ",") + ",\(local.time),\(local.zone)\n"
+        out += optionals.joined(separator: ",") + ",\(local.time),\(local.zone),"
+        out += (point.verticalAccuracy.map(number) ?? "") + "\n"
     }
 
     static func number(_ value: Double) -> String {

@@ -233,22 +233,17 @@ extension PostgresTrackStore: TrackDetailStore {
         var last: TrackPageKey?
         for row in try await rows(
             """
-            SELECT t, lat, lon, acc, alt, speed, course, id, segment_start FROM sample
+            SELECT \(unescaped: SampleValues.Field.columnList), id, segment_start FROM sample
             WHERE device_id = (SELECT id FROM device WHERE name = \(device))
                 AND draw_level = ANY(\(Self.levels(zoom))::int2[]) AND draw_level <= 21 AND t >= \(lower) AND t < \(to.ms)
                 AND (t > \(lower) OR id > \(afterRow))
             ORDER BY t, id LIMIT \(size)
             """)
         {
-            let (time, latitude, longitude, accuracy, altitude, speed, course, id, start) = try row.decode(
-                (Int64, Double, Double, Double?, Double?, Double?, Double?, Int64, Bool).self)
-            points.append(
-                DrawnPoint(
-                    point: TrackPoint(
-                        time: Instant(milliseconds: time), latitude: latitude, longitude: longitude,
-                        accuracy: accuracy, altitude: altitude, speed: speed, course: course),
-                    startsSegment: start))
-            last = TrackPageKey(time: time, row: id)
+            let columns = row.makeRandomAccess()
+            let point = try Self.values(from: columns)
+            points.append(DrawnPoint(point: point, startsSegment: try columns["segment_start"].decode(Bool.self)))
+            last = TrackPageKey(time: point.time.milliseconds, row: try columns["id"].decode(Int64.self))
         }
         return DrawnPage(points: points, next: points.count == Int(size) && size > 0 ? last : nil)
     }
@@ -256,19 +251,16 @@ extension PostgresTrackStore: TrackDetailStore {
     public func flaggedPoints(device: String, from: Instant, to: Instant, limit: Int) async throws -> [FlaggedPoint] {
         try await rows(
             """
-            SELECT t, lat, lon, acc, alt, speed, course, flag FROM sample
+            SELECT \(unescaped: SampleValues.Field.columnList), flag FROM sample
             WHERE device_id = (SELECT id FROM device WHERE name = \(device)) AND flag <> 0
                 AND t >= \(from.ms) AND t < \(to.ms)
             ORDER BY t, id LIMIT \(Int64(max(0, limit)))
             """
         ).map { row in
-            let (time, latitude, longitude, accuracy, altitude, speed, course, flag) = try row.decode(
-                (Int64, Double, Double, Double?, Double?, Double?, Double?, Int16).self)
+            let columns = row.makeRandomAccess()
             return FlaggedPoint(
-                point: TrackPoint(
-                    time: Instant(milliseconds: time), latitude: latitude, longitude: longitude, accuracy: accuracy,
-                    altitude: altitude, speed: speed, course: course),
-                flag: SampleFlag(rawValue: Int(flag)) ?? .none)
+                point: try Self.values(from: columns),
+                flag: SampleFlag(rawValue: Int(try columns["flag"].decode(Int16.self))) ?? .none)
         }
     }
 

@@ -206,6 +206,10 @@ extension PostgresTrackStore {
         Migration(
             version: 13, name: "v13-timeline-pending-until",
             statements: ["ALTER TABLE timeline_pending ADD COLUMN until_at BIGINT"]),
+        // Issue 42 item 1, as SQLite's `v17-vertical-accuracy`: the record's vertical accuracy.
+        Migration(
+            version: 14, name: "v14-vertical-accuracy",
+            statements: ["ALTER TABLE sample ADD COLUMN vacc DOUBLE PRECISION"]),
     ]
 
     /// Brings the schema up to date on one connection of its own, in one transaction under an

@@ -167,20 +167,23 @@ extension PostgresTrackStore: SampleStore {
     package static func insertQuery(_ samples: [TrackSample], deviceID: Int64, now: Instant) throws
         -> PostgresQuery
     {
-        var binds = PostgresBindings(capacity: 17)
+        let fields = SampleValues.Field.allCases
+        var binds = PostgresBindings(capacity: fields.count + 8)
         binds.append(deviceID)
         try binds.append(NullableArray(samples.map { Optional($0.key) }))
         try binds.append(NullableArray(samples.map(\.id)))
         try binds.append(NullableArray(samples.map(\.seq)))
-        try binds.append(NullableArray(samples.map { Optional($0.time.ms) }))
-        try binds.append(NullableArray(samples.map { Optional($0.latitude) }))
-        try binds.append(NullableArray(samples.map { Optional($0.longitude) }))
-        try binds.append(NullableArray(samples.map(\.accuracy)))
-        try binds.append(NullableArray(samples.map(\.altitude)))
-        try binds.append(NullableArray(samples.map(\.speed)))
-        try binds.append(NullableArray(samples.map(\.course)))
-        try binds.append(NullableArray(samples.map(\.battery)))
-        try binds.append(NullableArray(samples.map(\.charging)))
+        for field in fields {
+            switch field {
+            case .time: try binds.append(NullableArray(samples.map { Optional($0.time.ms) }))
+            case .latitude: try binds.append(NullableArray(samples.map { Optional($0.latitude) }))
+            case .longitude: try binds.append(NullableArray(samples.map { Optional($0.longitude) }))
+            case .charging: try binds.append(NullableArray(samples.map(\.charging)))
+            case .accuracy, .verticalAccuracy, .altitude, .speed, .course, .battery:
+                guard let keyPath = field.measurement else { continue }
+                try binds.append(NullableArray(samples.map { $0.values[keyPath: keyPath] }))
+            }
+        }
         try binds.append(NullableArray(samples.map(\.trigger)))
         try binds.append(NullableArray(samples.map(\.state)))
         try binds.append(NullableArray(samples.map { Optional($0.source.rawValue) }))
@@ -188,27 +191,38 @@ extension PostgresTrackStore: SampleStore {
         return PostgresQuery(unsafeSQL: insertSQL, binds: binds)
     }
 
-    /// ``insertQuery(_:deviceID:now:)``'s statement; `$1` the device, `$17` the receive time.
-    package static let insertSQL = """
-        INSERT INTO sample (device_id, key, sample_id, seq, t, lat, lon, acc, alt, speed, course, battery, charging,
-            trigger, state, source, received_at)
-        SELECT $1, u.key, u.sample_id, u.seq, u.t, u.lat, u.lon, u.acc, u.alt, u.speed, u.course, u.battery,
-            u.charging, u.trigger, u.state, u.source, $17
-        FROM unnest($2::text[], $3::text[], $4::int8[], $5::int8[], $6::float8[], $7::float8[], $8::float8[],
-            $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::bool[], $14::text[], $15::text[],
-            $16::text[])
-            WITH ORDINALITY AS u(key, sample_id, seq, t, lat, lon, acc, alt, speed, course, battery, charging,
-                trigger, state, source, n)
-        ORDER BY u.n
-        ON CONFLICT (device_id, key) DO NOTHING RETURNING key
-        """
+    /// ``insertQuery(_:deviceID:now:)``'s statement: `$1` the device, then an array per column
+    /// (the record's from `$5`, ``SampleValues/Field/columnList``), the receive time last.
+    package static let insertSQL: String = {
+        let fields = SampleValues.Field.allCases
+        let columns = fields.map(\.column)
+        let arrays = (["text", "text", "int8"] + fields.map(arrayType) + ["text", "text", "text"]).enumerated()
+            .map { "$\($0.offset + 2)::\($0.element)[]" }
+        let unnested = ["key", "sample_id", "seq"] + columns + ["trigger", "state", "source"]
+        return """
+            INSERT INTO sample (device_id, \(unnested.joined(separator: ", ")), received_at)
+            SELECT $1, \(unnested.map { "u.\($0)" }.joined(separator: ", ")), $\(arrays.count + 2)
+            FROM unnest(\(arrays.joined(separator: ", ")))
+                WITH ORDINALITY AS u(\(unnested.joined(separator: ", ")), n)
+            ORDER BY u.n
+            ON CONFLICT (device_id, key) DO NOTHING RETURNING key
+            """
+    }()
+
+    /// The PostgreSQL type of a record field's column.
+    private static func arrayType(_ field: SampleValues.Field) -> String {
+        switch field {
+        case .time: "int8"
+        case .charging: "bool"
+        case .latitude, .longitude, .accuracy, .verticalAccuracy, .altitude, .speed, .course, .battery: "float8"
+        }
+    }
 
     public func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [TrackSample] {
         let limit = limit.map { Int64(max(0, $0)) }
         return try await rows(
             """
-            SELECT s.key, s.sample_id, s.seq, s.t, s.lat, s.lon, s.acc, s.alt, s.speed, s.course, s.battery,
-                s.charging, s.trigger, s.state, s.source
+            SELECT s.key, s.sample_id, s.seq, \(unescaped: Self.recordColumns), s.trigger, s.state, s.source
             FROM sample s JOIN device d ON d.id = s.device_id
             WHERE d.name = \(device) AND s.t >= \(from.ms) AND s.t < \(to.ms) ORDER BY s.t, s.id LIMIT \(limit)
             """
@@ -226,20 +240,24 @@ extension PostgresTrackStore: SampleStore {
         return SampleTally(rows: Int(rows), distinctTimes: Int(distinct))
     }
 
+    /// The record's columns of the `sample` table `s`, in ``SampleValues/Field/columnList`` order.
+    static let recordColumns = SampleValues.Field.allCases.map { "s.\($0.column)" }.joined(separator: ", ")
+
     static func sample(from row: PostgresRow) throws -> TrackSample {
-        let (key, id, seq, time, latitude, longitude, accuracy) = try row.decode(
-            (String, String?, Int64?, Int64, Double, Double, Double?).self)
         let columns = row.makeRandomAccess()
         return TrackSample(
-            key: key, id: id, seq: seq, time: Instant(milliseconds: time), latitude: latitude, longitude: longitude,
-            accuracy: accuracy,
-            altitude: try columns["alt"].decode(Double?.self),
-            speed: try columns["speed"].decode(Double?.self),
-            course: try columns["course"].decode(Double?.self),
-            battery: try columns["battery"].decode(Double?.self),
-            charging: try columns["charging"].decode(Bool?.self),
-            trigger: try columns["trigger"].decode(String?.self),
-            state: try columns["state"].decode(String?.self),
+            key: try columns["key"].decode(String.self), id: try columns["sample_id"].decode(String?.self),
+            seq: try columns["seq"].decode(Int64?.self), values: try values(from: columns),
+            trigger: try columns["trigger"].decode(String?.self), state: try columns["state"].decode(String?.self),
             source: IngestSource(rawValue: try columns["source"].decode(String.self)) ?? .native)
+    }
+
+    /// The record from a row holding its columns by name.
+    static func values(from columns: PostgresRandomAccessRow) throws -> SampleValues {
+        try SampleValues(
+            time: { try columns[SampleValues.Field.time.column].decode(Int64.self) },
+            position: { try columns[$0.column].decode(Double.self) },
+            measurement: { try columns[$0.column].decode(Double?.self) },
+            flag: { try columns[$0.column].decode(Bool?.self) })
     }
 }

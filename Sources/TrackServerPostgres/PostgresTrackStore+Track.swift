@@ -18,22 +18,19 @@ extension PostgresTrackStore {
         do {
             let rows = try await client.query(
                 """
-                SELECT t, lat, lon, acc, alt, speed, course, id FROM sample
+                SELECT \(unescaped: SampleValues.Field.columnList), id FROM sample
                 WHERE device_id = (SELECT id FROM device WHERE name = \(device)) AND t >= \(lower) AND t < \(to.ms)
                     AND (t > \(lower) OR id > \(afterRow))
                 ORDER BY t, id LIMIT \(size)
                 """, logger: logger)
-            var points: [TrackPoint] = []
+            var points: [SampleValues] = []
             points.reserveCapacity(Int(min(size, 4096)))
             var last: TrackPageKey?
             for try await row in rows {
-                let (time, latitude, longitude, accuracy, altitude, speed, course, id) = try row.decode(
-                    (Int64, Double, Double, Double?, Double?, Double?, Double?, Int64).self)
-                points.append(
-                    TrackPoint(
-                        time: Instant(milliseconds: time), latitude: latitude, longitude: longitude,
-                        accuracy: accuracy, altitude: altitude, speed: speed, course: course))
-                last = TrackPageKey(time: time, row: id)
+                let columns = row.makeRandomAccess()
+                let point = try Self.values(from: columns)
+                points.append(point)
+                last = TrackPageKey(time: point.time.milliseconds, row: try columns["id"].decode(Int64.self))
             }
             return TrackPage(points: points, next: points.count == Int(size) && size > 0 ? last : nil)
         } catch {

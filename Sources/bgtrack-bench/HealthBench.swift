@@ -80,8 +80,10 @@ struct HealthBench: AsyncParsableCommand {
             let device = "d\(written / 10_000 % devices)"
             let rows = (written..<written + batch).map { index in
                 TrackSample(
-                    key: "k\(index)", time: start + .seconds(Int64(index)), latitude: 31 + Double(index % 1000) / 1e4,
-                    longitude: 121, accuracy: 5, source: .native)
+                    key: "k\(index)",
+                    values: SampleValues(
+                        time: start + .seconds(Int64(index)), latitude: 31 + Double(index % 1000) / 1e4, longitude: 121,
+                        accuracy: 5), source: .native)
             }
             _ = try await store.insert(rows, device: device, at: start)
             written += batch

@@ -142,8 +142,9 @@ struct ImportBench: AsyncParsableCommand {
             let latitude = 48.1 + random.uniform(-0.1...0.1)
             let longitude = 11.5 + random.uniform(-0.1...0.1)
             return TrackSample(
-                key: TrackSample.positionKey(time: time, latitude: latitude, longitude: longitude), time: time,
-                latitude: latitude, longitude: longitude, accuracy: 10, source: .imported)
+                key: TrackSample.positionKey(time: time, latitude: latitude, longitude: longitude),
+                values: SampleValues(time: time, latitude: latitude, longitude: longitude, accuracy: 10),
+                source: .imported)
         }
         let clock = ContinuousClock()
         let start = clock.now

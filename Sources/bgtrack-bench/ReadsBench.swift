@@ -145,7 +145,7 @@ struct ReadsBench: AsyncParsableCommand {
             for client in 0..<clients {
                 group.addTask {
                     let samples = try await store.samples(device: "d\(client % devices)", from: start, to: end)
-                    var segments = Gaps.segments(of: samples.map(\.trackPoint), maximumGap: gap)
+                    var segments = Gaps.segments(of: samples.map(\.values), maximumGap: gap)
                     let query = Self.queries[client % Self.queries.count]
                     if query.contains("simplify") {
                         segments = segments.map { Simplification.douglasPeucker($0, tolerance: 10) }
@@ -229,10 +229,12 @@ struct ReadsBench: AsyncParsableCommand {
                     longitude += (random.unit() - 0.5) * 0.002
                     batch.append(
                         TrackSample(
-                            key: "d\(device)-\(index)", time: start + .seconds(Int64(index * interval)),
-                            latitude: latitude, longitude: longitude, accuracy: 5 + random.unit() * 20,
-                            altitude: 30, speed: random.unit() * 3, course: nil, battery: 0.8, charging: false,
-                            trigger: "timer", state: "background", source: .native))
+                            key: "d\(device)-\(index)",
+                            values: SampleValues(
+                                time: start + .seconds(Int64(index * interval)), latitude: latitude,
+                                longitude: longitude, accuracy: 5 + random.unit() * 20, altitude: 30,
+                                speed: random.unit() * 3, course: nil, battery: 0.8, charging: false), trigger: "timer",
+                            state: "background", source: .native))
                     index += 1
                 }
                 _ = try await store.insert(batch, device: "d\(device)", at: start)

@@ -119,8 +119,10 @@ struct ServerBench: AsyncParsableCommand {
             let offset = Double(index) * 1e-6
             let time = Instant(milliseconds: 1_732_233_600_000 + Int64(index) * 1000)
             return Sample(
-                id: UUID(), seq: Int64(index + 1), time: time, latitude: 31.2 + offset, longitude: 121.4 + offset,
-                accuracy: 10, altitude: 4, speed: 1.2, course: 90, battery: 0.8, charging: false)
+                id: UUID(), seq: Int64(index + 1),
+                values: SampleValues(
+                    time: time, latitude: 31.2 + offset, longitude: 121.4 + offset, accuracy: 10, altitude: 4,
+                    speed: 1.2, course: 90, battery: 0.8, charging: false))
         }
     }
 

@@ -40,7 +40,7 @@ struct SimplifyBench: ParsableCommand {
         }
         print(String(format: "  %@: median %.1f ms", pass.label, pass.median * 1000))
         for tolerance in tolerances {
-            var kept: [TrackPoint] = []
+            var kept: [SampleValues] = []
             let simplify = Measurement.run("Douglas–Peucker", repetitions: repetitions) {
                 kept = Simplification.douglasPeucker(track, tolerance: tolerance)
             }
@@ -59,7 +59,7 @@ struct SimplifyBench: ParsableCommand {
 
     /// A seeded track: heading drifts, speed switches between walking and driving, with 3 m of GPS
     /// noise, reflected at the edges of a 40 × 40 km box around Shanghai.
-    static func track(count: Int) -> [TrackPoint] {
+    static func track(count: Int) -> [SampleValues] {
         var random = SeededRandom(seed: 13)
         let metresPerDegree = 111_195.0
         let centre = (latitude: 31.2304, longitude: 121.4737)
@@ -68,7 +68,7 @@ struct SimplifyBench: ParsableCommand {
         var y = 0.0
         var heading = 0.0
         var speed = 1.4
-        var result: [TrackPoint] = []
+        var result: [SampleValues] = []
         result.reserveCapacity(count)
         let start = Instant(milliseconds: 1_732_233_600_000)
         for index in 0..<count {
@@ -81,7 +81,7 @@ struct SimplifyBench: ParsableCommand {
             let noiseX = (random.unit() - 0.5) * 6
             let noiseY = (random.unit() - 0.5) * 6
             result.append(
-                TrackPoint(
+                SampleValues(
                     time: start + .seconds(Int64(index)),
                     latitude: centre.latitude + (y + noiseY) / metresPerDegree,
                     longitude: centre.longitude + (x + noiseX) / (metresPerDegree * cosine)))
@@ -91,7 +91,7 @@ struct SimplifyBench: ParsableCommand {
 
     /// The largest distance, in the simplification's own plane, from a dropped point to the kept
     /// segment that spans it. `kept` must be a subsequence of `track` with its ends.
-    static func worstDeviation(_ track: [TrackPoint], kept: [TrackPoint]) -> Double {
+    static func worstDeviation(_ track: [SampleValues], kept: [SampleValues]) -> Double {
         let plane = LocalProjection(track)
         var worst = 0.0
         var next = 0

@@ -284,8 +284,10 @@ struct YearOfSamples {
             accuracy = 20_000
         }
         return TrackSample(
-            key: "d\(device)-\(index)", time: start + .seconds(Int64(seconds)), latitude: latitude,
-            longitude: longitude, accuracy: accuracy, altitude: 40, speed: nil, course: nil, battery: 0.7,
-            charging: false, trigger: "timer", state: "background", source: .native)
+            key: "d\(device)-\(index)",
+            values: SampleValues(
+                time: start + .seconds(Int64(seconds)), latitude: latitude, longitude: longitude, accuracy: accuracy,
+                altitude: 40, speed: nil, course: nil, battery: 0.7, charging: false), trigger: "timer",
+            state: "background", source: .native)
     }
 }

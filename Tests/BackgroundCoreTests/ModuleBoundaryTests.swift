@@ -71,7 +71,7 @@ import Testing
         let names = Set(files.compactMap { ($0 as? URL)?.lastPathComponent })
         #expect(names.contains("LocationStore.swift"), "the scan found no files at all: is the path right?")
         for moved in [
-            "TrackPoint.swift", "Simplification.swift", "DetailLevels.swift", "Gaps.swift", "EncodedPolyline.swift",
+            "SampleValues.swift", "Simplification.swift", "DetailLevels.swift", "Gaps.swift", "EncodedPolyline.swift",
             "TrackExport.swift", "ExportLocalTime.swift", "TimelineExport.swift",
         ] {
             #expect(!names.contains(moved), "\(moved) belongs in TrackGeometry")
@@ -82,7 +82,7 @@ import Testing
 
     /// The timeline's types, which `locationLogHasNoTimeline` keeps out of `LocationLog`.
     static let timelineTypes: Set = [
-        "TimelineBuilder", "TimelineEntry", "TimelinePoint", "TimelineSettings", "TimelineGap", "Stay", "Trip",
+        "TimelineBuilder", "TimelineEntry", "SampleValues", "TimelineSettings", "TimelineGap", "Stay", "Trip",
         "TravelMode", "StayCluster", "OpenTrip",
     ]
 

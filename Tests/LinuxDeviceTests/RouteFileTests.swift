@@ -23,10 +23,10 @@ import TrackGeometry
         return url.path
     }
 
-    var segments: [[TrackPoint]] {
+    var segments: [[SampleValues]] {
         [
             (0..<5).map { index in
-                TrackPoint(
+                SampleValues(
                     time: Instant(milliseconds: 1_732_240_000_000 + Int64(index) * 120_000),
                     latitude: 31.2304 + Double(index) * 1e-3, longitude: 121.4737, accuracy: 5, altitude: 4)
             }

@@ -13,7 +13,9 @@ import Testing
     let batch = BatchRequest(
         batch: "4f0c9e5a-0000-8000-8000-000000000001", device: "iphone-42",
         samples: [
-            WireSample(id: "00000000-0000-4000-8000-000000000001", seq: 1, t: 1_732_240_000_000, lat: 31.2, lon: 121.4)
+            WireSample(
+                id: "00000000-0000-4000-8000-000000000001", seq: 1,
+                values: SampleValues(time: Instant(milliseconds: 1_732_240_000_000), latitude: 31.2, longitude: 121.4))
         ])
 
     @Test func postsToTheBatchEndpointWithTheTokenAndJSONHeaders() throws {
@@ -46,7 +48,7 @@ import Testing
     @Test func anUnencodableBatchThrows() throws {
         let server = try base()
         var hostile = batch
-        hostile.samples[0].lat = .infinity
+        hostile.samples[0].latitude = .infinity
         #expect(throws: (any Error).self) { try hostile.urlRequest(server: server, token: "t", gzip: true) }
     }
 

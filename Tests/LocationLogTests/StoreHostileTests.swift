@@ -254,7 +254,9 @@ import Testing
         var mount: TinyMount?
         if getuid() == 0 {
             // root ignores permission bits, so use a read-only mount instead of chmod.
-            let made = try #require(TinyMount(sizeKiB: 256), "a tmpfs mounted for the probe but not now")
+            // Room for the schema and its log: on a full mount the log outlives the close, and a
+            // read-only open then succeeds through it.
+            let made = try #require(TinyMount(sizeKiB: 1024), "a tmpfs mounted for the probe but not now")
             mount = made
             directory = made.path
         } else {

@@ -6,8 +6,9 @@ import Testing
 @Suite struct WireTests {
     let sample = Sample(
         id: UUID(uuidString: "6F1C0000-0000-4000-8000-000000000001") ?? UUID(), seq: 1042,
-        time: Instant(milliseconds: 1_732_240_000_123), latitude: 31.2304, longitude: 121.4737, accuracy: 12.5,
-        altitude: 4, speed: 1.2, course: 90, battery: 0.83, charging: false, trigger: .timer, state: .background)
+        values: SampleValues(
+            time: Instant(milliseconds: 1_732_240_000_123), latitude: 31.2304, longitude: 121.4737, accuracy: 12.5,
+            altitude: 4, speed: 1.2, course: 90, battery: 0.83, charging: false), trigger: .timer, state: .background)
 
     @Test func requestMatchesProtocolFieldNames() throws {
         let request = BatchRequest(
@@ -27,7 +28,8 @@ import Testing
     }
 
     @Test func unknownOptionalFieldsAreAbsentNotZero() throws {
-        let bare = Sample(id: UUID(), seq: 1, time: Instant(milliseconds: 5), latitude: 1, longitude: 2)
+        let bare = Sample(
+            id: UUID(), seq: 1, values: SampleValues(time: Instant(milliseconds: 5), latitude: 1, longitude: 2))
         let json = String(decoding: try JSONEncoder().encode(WireSample(bare)), as: UTF8.self)
         for field in ["acc", "alt", "speed", "course", "battery", "charging"] {
             #expect(!json.contains("\"\(field)\""), "\(field) should be absent: \(json)")

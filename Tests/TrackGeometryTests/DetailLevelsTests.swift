@@ -7,7 +7,7 @@ import TrackGeometry
 @Suite("Detail levels: a track's points by the zoom that draws them (issue 25 item 1)")
 struct DetailLevelsTests {
     /// A wandering walk with straight stretches, a loop and repeated points.
-    static func walk(_ count: Int, seed: UInt64) -> [TrackPoint] {
+    static func walk(_ count: Int, seed: UInt64) -> [SampleValues] {
         var random = SeededRandom(seed: seed)
         var latitude = 48.85
         var longitude = 2.35
@@ -18,7 +18,7 @@ struct DetailLevelsTests {
             } else if index % 7 != 0 {
                 latitude += 0.0005
             }
-            return TrackPoint(
+            return SampleValues(
                 time: Instant(milliseconds: Int64(index) * 120_000), latitude: latitude, longitude: longitude)
         }
     }
@@ -55,11 +55,11 @@ struct DetailLevelsTests {
 
     @Test func repeatedAndCollinearPointsGetTheFinestLevel() {
         let still = (0..<10).map {
-            TrackPoint(time: Instant(milliseconds: Int64($0) * 1000), latitude: 10, longitude: 20)
+            SampleValues(time: Instant(milliseconds: Int64($0) * 1000), latitude: 10, longitude: 20)
         }
         #expect(DetailLevels.levels(of: still) == [0] + Array(repeating: DetailLevels.all, count: 8) + [0])
         let line = (0..<10).map {
-            TrackPoint(time: Instant(milliseconds: Int64($0) * 1000), latitude: 10, longitude: 20 + Double($0) * 0.01)
+            SampleValues(time: Instant(milliseconds: Int64($0) * 1000), latitude: 10, longitude: 20 + Double($0) * 0.01)
         }
         #expect(DetailLevels.levels(of: line).dropFirst().dropLast().allSatisfy { $0 == DetailLevels.all })
     }
@@ -80,7 +80,7 @@ struct DetailLevelsTests {
     /// A long segment (a day sampled every few seconds) is worked out without a deep call stack.
     @Test func aLongSegmentNeedsNoDeepStack() {
         let points = (0..<50_000).map {
-            TrackPoint(
+            SampleValues(
                 time: Instant(milliseconds: Int64($0) * 1000), latitude: 45 + sin(Double($0) / 300) * 0.01,
                 longitude: Double($0) * 1e-5)
         }

@@ -8,8 +8,8 @@ import TrackGeometry
 /// daylight saving and odd offsets (issue 37 item 2).
 @Suite("Exports: local times beside UTC")
 struct ExportLocalTimeTests {
-    static func point(_ iso: String) throws -> TrackPoint {
-        TrackPoint(time: try #require(Instant(iso8601: iso)), latitude: 52.52, longitude: 13.405)
+    static func point(_ iso: String) throws -> SampleValues {
+        SampleValues(time: try #require(Instant(iso8601: iso)), latitude: 52.52, longitude: 13.405)
     }
 
     static func zone(_ name: String) throws -> ExportLocalTime {
@@ -21,8 +21,8 @@ struct ExportLocalTimeTests {
     @Test func berlinAcrossItsSpringChange() throws {
         let segments = [[try Self.point("2024-03-31T00:30:00Z"), try Self.point("2024-03-31T01:30:00Z")]]
         let csv = TrackExport.csv(segments, localTime: try Self.zone("Europe/Berlin")).split(separator: "\n")
-        #expect(csv[1].hasSuffix(",2024-03-31T01:30:00.000+01:00,Europe/Berlin"), "\(csv[1])")
-        #expect(csv[2].hasSuffix(",2024-03-31T03:30:00.000+02:00,Europe/Berlin"), "\(csv[2])")
+        #expect(csv[1].hasSuffix(",2024-03-31T01:30:00.000+01:00,Europe/Berlin,"), "\(csv[1])")
+        #expect(csv[2].hasSuffix(",2024-03-31T03:30:00.000+02:00,Europe/Berlin,"), "\(csv[2])")
     }
 
     /// New York's fall-back night (2024-11-03): 01:30 happens twice, told apart by the offset.

@@ -5,8 +5,8 @@ import Testing
 import TrackGeometry
 
 @Suite struct GeometryTests {
-    func point(_ seconds: Int64, _ latitude: Double, _ longitude: Double) -> TrackPoint {
-        TrackPoint(time: Instant(milliseconds: seconds * 1000), latitude: latitude, longitude: longitude)
+    func point(_ seconds: Int64, _ latitude: Double, _ longitude: Double) -> SampleValues {
+        SampleValues(time: Instant(milliseconds: seconds * 1000), latitude: latitude, longitude: longitude)
     }
 
     @Test func haversineMatchesKnownDistances() {
@@ -22,7 +22,7 @@ import TrackGeometry
 
     @Test func simplificationDropsPointsWithinToleranceOnly() {
         // A straight line north with 1 m of noise, then a 200 m corner east.
-        var points: [TrackPoint] = []
+        var points: [SampleValues] = []
         for i in 0..<100 {
             let noise = (i % 2 == 0 ? 1.0 : -1.0) / 111_000 / 1.0
             points.append(point(Int64(i), 31.0 + Double(i) * 0.0001, 121.0 + noise))

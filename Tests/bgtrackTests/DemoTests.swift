@@ -131,8 +131,9 @@ import TrackServer
         // (lost); 4 and 5 are still pending.
         func row(_ sample: Sample, key: String) -> TrackSample {
             TrackSample(
-                key: key, id: sample.id.uuidString, seq: sample.seq, time: sample.time,
-                latitude: sample.latitude, longitude: sample.longitude, source: .native)
+                key: key, id: sample.id.uuidString, seq: sample.seq,
+                values: SampleValues(time: sample.time, latitude: sample.latitude, longitude: sample.longitude),
+                source: .native)
         }
         _ = try await server.insert(
             [row(samples[0], key: "a"), row(samples[1], key: "b"), row(samples[1], key: "b2")], device: "p", at: start)

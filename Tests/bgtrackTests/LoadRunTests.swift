@@ -148,10 +148,18 @@ import TrackServer
         let acknowledgedTime = Instant(milliseconds: outcome.plan.firstSampleTime + 4)
         let laterTime = Instant(milliseconds: outcome.plan.firstSampleTime + 1_000)
         _ = try await store.insert(
-            [TrackSample(key: "extra-twin", time: acknowledgedTime, latitude: 1, longitude: 1, source: .native)],
+            [
+                TrackSample(
+                    key: "extra-twin", values: SampleValues(time: acknowledgedTime, latitude: 1, longitude: 1),
+                    source: .native)
+            ],
             device: names[1], at: now)
         _ = try await store.insert(
-            [TrackSample(key: "extra-late", time: laterTime, latitude: 1, longitude: 1, source: .native)],
+            [
+                TrackSample(
+                    key: "extra-late", values: SampleValues(time: laterTime, latitude: 1, longitude: 1), source: .native
+                )
+            ],
             device: names[2], at: now)
         let check = try await LoadCheck.run(store: store, plan: outcome.plan, result: outcome.result)
         #expect(check.lost == 3 && check.duplicated == 1 && check.unexpected == 1)

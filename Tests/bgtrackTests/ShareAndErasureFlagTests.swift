@@ -83,7 +83,8 @@ import TrackServer
             _ = try await store.insert(
                 (0..<25).map {
                     TrackSample(
-                        key: "k\($0)", time: start + .seconds(Int64($0) * 60), latitude: 31.2, longitude: 121.4,
+                        key: "k\($0)",
+                        values: SampleValues(time: start + .seconds(Int64($0) * 60), latitude: 31.2, longitude: 121.4),
                         source: .native)
                 }, device: "p", at: start)
             try store.close()

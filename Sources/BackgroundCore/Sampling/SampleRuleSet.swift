@@ -20,6 +20,8 @@ public enum SampleRuleSet {
     /// clients send when they have no accuracy (Traccar Client, OwnTracks), and the server stores
     /// it as unknown in every protocol. A negative radius is refused.
     public static let accuracy: ClosedRange<Double> = 0...1_000_000
+    /// Vertical accuracy in metres; 0 is unknown, as for ``accuracy``.
+    public static let verticalAccuracy: ClosedRange<Double> = 0...1_000_000
     /// Metres above sea level: the Dead Sea shore to a high-altitude balloon, with margin.
     public static let altitude: ClosedRange<Double> = -12_000...100_000
     /// Metres per second: a jet airliner is ~250, so 2000 is only a broken value.
@@ -32,50 +34,24 @@ public enum SampleRuleSet {
     /// check (`seq` 1 or more) ran before the server's (which only refused negatives). So 1.
     public static let firstSeq: Int64 = 1
 
-    /// The values the rules look at; `nil` is unknown and passes. `seq` is `nil` for protocols
-    /// without one (OwnTracks, Overland, OsmAnd, imports) and for fixes.
-    public struct Values: Hashable, Sendable {
-        public var time: Instant
-        public var latitude: Double
-        public var longitude: Double
-        public var accuracy: Double?
-        public var altitude: Double?
-        public var speed: Double?
-        public var course: Double?
-        public var battery: Double?
-        public var seq: Int64?
-
-        public init(
-            time: Instant, latitude: Double, longitude: Double, accuracy: Double? = nil, altitude: Double? = nil,
-            speed: Double? = nil, course: Double? = nil, battery: Double? = nil, seq: Int64? = nil
-        ) {
-            self.time = time
-            self.latitude = latitude
-            self.longitude = longitude
-            self.accuracy = accuracy
-            self.altitude = altitude
-            self.speed = speed
-            self.course = course
-            self.battery = battery
-            self.seq = seq
-        }
-    }
-
-    /// Every rule, as a receiver whose clock reads `now` judges the values.
+    /// Every rule, as a receiver whose clock reads `now` judges the values; `seq` is `nil` for
+    /// protocols without one (OwnTracks, Overland, OsmAnd, imports) and for fixes.
     ///
-    /// - Throws: the first broken rule, in the order position, time, accuracy, altitude, speed,
-    ///   course, battery, seq.
-    public static func check(_ values: Values, receivedAt now: Instant) throws(SampleRuleViolation) {
+    /// - Throws: the first broken rule, in the order position, time, accuracy, vertical accuracy,
+    ///   altitude, speed, course, battery, seq.
+    public static func check(
+        _ values: SampleValues, seq: Int64? = nil, receivedAt now: Instant
+    ) throws(SampleRuleViolation) {
         try checkPosition(latitude: values.latitude, longitude: values.longitude)
         try checkTime(values.time, receivedAt: now)
-        try checkMeasurements(values)
+        try checkMeasurements(values, seq: seq)
     }
 
     /// Every rule except the time rules, which need the receiver's clock: what a sample decoded
     /// from the wire is checked against before it reaches a receiver (`WireSample.sample()`).
-    public static func checkValues(_ values: Values) throws(SampleRuleViolation) {
+    public static func checkValues(_ values: SampleValues, seq: Int64? = nil) throws(SampleRuleViolation) {
         try checkPosition(latitude: values.latitude, longitude: values.longitude)
-        try checkMeasurements(values)
+        try checkMeasurements(values, seq: seq)
     }
 
     /// A position in degrees: finite, latitude -90…90, longitude -180…180, and not exactly 0,0.
@@ -115,10 +91,14 @@ public enum SampleRuleSet {
         }
     }
 
-    private static func checkMeasurements(_ values: Values) throws(SampleRuleViolation) {
+    private static func checkMeasurements(_ values: SampleValues, seq: Int64?) throws(SampleRuleViolation) {
         // `contains` is false for NaN, so a NaN breaks the rule like any value out of range.
         if let value = values.accuracy, !accuracy.contains(value) {
             throw SampleRuleViolation(.accuracy, field: "acc", "accuracy \(value) m is outside 0…1000000")
+        }
+        if let value = values.verticalAccuracy, !verticalAccuracy.contains(value) {
+            throw SampleRuleViolation(
+                .verticalAccuracy, field: "vacc", "vertical accuracy \(value) m is outside 0…1000000")
         }
         if let value = values.altitude, !altitude.contains(value) {
             throw SampleRuleViolation(.altitude, field: "alt", "altitude \(value) m is outside -12000…100000")
@@ -132,7 +112,7 @@ public enum SampleRuleSet {
         if let value = values.battery, !battery.contains(value) {
             throw SampleRuleViolation(.battery, field: "battery", "battery \(value) is outside 0…1")
         }
-        if let value = values.seq, value < firstSeq {
+        if let value = seq, value < firstSeq {
             throw SampleRuleViolation(
                 .seq, field: "seq", "seq \(value) is below 1; the phone numbers its samples from 1")
         }

@@ -8,7 +8,8 @@
 public struct SampleRuleViolation: Error, Hashable, Sendable, CustomStringConvertible {
     /// Which rule was broken.
     public enum Code: String, CaseIterable, Hashable, Sendable {
-        case latitude, longitude, nullIsland, tooEarly, tooFarAhead, accuracy, altitude, speed, course, battery, seq
+        case latitude, longitude, nullIsland, tooEarly, tooFarAhead, accuracy, verticalAccuracy, altitude, speed,
+            course, battery, seq
         /// Wire decoding (LocationLog): the id is not a UUID, an unknown trigger or app state.
         case id, trigger, state
         /// A gap interval of a version 2 batch is unusable.

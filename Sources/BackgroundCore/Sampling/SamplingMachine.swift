@@ -173,7 +173,10 @@ public struct SamplingMachine: Sendable {
         where !value.isFinite {
             return .notFinite(field: name)
         }
-        for (name, value) in [("altitude", fix.altitude), ("speed", fix.speed), ("course", fix.course)] {
+        for (name, value) in [
+            ("altitude", fix.altitude), ("vertical accuracy", fix.verticalAccuracy), ("speed", fix.speed),
+            ("course", fix.course),
+        ] {
             if let value, !value.isFinite { return .notFinite(field: name) }
         }
         do {
@@ -190,15 +193,9 @@ public struct SamplingMachine: Sendable {
         if age > configuration.staleness { return .stale(age: age, limit: configuration.staleness) }
         if age < .seconds(-60) { return .inTheFuture(ahead: .zero - age) }
         do {
-            // The rest of the sample rules, on what the store keeps: a negative speed or course
-            // is a provider's "unknown" and is stored as unknown.
-            try SampleRuleSet.check(
-                .init(
-                    time: fix.timestamp, latitude: fix.latitude, longitude: fix.longitude,
-                    accuracy: fix.horizontalAccuracy, altitude: fix.altitude,
-                    speed: fix.speed.flatMap { $0 < 0 ? nil : $0 },
-                    course: fix.course.flatMap { $0 < 0 ? nil : $0 }),
-                receivedAt: now)
+            // The rest of the sample rules, on what the store keeps: a negative speed, course or
+            // vertical accuracy is a provider's "unknown" and is stored as unknown.
+            try SampleRuleSet.check(fix.values.withoutUnknownSentinels, receivedAt: now)
         } catch {
             return .breaksRule(error)
         }

@@ -271,6 +271,7 @@ extension LocationFix {
             latitude: location.coordinate.latitude, longitude: location.coordinate.longitude,
             horizontalAccuracy: location.horizontalAccuracy,
             altitude: location.verticalAccuracy < 0 ? nil : location.altitude,
+            verticalAccuracy: location.verticalAccuracy < 0 ? nil : location.verticalAccuracy,
             speed: location.speed < 0 ? nil : location.speed, course: location.course < 0 ? nil : location.course)
     }
 

@@ -1,7 +1,7 @@
 package import BackgroundCore
 import Foundation
 import LocationLog
-package import TrackGeometry
+import TrackGeometry
 
 extension TimelineEvaluation {
     /// One run's misses against the targets (a false or missed stay, an edge more than `interval`
@@ -11,7 +11,7 @@ extension TimelineEvaluation {
     /// the two. Empty when the run meets every target.
     package static func misses(
         of run: Run, configuration: SimulationConfiguration,
-        samples: (_ from: Instant, _ to: Instant) throws -> [(point: TimelinePoint, trigger: String?)],
+        samples: (_ from: Instant, _ to: Instant) throws -> [(point: SampleValues, trigger: String?)],
         interval: Duration = .seconds(120), tolerance: Double = 0.05
     ) rethrows -> String {
         let scenario = configuration.scenario
@@ -25,16 +25,17 @@ extension TimelineEvaluation {
         }
         func show(_ title: String, from: Instant, to: Instant) throws {
             lines.append("seed \(configuration.seed) \(configuration.strategy.rawValue): \(title)")
-            var previous: TimelinePoint?
+            var previous: SampleValues?
             for (point, trigger) in try samples(from - margin, to + margin) {
                 let truth = scenario.track.position(at: point.time)
-                let off = truth.distance(to: Coordinate(latitude: point.lat, longitude: point.lon))
-                var line = "  \(clock(point.time)) \(trigger ?? "-") acc \(fixed(point.acc ?? -1, 0))"
-                line += " spd \(point.spd.map { fixed($0, 1) } ?? "-") off \(fixed(off, 0)) m"
+                let off = truth.distance(to: Coordinate(latitude: point.latitude, longitude: point.longitude))
+                var line = "  \(clock(point.time)) \(trigger ?? "-") acc \(fixed(point.accuracy ?? -1, 0))"
+                line += " spd \(point.speed.map { fixed($0, 1) } ?? "-") off \(fixed(off, 0)) m"
                 line += " true spd \(fixed(scenario.track.speed(at: point.time), 1))"
                 if let previous {
                     let straight = Haversine.distance(
-                        latitude1: previous.lat, longitude1: previous.lon, latitude2: point.lat, longitude2: point.lon)
+                        latitude1: previous.latitude, longitude1: previous.longitude, latitude2: point.latitude,
+                        longitude2: point.longitude)
                     let path = scenario.track.pathLength(from: previous.time, to: point.time)
                     line += " | straight \(fixed(straight, 0)) m, true path \(fixed(path, 0)) m"
                 }

@@ -39,7 +39,7 @@ package enum TimelineEvaluation {
     package static func timeline(of samples: [Sample], settings: TimelineSettings) -> [TimelineEntry] {
         var builder = TimelineBuilder(settings: settings)
         var entries: [TimelineEntry] = []
-        for sample in samples { entries += builder.add(TimelinePoint(sample)) }
+        for sample in samples { entries += builder.add(sample.values) }
         return entries + builder.finish()
     }
 }
@@ -54,11 +54,11 @@ package struct TimelineConnection: Sendable {
     package var timeline: @Sendable (_ from: Instant, _ to: Instant) throws -> [TimelineEntry]
     /// The samples the server stored for the run's device over `from..<to`, in time order, each
     /// with what triggered it (for looking at a miss sample by sample).
-    package var samples: @Sendable (_ from: Instant, _ to: Instant) throws -> [(point: TimelinePoint, trigger: String?)]
+    package var samples: @Sendable (_ from: Instant, _ to: Instant) throws -> [(point: SampleValues, trigger: String?)]
 
     package init(
         peer: any SimulatedNetworkPeer, timeline: @escaping @Sendable (Instant, Instant) throws -> [TimelineEntry],
-        samples: @escaping @Sendable (Instant, Instant) throws -> [(point: TimelinePoint, trigger: String?)] = {
+        samples: @escaping @Sendable (Instant, Instant) throws -> [(point: SampleValues, trigger: String?)] = {
             _, _ in []
         }
     ) {

@@ -11,57 +11,24 @@ public import Foundation
 /// ```swift
 /// let sample = Sample(id: UUID(), seq: 1, fix: fix, trigger: .timer, state: .background)
 /// ```
+@dynamicMemberLookup
 public struct Sample: Hashable, Sendable, Identifiable {
     public var id: UUID
     /// Per-device monotonic counter, starting at 1.
     public var seq: Int64
-    /// When the position was measured (epoch milliseconds, UTC).
-    public var time: Instant
-    /// Degrees, -90…90.
-    public var latitude: Double
-    /// Degrees, -180…180.
-    public var longitude: Double
-    /// Horizontal accuracy radius in metres.
-    public var accuracy: Double?
-    /// Metres above sea level.
-    public var altitude: Double?
-    /// Metres per second.
-    public var speed: Double?
-    /// Degrees clockwise from true north.
-    public var course: Double?
-    /// Battery level 0…1.
-    public var battery: Double?
-    /// Whether the phone was charging.
-    public var charging: Bool?
+    /// The measured values (``SampleValues``, the one list of a sample's fields); they read
+    /// through: `sample.latitude`, `sample.verticalAccuracy`.
+    public var values: SampleValues
     public var trigger: SampleTrigger
     public var state: SampleAppState
 
     public init(
-        id: UUID,
-        seq: Int64,
-        time: Instant,
-        latitude: Double,
-        longitude: Double,
-        accuracy: Double? = nil,
-        altitude: Double? = nil,
-        speed: Double? = nil,
-        course: Double? = nil,
-        battery: Double? = nil,
-        charging: Bool? = nil,
-        trigger: SampleTrigger = .timer,
+        id: UUID, seq: Int64, values: SampleValues, trigger: SampleTrigger = .timer,
         state: SampleAppState = .background
     ) {
         self.id = id
         self.seq = seq
-        self.time = time
-        self.latitude = latitude
-        self.longitude = longitude
-        self.accuracy = accuracy
-        self.altitude = altitude
-        self.speed = speed
-        self.course = course
-        self.battery = battery
-        self.charging = charging
+        self.values = values
         self.trigger = trigger
         self.state = state
     }
@@ -75,10 +42,15 @@ public struct Sample: Hashable, Sendable, Identifiable {
         state: SampleAppState,
         power: PowerContext = .unknown
     ) {
-        self.init(
-            id: id, seq: seq, time: fix.timestamp, latitude: fix.latitude, longitude: fix.longitude,
-            accuracy: fix.horizontalAccuracy, altitude: fix.altitude, speed: fix.speed, course: fix.course,
-            battery: power.battery, charging: power.charging, trigger: trigger, state: state)
+        var values = fix.values
+        values.battery = power.battery
+        values.charging = power.charging
+        self.init(id: id, seq: seq, values: values, trigger: trigger, state: state)
+    }
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<SampleValues, Value>) -> Value {
+        get { values[keyPath: keyPath] }
+        set { values[keyPath: keyPath] = newValue }
     }
 }
 

@@ -228,17 +228,21 @@ public struct QuarantinedSample: Hashable, Sendable {
 
 /// The column list shared by `sample` and `quarantine`, and row mapping.
 enum SampleColumns {
-    static let list = "id, seq, t, lat, lon, acc, alt, speed, course, battery, charging, trigger, state"
+    /// `id, seq`, the record's columns (``SampleValues/Field/columnList``), `trigger, state`.
+    static let list = "id, seq, \(SampleValues.Field.columnList), trigger, state"
+    private static let count = SampleValues.Field.allCases.count + 4
 
     static func insert(into table: String) -> String {
-        "INSERT INTO \(table) (\(list)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO \(table) (\(list)) VALUES (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
     }
 
     static func arguments(_ s: Sample) -> StatementArguments {
-        [
-            s.id.wireString, s.seq, s.time.milliseconds, s.latitude, s.longitude, s.accuracy, s.altitude, s.speed,
-            s.course, s.battery, s.charging, s.trigger.rawValue, s.state.rawValue,
-        ]
+        var values: [(any DatabaseValueConvertible)?] = [s.id.wireString, s.seq]
+        for field in SampleValues.Field.allCases {
+            values.append(s.values.stored(field).databaseValue)
+        }
+        values += [s.trigger.rawValue, s.state.rawValue]
+        return StatementArguments(values)
     }
 
     /// `nil` only for a row no version of this code could have written (bad id or enum, a value
@@ -250,14 +254,12 @@ enum SampleColumns {
                 let trigger = SampleTrigger(rawValue: try row.decode(forColumn: "trigger")),
                 let state = SampleAppState(rawValue: try row.decode(forColumn: "state"))
             else { return nil }
-            return Sample(
-                id: id, seq: try row.decode(forColumn: "seq"),
-                time: Instant(milliseconds: try row.decode(forColumn: "t")),
-                latitude: try row.decode(forColumn: "lat"), longitude: try row.decode(forColumn: "lon"),
-                accuracy: try row.decode(forColumn: "acc"), altitude: try row.decode(forColumn: "alt"),
-                speed: try row.decode(forColumn: "speed"), course: try row.decode(forColumn: "course"),
-                battery: try row.decode(forColumn: "battery"), charging: try row.decode(forColumn: "charging"),
-                trigger: trigger, state: state)
+            let values = try SampleValues(
+                time: { () throws -> Int64 in try row.decode(forColumn: SampleValues.Field.time.column) },
+                position: { try row.decode(forColumn: $0.column) },
+                measurement: { try row.decode(forColumn: $0.column) },
+                flag: { try row.decode(forColumn: $0.column) })
+            return Sample(id: id, seq: try row.decode(forColumn: "seq"), values: values, trigger: trigger, state: state)
         } catch {
             return nil
         }
@@ -413,11 +415,12 @@ extension Sample {
             value.flatMap { $0.isFinite && rule($0) ? $0 : nil }
         }
         var sample = self
-        sample.accuracy = valid(accuracy) { $0 > 0 }
-        sample.altitude = valid(altitude) { _ in true }
-        sample.speed = valid(speed) { $0 >= 0 }
-        sample.course = valid(course) { SampleRuleSet.course.contains($0) }
-        sample.battery = valid(battery) { SampleRuleSet.battery.contains($0) }
+        sample.accuracy = valid(values.accuracy) { $0 > 0 }
+        sample.verticalAccuracy = valid(values.verticalAccuracy) { $0 > 0 }
+        sample.altitude = valid(values.altitude) { _ in true }
+        sample.speed = valid(values.speed) { $0 >= 0 }
+        sample.course = valid(values.course) { SampleRuleSet.course.contains($0) }
+        sample.battery = valid(values.battery) { SampleRuleSet.battery.contains($0) }
         return sample
     }
 }

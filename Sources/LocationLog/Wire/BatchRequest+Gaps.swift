@@ -1,3 +1,4 @@
+import BackgroundCore
 import Foundation
 
 extension BatchRequest {
@@ -5,12 +6,16 @@ extension BatchRequest {
     public static let gapsVersion = 2
     /// The batch format that carries the phone's time zone, `tz` (and may carry gaps).
     public static let timeZoneVersion = 3
+    /// The batch format whose samples may carry `vacc`, the vertical accuracy (and may carry a
+    /// zone and gaps).
+    public static let verticalAccuracyVersion = 4
     /// At most this many gap intervals ride with one batch (the server refuses more); the rest
     /// wait for the next one.
     public static let maximumGaps = 100
 
-    /// A batch with the phone's pending gap intervals and its time zone: version 3 with a zone,
-    /// version 2 with gaps alone, else exactly the version-1 body an older server reads.
+    /// A batch with the phone's pending gap intervals and its time zone: version 4 when a sample
+    /// has a vertical accuracy, else 3 with a zone, 2 with gaps alone, else exactly the version-1
+    /// body an older server reads.
     public init(batch: String, device: String?, samples: [WireSample], gaps: [WireGap], timeZone: String? = nil) {
         self.init(batch: batch, device: device, samples: samples)
         if !gaps.isEmpty {
@@ -21,6 +26,7 @@ extension BatchRequest {
             v = Self.timeZoneVersion
             tz = timeZone
         }
+        if samples.contains(where: { $0.verticalAccuracy != nil }) { v = Self.verticalAccuracyVersion }
     }
 }
 

@@ -34,52 +34,39 @@ public struct BatchRequest: Codable, Hashable, Sendable {
     }
 }
 
-/// One sample as JSON: `t` is epoch milliseconds UTC, `speed` m/s, `acc`/`alt` metres, `course`
-/// degrees, `battery` 0…1.
-public struct WireSample: Codable, Hashable, Sendable {
+/// One sample as JSON: the record's fields under their wire keys (``SampleValues/Field``: `t`
+/// epoch milliseconds UTC, `lat`/`lon` degrees, `acc`/`vacc`/`alt` metres, `speed` m/s, `course`
+/// degrees, `battery` 0…1, `charging`), beside the phone's `id`, `seq`, `trigger` and `state`.
+///
+/// The id, trigger and state stay text until ``sample()`` reads them, so a receiver can refuse one
+/// malformed sample by name instead of failing the whole batch.
+@dynamicMemberLookup
+public struct WireSample: Hashable, Sendable {
     public var id: String
     public var seq: Int64
-    /// Epoch milliseconds, UTC.
-    public var t: Int64
-    public var lat: Double
-    public var lon: Double
-    public var acc: Double?
-    public var alt: Double?
-    public var speed: Double?
-    public var course: Double?
-    public var battery: Double?
-    public var charging: Bool?
+    public var values: SampleValues
     /// One of `SampleTrigger`'s raw values; kept as a string so an unknown value rejects one sample.
     public var trigger: String?
     /// `foreground` or `background`.
     public var state: String?
 
-    public init(
-        id: String, seq: Int64, t: Int64, lat: Double, lon: Double, acc: Double? = nil, alt: Double? = nil,
-        speed: Double? = nil, course: Double? = nil, battery: Double? = nil, charging: Bool? = nil,
-        trigger: String? = nil, state: String? = nil
-    ) {
+    public init(id: String, seq: Int64, values: SampleValues, trigger: String? = nil, state: String? = nil) {
         self.id = id
         self.seq = seq
-        self.t = t
-        self.lat = lat
-        self.lon = lon
-        self.acc = acc
-        self.alt = alt
-        self.speed = speed
-        self.course = course
-        self.battery = battery
-        self.charging = charging
+        self.values = values
         self.trigger = trigger
         self.state = state
     }
 
     public init(_ sample: Sample) {
         self.init(
-            id: sample.id.wireString, seq: sample.seq, t: sample.time.milliseconds, lat: sample.latitude,
-            lon: sample.longitude, acc: sample.accuracy, alt: sample.altitude, speed: sample.speed,
-            course: sample.course, battery: sample.battery, charging: sample.charging,
-            trigger: sample.trigger.rawValue, state: sample.state.rawValue)
+            id: sample.id.wireString, seq: sample.seq, values: sample.values, trigger: sample.trigger.rawValue,
+            state: sample.state.rawValue)
+    }
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<SampleValues, Value>) -> Value {
+        get { values[keyPath: keyPath] }
+        set { values[keyPath: keyPath] = newValue }
     }
 
     /// The sample this JSON describes, validated against every sample rule that needs no
@@ -90,7 +77,7 @@ public struct WireSample: Codable, Hashable, Sendable {
     /// - Throws: `SampleRuleViolation` whose message is suitable for `rejected[].reason`.
     public func sample() throws(SampleRuleViolation) -> Sample {
         let sample = try decoded()
-        try SampleRuleSet.checkValues(sample.ruleValues)
+        try SampleRuleSet.checkValues(sample.values, seq: sample.seq)
         return sample
     }
 
@@ -98,10 +85,7 @@ public struct WireSample: Codable, Hashable, Sendable {
     /// checked: for a receiver that checks every rule itself (`Sample.check(receivedAt:)`).
     public func decoded() throws(SampleRuleViolation) -> Sample {
         let (uuid, trigger, state) = try names()
-        return Sample(
-            id: uuid, seq: seq, time: Instant(milliseconds: t), latitude: lat, longitude: lon, accuracy: acc,
-            altitude: alt, speed: speed, course: course, battery: battery, charging: charging,
-            trigger: trigger ?? .timer, state: state ?? .background)
+        return Sample(id: uuid, seq: seq, values: values, trigger: trigger ?? .timer, state: state ?? .background)
     }
 
     /// Checks the names only the native protocol has: the id is a UUID, the trigger and the app
@@ -130,6 +114,33 @@ public struct WireSample: Codable, Hashable, Sendable {
             return value
         }
         return (uuid, trigger, state)
+    }
+}
+
+extension WireSample: Codable {
+    private enum Key: String, CodingKey {
+        case id, seq, trigger, state
+    }
+
+    /// The phone's fields and the record's share one JSON object: `id`, `seq`, then the record's
+    /// keys in their order, then `trigger` and `state`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id), seq: try container.decode(Int64.self, forKey: .seq),
+            values: try SampleValues(from: decoder),
+            trigger: try container.decodeIfPresent(String.self, forKey: .trigger),
+            state: try container.decodeIfPresent(String.self, forKey: .state))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(seq, forKey: .seq)
+        try values.encode(to: encoder)
+        var tail = encoder.container(keyedBy: Key.self)
+        try tail.encodeIfPresent(trigger, forKey: .trigger)
+        try tail.encodeIfPresent(state, forKey: .state)
     }
 }
 

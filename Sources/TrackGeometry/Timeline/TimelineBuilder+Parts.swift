@@ -6,9 +6,9 @@ import Foundation
 struct StayCluster: Hashable, Sendable, Codable {
     /// Kept only while the cluster is a candidate (shorter than a stay), so leading points can
     /// leave it; an open stay keeps just its sums.
-    var points: [TimelinePoint]
-    var first: TimelinePoint
-    var last: TimelinePoint
+    var points: [SampleValues]
+    var first: SampleValues
+    var last: SampleValues
     /// The points' coordinates times their weights (``weight(of:)``), and the weights' sum.
     var sumLatitude: Double
     var sumLongitude: Double
@@ -19,9 +19,9 @@ struct StayCluster: Hashable, Sendable, Codable {
     /// An open stay's newest points that measured the person moving, oldest first (at most
     /// ``departingMemory``). Inside the radius they may be the person pacing, or already leaving:
     /// if the next point is out of reach, they were leaving, and they begin the trip.
-    var departing: [TimelinePoint] = []
+    var departing: [SampleValues] = []
     /// The newest point before `departing`: where the stay ends if the person left.
-    var settled: TimelinePoint
+    var settled: SampleValues
     /// An open stay's place: its centre when it became a stay, fixed from then on. A sample
     /// belongs to the stay when it is within the radius of this place, not of the running centre,
     /// which a slow walk would drag along with it (issue 38: one stroll made four stays).
@@ -32,14 +32,14 @@ struct StayCluster: Hashable, Sendable, Codable {
     /// minutes of a walk (2-3 minute sampling and a departure fix put one or two inside 100 m).
     static let departingMemory = 2
 
-    init(_ point: TimelinePoint) {
+    init(_ point: SampleValues) {
         points = [point]
         first = point
         last = point
         settled = point
         let weight = Self.weight(of: point)
-        sumLatitude = point.lat * weight
-        sumLongitude = point.lon * weight
+        sumLatitude = point.latitude * weight
+        sumLongitude = point.longitude * weight
         sumWeight = weight
         count = 1
         radius = 0
@@ -53,22 +53,22 @@ struct StayCluster: Hashable, Sendable, Codable {
     /// 8 m counts as about fifty Wi-Fi fixes at 60 m, each of which may be 30-60 m off), relative
     /// to a 10 m fix, at most four times that (a reported 1 m is not believed). A point without an
     /// accuracy counts as a 10 m one, so points alike count alike and the centre is their mean.
-    static func weight(of point: TimelinePoint) -> Double {
-        let accuracy = point.acc.map { max($0, 5) } ?? 10
+    static func weight(of point: SampleValues) -> Double {
+        let accuracy = point.accuracy.map { max($0, 5) } ?? 10
         return 100 / (accuracy * accuracy)
     }
 
     /// Adds (`sign` 1) or takes away (-1) a point's share of the centre.
-    private mutating func tally(_ point: TimelinePoint, sign: Double) {
+    private mutating func tally(_ point: SampleValues, sign: Double) {
         let weight = Self.weight(of: point) * sign
-        sumLatitude += point.lat * weight
-        sumLongitude += point.lon * weight
+        sumLatitude += point.latitude * weight
+        sumLongitude += point.longitude * weight
         sumWeight += weight
         count += sign > 0 ? 1 : -1
     }
     var duration: Duration { last.time - first.time }
 
-    func distance(to point: TimelinePoint) -> Double { point.distance(latitude: latitude, longitude: longitude) }
+    func distance(to point: SampleValues) -> Double { point.distance(latitude: latitude, longitude: longitude) }
 
     /// Fixes the stay's place where its centre is now (``anchorLatitude``).
     mutating func anchor() {
@@ -81,12 +81,12 @@ struct StayCluster: Hashable, Sendable, Codable {
     /// within the radius of one spot, not along a walk), the first sample's reach widened by the
     /// larger of the two accuracies (two Wi-Fi fixes of one room may be 100 m apart, and a
     /// significant-change fix announcing the arrival may be 150 m off).
-    func holds(_ point: TimelinePoint, radius: Double) -> Bool {
+    func holds(_ point: SampleValues, radius: Double) -> Bool {
         if let anchorLatitude, let anchorLongitude {
             return point.distance(latitude: anchorLatitude, longitude: anchorLongitude) <= radius
         }
         guard distance(to: point) <= radius else { return false }
-        let slack = max(first.acc ?? 0, point.acc ?? 0)
+        let slack = max(first.accuracy ?? 0, point.accuracy ?? 0)
         return first.distance(to: point) <= radius + slack
     }
 
@@ -96,11 +96,11 @@ struct StayCluster: Hashable, Sendable, Codable {
 
     /// The distance from the centre to the farthest of `points` (0 for none): the radius after the
     /// centre moved.
-    private func farthest(of points: some Sequence<TimelinePoint>) -> Double {
+    private func farthest(of points: some Sequence<SampleValues>) -> Double {
         points.reduce(0) { max($0, distance(to: $1)) }
     }
 
-    mutating func append(_ point: TimelinePoint, keepingPoints: Bool) {
+    mutating func append(_ point: SampleValues, keepingPoints: Bool) {
         if keepingPoints { points.append(point) }
         last = point
         settled = point
@@ -111,7 +111,7 @@ struct StayCluster: Hashable, Sendable, Codable {
 
     /// Appends a point to an open stay, remembering it among the departing points if it
     /// measured the person moving.
-    mutating func appendToStay(_ point: TimelinePoint) {
+    mutating func appendToStay(_ point: SampleValues) {
         let (wasSettled, wasDeparting) = (settled, departing)
         append(point, keepingPoints: false)
         guard point.measuredMoving else { return }
@@ -133,26 +133,27 @@ struct StayCluster: Hashable, Sendable, Codable {
     /// The stay ends when the person left: between its last sample at rest and the first moving
     /// one, estimated as the moving one's time less its distance from the centre at its speed
     /// (a departure fix 80 m out at 1.3 m/s: the person left 62 s before it).
-    func leaving() -> (stay: StayCluster, departing: [TimelinePoint]) {
+    func leaving() -> (stay: StayCluster, departing: [SampleValues]) {
         var stay = self
         for point in departing { stay.tally(point, sign: -1) }
         stay.departing = []
         stay.last = settled
-        if let moving = departing.first, let speed = moving.spd, speed > 0 {
-            stay.last.t = stay.departure(seenBy: moving, at: speed, notBefore: settled.t)
+        if let moving = departing.first, let speed = moving.speed, speed > 0 {
+            stay.last.time.milliseconds = stay.departure(
+                seenBy: moving, at: speed, notBefore: settled.time.milliseconds)
         }
         return (stay, departing)
     }
 
     /// When the person left, dated by the first sample away (`moving`, at `speed` m/s): its
     /// distance from the centre before it, never before `floor` (the last time they were seen here).
-    func departure(seenBy moving: TimelinePoint, at speed: Double, notBefore floor: Int64) -> Int64 {
+    func departure(seenBy moving: SampleValues, at speed: Double, notBefore floor: Int64) -> Int64 {
         let walked = Int64(moving.distance(latitude: latitude, longitude: longitude) / speed * 1000)
-        return min(max(moving.t - walked, floor), moving.t)
+        return min(max(moving.time.milliseconds - walked, floor), moving.time.milliseconds)
     }
 
     /// Removes and returns the oldest point (the cluster must keep its points and hold two or more).
-    mutating func dropFirst() -> TimelinePoint {
+    mutating func dropFirst() -> SampleValues {
         let head = points.removeFirst()
         tally(head, sign: -1)
         first = points[0]
@@ -162,8 +163,8 @@ struct StayCluster: Hashable, Sendable, Codable {
 
     /// The centre as a point at `time`: where a trip leaving or reaching the stay is measured
     /// from, so a trip runs place to place (its samples inside the radius belong to the stay).
-    func centre(at time: Int64) -> TimelinePoint {
-        TimelinePoint(time: Instant(milliseconds: time), latitude: latitude, longitude: longitude)
+    func centre(at time: Int64) -> SampleValues {
+        SampleValues(time: Instant(milliseconds: time), latitude: latitude, longitude: longitude)
     }
 
     var stay: Stay {
@@ -178,9 +179,9 @@ extension StayCluster {
     /// departing, settled at the last point, every point counted alike).
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        points = try container.decode([TimelinePoint].self, forKey: .points)
-        first = try container.decode(TimelinePoint.self, forKey: .first)
-        last = try container.decode(TimelinePoint.self, forKey: .last)
+        points = try container.decode([SampleValues].self, forKey: .points)
+        first = try container.decode(SampleValues.self, forKey: .first)
+        last = try container.decode(SampleValues.self, forKey: .last)
         sumLatitude = try container.decode(Double.self, forKey: .sumLatitude)
         sumLongitude = try container.decode(Double.self, forKey: .sumLongitude)
         count = try container.decode(Int.self, forKey: .count)
@@ -188,8 +189,8 @@ extension StayCluster {
         sumWeight = try container.decodeIfPresent(Double.self, forKey: .sumWeight) ?? Double(count)
         radius = try container.decode(Double.self, forKey: .radius)
         inferred = try container.decode(Bool.self, forKey: .inferred)
-        departing = try container.decodeIfPresent([TimelinePoint].self, forKey: .departing) ?? []
-        settled = try container.decodeIfPresent(TimelinePoint.self, forKey: .settled) ?? last
+        departing = try container.decodeIfPresent([SampleValues].self, forKey: .departing) ?? []
+        settled = try container.decodeIfPresent(SampleValues.self, forKey: .settled) ?? last
         // A stay saved before places were fixed keeps the centre it had as its place.
         anchorLatitude = try container.decodeIfPresent(Double.self, forKey: .anchorLatitude)
         anchorLongitude = try container.decodeIfPresent(Double.self, forKey: .anchorLongitude)
@@ -199,24 +200,24 @@ extension StayCluster {
 
 /// A trip being measured: where it began, where it is now, how far it went.
 struct OpenTrip: Hashable, Sendable, Codable {
-    var first: TimelinePoint
-    var last: TimelinePoint
+    var first: SampleValues
+    var last: SampleValues
     /// The sample before `last` (nil until the trip has two): a leg without speeds bends with it.
-    var previous: TimelinePoint?
+    var previous: SampleValues?
     var distance: Double = 0
     var count = 1
     /// Metres covered per mode (``TravelMode/allCases`` order), each leg by its own speed.
     var metresByMode: [Double] = [0, 0, 0, 0]
 
-    init(_ point: TimelinePoint) {
+    init(_ point: SampleValues) {
         first = point
         last = point
     }
 
-    mutating func append(_ point: TimelinePoint) {
+    mutating func append(_ point: SampleValues) {
         let metres = Self.leg(from: last, to: point, after: previous)
         distance += metres
-        let seconds = Double(point.t - last.t) / 1000
+        let seconds = Double(point.time.milliseconds - last.time.milliseconds) / 1000
         if seconds > 0, let index = TravelMode.allCases.firstIndex(of: TravelMode(meanSpeed: metres / seconds)),
             metresByMode.indices.contains(index)
         {
@@ -249,22 +250,22 @@ struct OpenTrip: Hashable, Sendable, Codable {
     /// the three fixes' worst accuracy (else the bend may be their error). On GeoLife's walks and rides, cut to
     /// 2-minute samples, the chord alone is a median 16 % short of the full-rate path
     /// (docs/timeline-evaluation.md).
-    static func leg(from: TimelinePoint, to: TimelinePoint, after earlier: TimelinePoint? = nil) -> Double {
+    static func leg(from: SampleValues, to: SampleValues, after earlier: SampleValues? = nil) -> Double {
         let straight = from.distance(to: to)
-        if !from.measuredMoving, !to.measuredMoving, straight <= max(from.acc ?? 0, to.acc ?? 0) { return 0 }
-        guard let before = from.spd, let after = to.spd, before >= movingSpeed, after >= movingSpeed else {
+        if !from.measuredMoving, !to.measuredMoving, straight <= max(from.accuracy ?? 0, to.accuracy ?? 0) { return 0 }
+        guard let before = from.speed, let after = to.speed, before >= movingSpeed, after >= movingSpeed else {
             // The bend is a turn only where the fixes are sharp beside the legs: Wi-Fi fixes 30-60 m
             // off bend a short leg at random.
             // Bends no sample sees, only where neither sample measured a speed (a client
             // without speeds); a GPS fix beside a Wi-Fi one keeps the arc alone.
-            let seconds = max(1, Double(to.t - from.t) / 1000)
-            let wiggle = from.spd == nil && to.spd == nil ? detour(metresPerSecond: straight / seconds) : 1
+            let seconds = max(1, Double(to.time.milliseconds - from.time.milliseconds) / 1000)
+            let wiggle = from.speed == nil && to.speed == nil ? detour(metresPerSecond: straight / seconds) : 1
             guard let earlier else { return straight * wiggle }
-            let noise = max(earlier.acc ?? 0, from.acc ?? 0, to.acc ?? 0)
+            let noise = max(earlier.accuracy ?? 0, from.accuracy ?? 0, to.accuracy ?? 0)
             guard straight > 4 * noise, earlier.distance(to: from) > 4 * noise else { return straight * wiggle }
             return straight * arcRatio(earlier, from, to) * wiggle
         }
-        let travelled = (before + after) / 2 * Double(to.t - from.t) / 1000
+        let travelled = (before + after) / 2 * Double(to.time.milliseconds - from.time.milliseconds) / 1000
         let agree = max(before, after) <= min(before, after) * agreeingSpeeds
         return agree ? max(straight, travelled) : min(max(straight, travelled), straight * 2 + 50)
     }
@@ -282,10 +283,10 @@ struct OpenTrip: Hashable, Sendable, Codable {
     static let widestBend = Double.pi / 3
 
     /// α / sin α for the angle α at `a` between `b` and `c` (planar, on a local projection).
-    static func arcRatio(_ a: TimelinePoint, _ b: TimelinePoint, _ c: TimelinePoint) -> Double {
-        let scale = cos(a.lat * .pi / 180)
-        let (x1, y1) = ((b.lon - a.lon) * scale, b.lat - a.lat)
-        let (x2, y2) = ((c.lon - a.lon) * scale, c.lat - a.lat)
+    static func arcRatio(_ a: SampleValues, _ b: SampleValues, _ c: SampleValues) -> Double {
+        let scale = cos(a.latitude * .pi / 180)
+        let (x1, y1) = ((b.longitude - a.longitude) * scale, b.latitude - a.latitude)
+        let (x2, y2) = ((c.longitude - a.longitude) * scale, c.latitude - a.latitude)
         let lengths = (x1 * x1 + y1 * y1).squareRoot() * (x2 * x2 + y2 * y2).squareRoot()
         guard lengths > 0 else { return 1 }
         let angle = acos(max(-1, min(1, (x1 * x2 + y1 * y2) / lengths)))
@@ -302,16 +303,16 @@ struct OpenTrip: Hashable, Sendable, Codable {
 
     /// The closed trip, or `nil` when it never left its first sample.
     var trip: Trip? {
-        guard count >= 2, last.t > first.t else { return nil }
+        guard count >= 2, last.time.milliseconds > first.time.milliseconds else { return nil }
         let dominant = zip(TravelMode.allCases, metresByMode).max { $0.1 < $1.1 }
         return Trip(
-            start: first.time, end: last.time, distance: distance, sampleCount: count, startLatitude: first.lat,
-            startLongitude: first.lon, endLatitude: last.lat, endLongitude: last.lon,
+            start: first.time, end: last.time, distance: distance, sampleCount: count, startLatitude: first.latitude,
+            startLongitude: first.longitude, endLatitude: last.latitude, endLongitude: last.longitude,
             mode: (dominant?.1 ?? 0) > 0 ? dominant?.0 : nil)
     }
 }
 
-extension TimelinePoint {
+extension SampleValues {
     /// Whether the receiver measured the person moving (a speed of ``OpenTrip/movingSpeed`` or more).
-    var measuredMoving: Bool { (spd ?? 0) >= OpenTrip.movingSpeed }
+    var measuredMoving: Bool { (speed ?? 0) >= OpenTrip.movingSpeed }
 }

@@ -21,7 +21,7 @@ public import BackgroundCore
 ///
 /// ```swift
 /// var builder = TimelineBuilder(settings: .sampling(every: .seconds(120)))
-/// for sample in samples { closed += builder.add(TimelinePoint(sample)) }
+/// for sample in samples { closed += builder.add(SampleValues(sample)) }
 /// closed += builder.finish()
 /// ```
 public struct TimelineBuilder: Sendable {
@@ -50,12 +50,12 @@ public struct TimelineBuilder: Sendable {
     ///
     /// A sample not newer than the newest one seen is ignored (returns nothing): a late sample
     /// needs a rebuild from a checkpoint before it (see `TimelineStore` on the server).
-    public mutating func add(_ point: TimelinePoint) -> [TimelineEntry] {
-        if let lastTime, point.t <= lastTime { return [] }
+    public mutating func add(_ point: SampleValues) -> [TimelineEntry] {
+        if let lastTime, point.time.milliseconds <= lastTime { return [] }
         let previous = lastTime
-        lastTime = point.t
-        guard (point.acc ?? 0) <= settings.worstAccuracy, !isAmbiguous(point) else { return [] }
-        let gapped = previous.map { point.t - $0 > settings.gapThreshold.wholeMilliseconds } ?? false
+        lastTime = point.time.milliseconds
+        guard (point.accuracy ?? 0) <= settings.worstAccuracy, !isAmbiguous(point) else { return [] }
+        let gapped = previous.map { point.time.milliseconds - $0 > settings.gapThreshold.wholeMilliseconds } ?? false
         var closed: [TimelineEntry] = []
         switch state {
         case .empty:
@@ -69,7 +69,7 @@ public struct TimelineBuilder: Sendable {
     }
 
     /// Takes a sample while a stay is open: it stays, or the stay closes (and a trip or a gap begins).
-    private mutating func stay(_ stay: StayCluster, point: TimelinePoint, gapFrom: Int64?) -> [TimelineEntry] {
+    private mutating func stay(_ stay: StayCluster, point: SampleValues, gapFrom: Int64?) -> [TimelineEntry] {
         var stay = stay
         let gapped = gapFrom != nil
         if stay.holds(point, radius: settings.stayRadius), !gapped || settings.infersStaysAcrossGaps {
@@ -84,12 +84,12 @@ public struct TimelineBuilder: Sendable {
                 // The person stayed until they left, which the first sample away dates: at its
                 // measured speed they left its distance before it (never before the silence
                 // began); without one, at it. The trip runs from the place to it.
-                var departed = point.t
-                if let speed = point.spd, speed >= OpenTrip.movingSpeed {
+                var departed = point.time.milliseconds
+                if let speed = point.speed, speed >= OpenTrip.movingSpeed {
                     departed = stay.departure(seenBy: point, at: speed, notBefore: gapFrom)
                 }
                 stay.inferred = true
-                stay.last.t = departed
+                stay.last.time.milliseconds = departed
                 state = .moving(trip: OpenTrip(stay.centre(at: departed)), candidate: StayCluster(point))
                 return [.stay(stay.stay)]
             }
@@ -98,7 +98,7 @@ public struct TimelineBuilder: Sendable {
         // The stay's last samples that measured the person moving were the way out: the trip
         // starts at the centre when the person was last settled and runs through them.
         let (settled, departing) = stay.leaving()
-        var trip = OpenTrip(settled.centre(at: settled.last.t))
+        var trip = OpenTrip(settled.centre(at: settled.last.time.milliseconds))
         for point in departing { trip.append(point) }
         state = .moving(trip: trip, candidate: StayCluster(point))
         return [.stay(settled.stay)]
@@ -106,8 +106,8 @@ public struct TimelineBuilder: Sendable {
 
     /// Whether the silence from `gapFrom` to `point` is short enough to be time at rest
     /// (``TimelineSettings/restingSilence``).
-    private func isRestingSilence(from gapFrom: Int64, to point: TimelinePoint) -> Bool {
-        settings.infersStaysAcrossGaps && point.t - gapFrom <= settings.restingSilence.wholeMilliseconds
+    private func isRestingSilence(from gapFrom: Int64, to point: SampleValues) -> Bool {
+        settings.infersStaysAcrossGaps && point.time.milliseconds - gapFrom <= settings.restingSilence.wholeMilliseconds
     }
 
     /// Whether the candidate's only sample came at walking pace from the one before, itself
@@ -116,7 +116,7 @@ public struct TimelineBuilder: Sendable {
     /// sparse fixes of significant-change monitoring, silent while a bicycle or car moves on.
     private func arrivedSampling(_ trip: OpenTrip?, _ candidate: StayCluster) -> Bool {
         guard let trip else { return false }
-        let milliseconds = candidate.first.t - trip.last.t
+        let milliseconds = candidate.first.time.milliseconds - trip.last.time.milliseconds
         guard milliseconds > 0, milliseconds <= settings.gapThreshold.wholeMilliseconds / 2 else { return false }
         return trip.last.distance(to: candidate.first) / (Double(milliseconds) / 1000) <= Self.walkingPace
     }
@@ -128,8 +128,8 @@ public struct TimelineBuilder: Sendable {
     /// accuracy circle still reaches the open stay or candidate cannot tell whether the person
     /// left: it neither ends the stay nor pulls the candidate apart, and like a fix worse than
     /// `worstAccuracy` it only shows the phone was sampling.
-    private func isAmbiguous(_ point: TimelinePoint) -> Bool {
-        guard let accuracy = point.acc, accuracy > settings.stayRadius else { return false }
+    private func isAmbiguous(_ point: SampleValues) -> Bool {
+        guard let accuracy = point.accuracy, accuracy > settings.stayRadius else { return false }
         let place: StayCluster
         switch state {
         case .empty: return false
@@ -143,15 +143,15 @@ public struct TimelineBuilder: Sendable {
     /// change on arrival, 100-200 m accurate) whose accuracy circles all reach it does not show the
     /// person moved on: it joins them, as a coarse fix that may still be here does not split a
     /// stay (``isAmbiguous(_:)``), so the stay starts at the first fix of the arrival.
-    private func mayBeWhereTheCoarseFixesWere(_ candidate: StayCluster, _ point: TimelinePoint) -> Bool {
-        guard !point.measuredMoving, (point.acc ?? 0) <= settings.stayRadius else { return false }
+    private func mayBeWhereTheCoarseFixesWere(_ candidate: StayCluster, _ point: SampleValues) -> Bool {
+        guard !point.measuredMoving, (point.accuracy ?? 0) <= settings.stayRadius else { return false }
         return candidate.points.allSatisfy { member in
-            guard let accuracy = member.acc, accuracy > settings.stayRadius else { return false }
+            guard let accuracy = member.accuracy, accuracy > settings.stayRadius else { return false }
             return member.distance(to: point) <= settings.stayRadius + accuracy
         }
     }
 
-    private mutating func move(trip: OpenTrip?, candidate: StayCluster, point: TimelinePoint, gapFrom: Int64?)
+    private mutating func move(trip: OpenTrip?, candidate: StayCluster, point: SampleValues, gapFrom: Int64?)
         -> [TimelineEntry]
     {
         let gapped = gapFrom != nil
@@ -175,7 +175,10 @@ public struct TimelineBuilder: Sendable {
         if gapped, !sameEnds {
             for member in candidate.points { trip = Self.extend(trip, with: member) }
             if let finished = trip?.trip { closed.append(.trip(finished)) }
-            closed.append(.gap(TimelineGap(start: Instant(milliseconds: gapFrom ?? candidate.last.t), end: point.time)))
+            closed.append(
+                .gap(
+                    TimelineGap(
+                        start: Instant(milliseconds: gapFrom ?? candidate.last.time.milliseconds), end: point.time)))
             state = .moving(trip: nil, candidate: StayCluster(point))
             return closed
         }
@@ -243,7 +246,7 @@ public struct TimelineBuilder: Sendable {
             let walkingIn = candidate.points.prefix(while: \.measuredMoving).prefix(StayCluster.departingMemory)
             candidate.leaveOutOfCentre(walkingIn.count)
             for point in walkingIn { reaching.append(point) }
-            reaching.append(candidate.centre(at: candidate.first.t))
+            reaching.append(candidate.centre(at: candidate.first.time.milliseconds))
             if let finished = reaching.trip { closed.append(.trip(finished)) }
         }
         candidate.points = []
@@ -252,7 +255,7 @@ public struct TimelineBuilder: Sendable {
         return closed
     }
 
-    private static func extend(_ trip: OpenTrip?, with point: TimelinePoint) -> OpenTrip {
+    private static func extend(_ trip: OpenTrip?, with point: SampleValues) -> OpenTrip {
         guard var trip else { return OpenTrip(point) }
         trip.append(point)
         return trip
@@ -289,12 +292,24 @@ public struct TimelineBuilder: Sendable {
 }
 
 extension TimelineBuilder: Codable {
-    enum CodingKeys: String, CodingKey { case state, lastTime }
+    enum CodingKeys: String, CodingKey { case state, lastTime, version }
+
+    /// The persisted form's version: 2 since held points are ``SampleValues`` under their wire keys
+    /// (`speed`, where version 1's points said `spd`).
+    static let version = 2
 
     /// Resumes a persisted builder. The settings are not persisted (an operator may change them);
     /// set `settings` after decoding.
+    /// - Throws: `DecodingError` for a builder persisted by another version, which the server
+    ///   answers by rebuilding the device's timeline from its samples.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
+        guard version == Self.version else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .version, in: container,
+                debugDescription: "timeline state version \(version), expected \(Self.version)")
+        }
         settings = TimelineSettings()
         state = try container.decode(State.self, forKey: .state)
         lastTime = try container.decodeIfPresent(Int64.self, forKey: .lastTime)
@@ -302,6 +317,7 @@ extension TimelineBuilder: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.version, forKey: .version)
         try container.encode(state, forKey: .state)
         try container.encodeIfPresent(lastTime, forKey: .lastTime)
     }

@@ -63,7 +63,7 @@ public enum DayDetail {
         var previousTime = before?.time
         func finish() {
             let drawn = segment.map { index in
-                TrackPoint(
+                SampleValues(
                     time: points[index].time, latitude: points[index].latitude, longitude: points[index].longitude)
             }
             for (index, level) in zip(segment, DetailLevels.levels(of: drawn)) { levels[index] = level }

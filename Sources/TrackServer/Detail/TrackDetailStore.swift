@@ -1,6 +1,6 @@
 public import BackgroundCore
 import LocationLog
-public import TrackGeometry
+import TrackGeometry
 
 /// A store that keeps a detail level and a clean-up flag per sample (issue 25 items 1 and 5), so
 /// a map of any range reads only the points its zoom draws: `level <= zoom` on an index, a few
@@ -41,11 +41,11 @@ public protocol TrackDetailStore: Sendable {
 
 /// A point a map draws, and whether a gap comes before it.
 public struct DrawnPoint: Hashable, Sendable {
-    public var point: TrackPoint
+    public var point: SampleValues
     /// A new line starts here (the first point after a gap).
     public var startsSegment: Bool
 
-    public init(point: TrackPoint, startsSegment: Bool) {
+    public init(point: SampleValues, startsSegment: Bool) {
         self.point = point
         self.startsSegment = startsSegment
     }
@@ -65,10 +65,10 @@ public struct DrawnPage: Sendable {
 
 /// A stored point the clean-up rules exclude, with the rule that did.
 public struct FlaggedPoint: Hashable, Sendable {
-    public var point: TrackPoint
+    public var point: SampleValues
     public var flag: SampleFlag
 
-    public init(point: TrackPoint, flag: SampleFlag) {
+    public init(point: SampleValues, flag: SampleFlag) {
         self.point = point
         self.flag = flag
     }

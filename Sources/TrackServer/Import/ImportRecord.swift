@@ -83,12 +83,24 @@ extension TrackSample {
     /// An imported point: keyed by time and position like every protocol without sample ids, so
     /// the same point imported twice, or imported after the phone uploaded it, is one row.
     static func imported(
-        time: Instant, latitude: Double, longitude: Double, accuracy: Double? = nil, altitude: Double? = nil,
-        speed: Double? = nil, course: Double? = nil
+        time: Instant, latitude: Double, longitude: Double, accuracy: Double? = nil,
+        verticalAccuracy: Double? = nil, altitude: Double? = nil, speed: Double? = nil, course: Double? = nil
     ) -> TrackSample {
-        TrackSample(
-            key: positionKey(time: time, latitude: latitude, longitude: longitude), time: time, latitude: latitude,
-            longitude: longitude, accuracy: accuracy.knownAccuracy, altitude: altitude, speed: speed.unlessUnknown,
-            course: course.unlessUnknown, source: .imported)
+        imported(
+            SampleValues(
+                time: time, latitude: latitude, longitude: longitude, accuracy: accuracy,
+                verticalAccuracy: verticalAccuracy, altitude: altitude, speed: speed, course: course))
+    }
+
+    /// An imported point from its values, with the clients' "unknown" sentinels made `nil`.
+    static func imported(_ values: SampleValues) -> TrackSample {
+        var values = values
+        values.accuracy = values.accuracy.knownAccuracy
+        values.verticalAccuracy = values.verticalAccuracy.knownAccuracy
+        values.speed = values.speed.unlessUnknown
+        values.course = values.course.unlessUnknown
+        return TrackSample(
+            key: positionKey(time: values.time, latitude: values.latitude, longitude: values.longitude),
+            values: values, source: .imported)
     }
 }

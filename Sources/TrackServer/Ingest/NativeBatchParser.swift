@@ -177,12 +177,14 @@ package struct NativeBatchParser: Sendable {
         guard seq == seq.rounded(), abs(seq) < 9e15 else {
             throw fields.problem("seq", "must be a whole number, got \(seq)")
         }
+        let values = try SampleValues(
+            time: { () throws(SampleProblem) -> Int64 in Int64(time) },
+            position: { field throws(SampleProblem) in try fields.requiredNumber(field.wireKey) },
+            measurement: { field throws(SampleProblem) in try fields.number(field.wireKey) },
+            flag: { field throws(SampleProblem) in try fields.bool(field.wireKey) })
         let wire = WireSample(
-            id: id, seq: Int64(seq), t: Int64(time), lat: try fields.requiredNumber("lat"),
-            lon: try fields.requiredNumber("lon"), acc: try fields.number("acc"), alt: try fields.number("alt"),
-            speed: try fields.number("speed"), course: try fields.number("course"),
-            battery: try fields.number("battery"), charging: try fields.bool("charging"),
-            trigger: try fields.string("trigger"), state: try fields.string("state"))
+            id: id, seq: Int64(seq), values: values, trigger: try fields.string("trigger"),
+            state: try fields.string("state"))
         return try validate(wire, index: index, now: now)
     }
 
@@ -194,12 +196,11 @@ package struct NativeBatchParser: Sendable {
         } catch {
             throw SampleProblem(label: "sample \(index)", error)
         }
-        let sample = TrackSample(
-            key: wire.id, id: wire.id, seq: wire.seq, time: Instant(milliseconds: wire.t), latitude: wire.lat,
-            longitude: wire.lon, accuracy: wire.acc.knownAccuracy, altitude: wire.alt, speed: wire.speed,
-            course: wire.course,
-            battery: wire.battery, charging: wire.charging, trigger: wire.trigger, state: wire.state, source: .native
-        )
+        var sample = TrackSample(
+            key: wire.id, id: wire.id, seq: wire.seq, values: wire.values, trigger: wire.trigger, state: wire.state,
+            source: .native)
+        sample.accuracy = sample.accuracy.knownAccuracy
+        sample.verticalAccuracy = sample.verticalAccuracy.knownAccuracy
         try rules.check(sample, label: "sample \(index)", now: now)
         return sample
     }

@@ -1,3 +1,4 @@
+import BackgroundCore
 import LocationLog
 
 /// Reads a plain native batch (docs/protocol.md §Batches) in one pass over its bytes, straight into
@@ -99,7 +100,7 @@ struct NativeBatchScanner {
 
     private mutating func sample() throws(Bail) -> WireSample {
         try expect(UInt8(ascii: "{"))
-        var sample = WireSample(id: "", seq: 0, t: 0, lat: 0, lon: 0)
+        var sample = WireSample(id: "", seq: 0, values: SampleValues(time: .epoch, latitude: 0, longitude: 0))
         var seen: UInt16 = 0
         repeat {
             skipWhitespace()
@@ -114,19 +115,19 @@ struct NativeBatchScanner {
                 sample.seq = try integer()
             case Key.t:
                 bit = 1 << 2
-                sample.t = try integer()
+                sample.time.milliseconds = try integer()
             case Key.lat:
                 bit = 1 << 3
-                sample.lat = try number()
+                sample.latitude = try number()
             case Key.lon:
                 bit = 1 << 4
-                sample.lon = try number()
+                sample.longitude = try number()
             case Key.acc:
                 bit = 1 << 5
-                sample.acc = try optionalNumber()
+                sample.accuracy = try optionalNumber()
             case Key.alt:
                 bit = 1 << 6
-                sample.alt = try optionalNumber()
+                sample.altitude = try optionalNumber()
             case Key.speed:
                 bit = 1 << 7
                 sample.speed = try optionalNumber()
@@ -139,6 +140,9 @@ struct NativeBatchScanner {
             case Key.charging:
                 bit = 1 << 10
                 sample.charging = try optionalBool()
+            case Key.vacc:
+                bit = 1 << 13
+                sample.verticalAccuracy = try optionalNumber()
             case Key.trigger:
                 bit = 1 << 11
                 sample.trigger = try optionalString()
@@ -396,6 +400,7 @@ struct NativeBatchScanner {
         static let lat: UInt64 = 0x74_616c  // "lat"
         static let lon: UInt64 = 0x6e_6f6c  // "lon"
         static let acc: UInt64 = 0x63_6361  // "acc"
+        static let vacc: UInt64 = 0x6363_6176  // "vacc"
         static let alt: UInt64 = 0x74_6c61  // "alt"
         static let speed: UInt64 = 0x64_6565_7073  // "speed"
         static let course: UInt64 = 0x6573_7275_6f63  // "course"

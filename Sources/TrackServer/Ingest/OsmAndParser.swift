@@ -90,16 +90,15 @@ struct OsmAndParser: Sendable {
         let battery = try number("batt")
         let bearing = try number("bearing")
         let heading = try number("heading")
-        let sample = TrackSample(
-            key: TrackSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
-            // Traccar Client sends accuracy=0 when the fix has none: unknown, not 0 m.
-            latitude: lat, longitude: lon, accuracy: try number("accuracy").unlessUnknown.knownAccuracy,
-            altitude: try number("altitude"),
-            speed: speed.unlessUnknown.map { $0 * Self.metresPerSecondPerKnot },
-            course: bearing ?? heading, battery: battery.map { $0 / 100 },
-            charging: parameters["charge"].flatMap { ["true": true, "1": true, "false": false, "0": false][$0] },
-            source: .osmand
-        )
+        let sample = TrackSample.positioned(
+            SampleValues(
+                time: time, latitude: lat, longitude: lon,
+                // Traccar Client sends accuracy=0 when the fix has none: unknown, not 0 m.
+                accuracy: try number("accuracy").unlessUnknown.knownAccuracy, altitude: try number("altitude"),
+                speed: speed.unlessUnknown.map { $0 * Self.metresPerSecondPerKnot }, course: bearing ?? heading,
+                battery: battery.map { $0 / 100 },
+                charging: parameters["charge"].flatMap { ["true": true, "1": true, "false": false, "0": false][$0] }),
+            source: .osmand)
         try rules.check(sample, label: "location", now: now)
         return sample
     }
@@ -120,13 +119,13 @@ struct OsmAndParser: Sendable {
         let speed = try coords.number("speed")
         let heading = try coords.number("heading")
         let level = try battery?.number("level")
-        let sample = TrackSample(
-            key: TrackSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
-            latitude: lat, longitude: lon, accuracy: try coords.number("accuracy").unlessUnknown.knownAccuracy,
-            altitude: try coords.number("altitude"), speed: speed.unlessUnknown,
-            course: heading.unlessUnknown, battery: level.unlessUnknown,
-            charging: try battery?.bool("is_charging"), source: .osmand
-        )
+        let sample = TrackSample.positioned(
+            SampleValues(
+                time: time, latitude: lat, longitude: lon,
+                accuracy: try coords.number("accuracy").unlessUnknown.knownAccuracy,
+                altitude: try coords.number("altitude"), speed: speed.unlessUnknown, course: heading.unlessUnknown,
+                battery: level.unlessUnknown, charging: try battery?.bool("is_charging")),
+            source: .osmand)
         try rules.check(sample, label: label, now: now)
         return sample
     }

@@ -73,14 +73,14 @@ struct OverlandParser: Sendable {
         let battery = try properties.number("battery_level")
         let verticalAccuracy = try properties.number("vertical_accuracy")
         let altitude = try properties.number("altitude")
-        let sample = TrackSample(
-            key: TrackSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
-            latitude: lat, longitude: lon, accuracy: accuracy.unlessUnknown.knownAccuracy,
-            altitude: (verticalAccuracy ?? 0) < 0 ? nil : altitude, speed: speed.unlessUnknown,
-            course: course.unlessUnknown, battery: battery.unlessUnknown,
-            charging: batteryState.flatMap { ["charging": true, "full": true, "unplugged": false][$0] },
-            source: .overland
-        )
+        let sample = TrackSample.positioned(
+            SampleValues(
+                time: time, latitude: lat, longitude: lon, accuracy: accuracy.unlessUnknown.knownAccuracy,
+                verticalAccuracy: verticalAccuracy.unlessUnknown.knownAccuracy,
+                altitude: (verticalAccuracy ?? 0) < 0 ? nil : altitude, speed: speed.unlessUnknown,
+                course: course.unlessUnknown, battery: battery.unlessUnknown,
+                charging: batteryState.flatMap { ["charging": true, "full": true, "unplugged": false][$0] }),
+            source: .overland)
         try rules.check(sample, label: label, now: now)
         return sample
     }

@@ -62,15 +62,14 @@ struct OwnTracksParser: Sendable {
         let battery = try fields.number("batt")
         let batteryStatus = try fields.number("bs")
         let course = try fields.number("cog")
-        let sample = TrackSample(
-            key: TrackSample.positionKey(time: time, latitude: lat, longitude: lon), time: time,
-            latitude: lat, longitude: lon, accuracy: try fields.number("acc").knownAccuracy,
-            altitude: try fields.number("alt"),
-            speed: velocity.unlessUnknown.map { $0 / 3.6 }, course: course.unlessUnknown,
-            battery: battery.unlessUnknown.map { $0 / 100 },
-            charging: batteryStatus.flatMap(Int.init(exactly:)).flatMap { [1: false, 2: true, 3: true][$0] },
-            trigger: try fields.string("t").flatMap { Self.triggers[$0] }, source: .owntracks
-        )
+        let sample = TrackSample.positioned(
+            SampleValues(
+                time: time, latitude: lat, longitude: lon, accuracy: try fields.number("acc").knownAccuracy,
+                verticalAccuracy: try fields.number("vac").unlessUnknown.knownAccuracy,
+                altitude: try fields.number("alt"), speed: velocity.unlessUnknown.map { $0 / 3.6 },
+                course: course.unlessUnknown, battery: battery.unlessUnknown.map { $0 / 100 },
+                charging: batteryStatus.flatMap(Int.init(exactly:)).flatMap { [1: false, 2: true, 3: true][$0] }),
+            trigger: try fields.string("t").flatMap { Self.triggers[$0] }, source: .owntracks)
         return sample
     }
 }

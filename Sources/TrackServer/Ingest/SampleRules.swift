@@ -11,12 +11,7 @@ struct SampleRules: Sendable {
     ///   - label: "sample 3", built only for a message (most samples pass every check).
     func check(_ sample: TrackSample, label: @autoclosure () -> String, now: Instant) throws(SampleProblem) {
         do {
-            try SampleRuleSet.check(
-                SampleRuleSet.Values(
-                    time: sample.time, latitude: sample.latitude, longitude: sample.longitude,
-                    accuracy: sample.accuracy, altitude: sample.altitude, speed: sample.speed,
-                    course: sample.course, battery: sample.battery, seq: sample.seq),
-                receivedAt: now)
+            try SampleRuleSet.check(sample.values, seq: sample.seq, receivedAt: now)
         } catch {
             throw SampleProblem(label: label(), error)
         }
@@ -31,7 +26,7 @@ extension Optional<Double> {
 }
 
 extension Optional<Double> {
-    /// A horizontal accuracy as stored: 0 m is no real fix's accuracy but what clients send when
+    /// An accuracy (horizontal or vertical) as stored: 0 m is no real fix's accuracy but what clients send when
     /// they have none (Traccar Client, OwnTracks), so it is unknown (`nil`) in every protocol.
     var knownAccuracy: Double? { flatMap { $0 == 0 ? nil : $0 } }
 }

@@ -6,44 +6,41 @@ public import BackgroundCore
 /// Optional fields are `nil` when the client did not send them; "unknown" is never 0 or -1.
 /// `key` makes ingest idempotent: the sample id where the protocol has one, otherwise
 /// device + time + position (see ``TrackSample/positionKey(time:latitude:longitude:)``).
+@dynamicMemberLookup
 public struct TrackSample: Hashable, Sendable {
     public var key: String
     public var id: String?
     public var seq: Int64?
-    public var time: Instant
-    public var latitude: Double
-    public var longitude: Double
-    public var accuracy: Double?
-    public var altitude: Double?
-    public var speed: Double?
-    public var course: Double?
-    public var battery: Double?
-    public var charging: Bool?
+    /// The measured values (``SampleValues``); they read through: `sample.latitude`.
+    public var values: SampleValues
     public var trigger: String?
     public var state: String?
     public var source: IngestSource
 
     public init(
-        key: String, id: String? = nil, seq: Int64? = nil, time: Instant, latitude: Double, longitude: Double,
-        accuracy: Double? = nil, altitude: Double? = nil, speed: Double? = nil, course: Double? = nil,
-        battery: Double? = nil, charging: Bool? = nil, trigger: String? = nil, state: String? = nil,
-        source: IngestSource
+        key: String, id: String? = nil, seq: Int64? = nil, values: SampleValues, trigger: String? = nil,
+        state: String? = nil, source: IngestSource
     ) {
         self.key = key
         self.id = id
         self.seq = seq
-        self.time = time
-        self.latitude = latitude
-        self.longitude = longitude
-        self.accuracy = accuracy
-        self.altitude = altitude
-        self.speed = speed
-        self.course = course
-        self.battery = battery
-        self.charging = charging
+        self.values = values
         self.trigger = trigger
         self.state = state
         self.source = source
+    }
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<SampleValues, Value>) -> Value {
+        get { values[keyPath: keyPath] }
+        set { values[keyPath: keyPath] = newValue }
+    }
+
+    /// A sample of a protocol without sample ids, keyed by its time and position
+    /// (``positionKey(time:latitude:longitude:)``).
+    public static func positioned(_ values: SampleValues, trigger: String? = nil, source: IngestSource) -> TrackSample {
+        TrackSample(
+            key: positionKey(time: values.time, latitude: values.latitude, longitude: values.longitude),
+            values: values, trigger: trigger, source: source)
     }
 
     /// The idempotency key for protocols without a sample id: the same device reporting the same

@@ -8,7 +8,8 @@ import Logging
 struct MapData: Encodable {
     var device: String
     var day: String
-    /// Segments of `[lat, lon, time ms, accuracy, speed m/s, battery 0…1]`, -1 where unknown.
+    /// Segments of `[lat, lon, time ms, accuracy, speed m/s, battery 0…1, vertical accuracy]`, -1
+    /// where unknown.
     var segments: [[[Double]]]
     /// Per point, as `segments`: `[trigger, app state]`, "" where unknown.
     var details: [[[String]]]
@@ -59,7 +60,7 @@ extension TrackServerEnvironment {
                 $0.map {
                     [
                         $0.latitude, $0.longitude, Double($0.time.milliseconds), $0.accuracy ?? -1, $0.speed ?? -1,
-                        $0.battery ?? -1,
+                        $0.battery ?? -1, $0.verticalAccuracy ?? -1,
                     ]
                 }
             },

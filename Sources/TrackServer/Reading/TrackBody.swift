@@ -38,7 +38,7 @@ struct TrackBody: Sendable {
     private func geoJSON(_ out: inout Output, _ writer: inout any ResponseBodyWriter) async throws {
         out.text += TrackExport.geoJSONHead(segmentCount: segmentCount)
         var segment = -1
-        var first: TrackPoint?  // a segment's first point, written once a second shows it is a line
+        var first: SampleValues?  // a segment's first point, written once a second shows it is a line
         var inLine = false
         var lines = 0
         try await reader.read { run in

@@ -6,7 +6,7 @@ import TrackGeometry
 struct TrackRun: Sendable {
     /// The segment's index, from 0 (a new one wherever the gap threshold breaks the line).
     var segment: Int
-    var points: [TrackPoint]
+    var points: [SampleValues]
 }
 
 /// Reads a device's range from the store a page at a time, cuts it at gaps and, when asked,
@@ -31,7 +31,7 @@ struct TrackReader: Sendable {
         var after: TrackPageKey?
         var segment = -1
         var lastTime: Instant?
-        var pending: [TrackPoint] = []
+        var pending: [SampleValues] = []
         let tolerance = simplify.flatMap { $0 > 0 ? $0 : nil }
         repeat {
             try Task.checkCancellation()
@@ -65,7 +65,7 @@ struct TrackReader: Sendable {
         }
     }
 
-    private static func simplified(_ points: [TrackPoint], _ tolerance: Double?) -> [TrackPoint] {
+    private static func simplified(_ points: [SampleValues], _ tolerance: Double?) -> [SampleValues] {
         guard let tolerance else { return points }
         return Simplification.douglasPeucker(points, tolerance: tolerance)
     }

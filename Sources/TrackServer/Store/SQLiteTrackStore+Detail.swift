@@ -182,7 +182,7 @@ extension SQLiteTrackStore: TrackDetailStore {
             let rows = try Row.fetchCursor(
                 db.cachedStatement(
                     sql: """
-                        SELECT t, lat, lon, acc, alt, speed, course, id, segment_start FROM sample
+                        SELECT \(SampleValues.Field.columnList), id, segment_start FROM sample
                         WHERE device_id = (SELECT id FROM device WHERE name = ?)
                             AND draw_level IN (\(Self.levelList(zoom))) AND draw_level <= 21 AND t >= ? AND t < ? AND (t > ? OR id > ?)
                         ORDER BY t, id LIMIT ?
@@ -192,12 +192,8 @@ extension SQLiteTrackStore: TrackDetailStore {
             var last: TrackPageKey?
             while let row = try rows.next() {
                 points.append(
-                    DrawnPoint(
-                        point: TrackPoint(
-                            time: Instant(milliseconds: row[0]), latitude: row[1], longitude: row[2], accuracy: row[3],
-                            altitude: row[4], speed: row[5], course: row[6]),
-                        startsSegment: row[8]))
-                last = TrackPageKey(time: row[0], row: row[7])
+                    DrawnPoint(point: Self.values(from: row, at: 0), startsSegment: row[Self.afterRecord + 1]))
+                last = TrackPageKey(time: row[0], row: row[Self.afterRecord])
             }
             return DrawnPage(points: points, next: points.count == size && size > 0 ? last : nil)
         }
@@ -208,17 +204,14 @@ extension SQLiteTrackStore: TrackDetailStore {
             try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT t, lat, lon, acc, alt, speed, course, flag FROM sample
+                        SELECT \(SampleValues.Field.columnList), flag FROM sample
                         WHERE device_id = (SELECT id FROM device WHERE name = ?) AND flag != 0 AND t >= ? AND t < ?
                         ORDER BY t, id LIMIT ?
                         """),
                 arguments: [device, from.milliseconds, to.milliseconds, max(0, limit)]
             ).map { row in
                 FlaggedPoint(
-                    point: TrackPoint(
-                        time: Instant(milliseconds: row[0]), latitude: row[1], longitude: row[2], accuracy: row[3],
-                        altitude: row[4], speed: row[5], course: row[6]),
-                    flag: SampleFlag(rawValue: row[7]) ?? .none)
+                    point: Self.values(from: row, at: 0), flag: SampleFlag(rawValue: row[Self.afterRecord]) ?? .none)
             }
         }
     }

@@ -1,5 +1,6 @@
 import BackgroundCore
 import GRDB
+import LocationLog
 
 extension SQLiteTrackStore {
     static let deviceQuery = """
@@ -13,9 +14,9 @@ extension SQLiteTrackStore {
     static let seenSQL = "UPDATE device SET last_seen_at = ?, sample_count = sample_count + ? WHERE id = ?"
 
     static let insertSQL = """
-        INSERT OR IGNORE INTO sample (device_id, key, sample_id, seq, t, lat, lon, acc, alt, speed, course,
-            battery, charging, trigger, state, source, received_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT OR IGNORE INTO sample (device_id, key, sample_id, seq, \(SampleValues.Field.columnList),
+            trigger, state, source, received_at)
+        VALUES (?, ?, ?, ?, \(SampleValues.Field.allCases.map { _ in "?" }.joined(separator: ", ")), ?, ?, ?, ?)
         """
 
     /// One request's rows in the caller's transaction: the device looked up, the rows inserted,
@@ -87,38 +88,37 @@ extension SQLiteTrackStore {
     }
 
     static func arguments(_ sample: TrackSample, deviceID: Int64, now: Instant) -> StatementArguments {
-        [
-            deviceID, sample.key, sample.id, sample.seq, sample.time.milliseconds, sample.latitude, sample.longitude,
-            sample.accuracy, sample.altitude, sample.speed, sample.course, sample.battery, sample.charging,
-            sample.trigger, sample.state, sample.source.rawValue, now.milliseconds,
-        ]
+        var values: [(any DatabaseValueConvertible)?] = [deviceID, sample.key, sample.id, sample.seq]
+        for field in SampleValues.Field.allCases {
+            values.append(sample.values.stored(field).databaseValue)
+        }
+        values += [sample.trigger, sample.state, sample.source.rawValue, now.milliseconds]
+        return StatementArguments(values)
     }
 
     /// The columns ``sample(from:)`` reads, in its order (`s` is the sample table).
     static let sampleColumns =
-        "s.key, s.sample_id, s.seq, s.t, s.lat, s.lon, s.acc, s.alt, s.speed, s.course, s.battery, s.charging, "
-        + "s.trigger, s.state, s.source"
+        "s.key, s.sample_id, s.seq, "
+        + SampleValues.Field.allCases.map { "s.\($0.column)" }.joined(separator: ", ")
+        + ", s.trigger, s.state, s.source"
 
     /// A row of ``sampleColumns``, by position: decoding by name lowercases each name for each
     /// row, which cost more than the rest of a read (the timeline's rebuilds read every sample of
     /// an entry).
     static func sample(from row: Row) -> TrackSample {
-        TrackSample(
-            key: row[0],
-            id: row[1],
-            seq: row[2],
-            time: Instant(milliseconds: row[3]),
-            latitude: row[4],
-            longitude: row[5],
-            accuracy: row[6],
-            altitude: row[7],
-            speed: row[8],
-            course: row[9],
-            battery: row[10],
-            charging: row[11],
-            trigger: row[12],
-            state: row[13],
-            source: IngestSource(rawValue: row[14]) ?? .native
-        )
+        let tail = 3 + SampleValues.Field.allCases.count
+        return TrackSample(
+            key: row[0], id: row[1], seq: row[2], values: values(from: row, at: 3), trigger: row[tail],
+            state: row[tail + 1], source: IngestSource(rawValue: row[tail + 2]) ?? .native)
+    }
+
+    /// The first column after a record read from column 0.
+    static let afterRecord = SampleValues.Field.allCases.count
+
+    /// The record from a row whose columns from `start` are ``SampleValues/Field/columnList``.
+    static func values(from row: Row, at start: Int) -> SampleValues {
+        SampleValues(
+            time: { row[start] }, position: { row[start + $0.index] }, measurement: { row[start + $0.index] },
+            flag: { row[start + $0.index] })
     }
 }

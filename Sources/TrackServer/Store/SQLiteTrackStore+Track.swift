@@ -18,22 +18,19 @@ extension SQLiteTrackStore {
         return try await writer.read { db in
             let statement = try db.cachedStatement(
                 sql: """
-                    SELECT t, lat, lon, acc, alt, speed, course, id FROM sample
+                    SELECT \(SampleValues.Field.columnList), id FROM sample
                     WHERE device_id = (SELECT id FROM device WHERE name = ?) AND t >= ? AND t < ?
                         AND (t > ? OR id > ?)
                     ORDER BY t, id LIMIT ?
                     """)
             let rows = try Row.fetchCursor(
                 statement, arguments: [device, lower, to.milliseconds, lower, afterRow, size])
-            var points: [TrackPoint] = []
+            var points: [SampleValues] = []
             points.reserveCapacity(min(size, 4096))
             var last: TrackPageKey?
             while let row = try rows.next() {
-                points.append(
-                    TrackPoint(
-                        time: Instant(milliseconds: row[0]), latitude: row[1], longitude: row[2], accuracy: row[3],
-                        altitude: row[4], speed: row[5], course: row[6]))
-                last = TrackPageKey(time: row[0], row: row[7])
+                points.append(Self.values(from: row, at: 0))
+                last = TrackPageKey(time: row[0], row: row[Self.afterRecord])
             }
             return TrackPage(points: points, next: points.count == size && size > 0 ? last : nil)
         }

@@ -1,6 +1,6 @@
 public import BackgroundCore
 import LocationLog
-public import TrackGeometry
+import TrackGeometry
 
 /// Where a track page ended: the last point's time and its row, so the next page starts after it
 /// even when several samples share a time.
@@ -18,11 +18,11 @@ public struct TrackPageKey: Hashable, Sendable {
 
 /// One page of ``TrackStore/trackPage(device:from:to:after:limit:)``.
 public struct TrackPage: Sendable {
-    public var points: [TrackPoint]
+    public var points: [SampleValues]
     /// Where the next page starts; `nil` when this page was the last (it held fewer than asked).
     public var next: TrackPageKey?
 
-    public init(points: [TrackPoint], next: TrackPageKey?) {
+    public init(points: [SampleValues], next: TrackPageKey?) {
         self.points = points
         self.next = next
     }
@@ -39,7 +39,7 @@ extension SampleStore {
         let start = after.map { Int($0.row) + 1 } ?? 0
         guard limit > 0, start < all.count else { return TrackPage(points: [], next: nil) }
         let end = min(all.count, start + limit)
-        let points = all[start..<end].map(\.trackPoint)
+        let points = all[start..<end].map(\.values)
         let next = points.count == limit ? TrackPageKey(time: all[end - 1].time.milliseconds, row: Int64(end - 1)) : nil
         return TrackPage(points: points, next: next)
     }
@@ -53,14 +53,5 @@ extension SampleStore {
     public func segmentCount(device: String, from: Instant, to: Instant, maximumGap: Duration) async throws -> Int {
         let times = try await samples(device: device, from: from, to: to, limit: nil).map(\.time)
         return Gaps.segments(of: times, time: { $0 }, maximumGap: maximumGap).count
-    }
-}
-
-extension TrackSample {
-    /// What an export draws of the sample.
-    package var trackPoint: TrackPoint {
-        TrackPoint(
-            time: time, latitude: latitude, longitude: longitude, accuracy: accuracy, altitude: altitude,
-            speed: speed, course: course)
     }
 }

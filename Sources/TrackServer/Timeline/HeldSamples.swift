@@ -7,7 +7,7 @@ import TrackGeometry
 /// is put in its place; the builder takes the oldest once they are far enough behind the newest.
 struct HeldSamples: Sendable {
     struct Entry: Sendable {
-        var point: TimelinePoint
+        var point: SampleValues
         var source: IngestSource
     }
 
@@ -21,9 +21,11 @@ struct HeldSamples: Sendable {
     /// Holds `samples` too, each in its place by time.
     mutating func add(_ samples: [TrackSample]) {
         for sample in samples {
-            let entry = Entry(point: TimelinePoint(sample), source: sample.source)
-            if let last = entries.last, entries.count > head, entry.point.t < last.point.t {
-                entries.insert(entry, at: firstIndex { $0 > entry.point.t })
+            let entry = Entry(point: sample.values, source: sample.source)
+            if let last = entries.last, entries.count > head,
+                entry.point.time.milliseconds < last.point.time.milliseconds
+            {
+                entries.insert(entry, at: firstIndex { $0 > entry.point.time.milliseconds })
             } else {
                 entries.append(entry)
             }
@@ -33,7 +35,7 @@ struct HeldSamples: Sendable {
     /// Removes and returns, oldest first, the held samples older than `window` behind the newest,
     /// and the oldest beyond `limit`.
     mutating func takeRipe(window: Duration, limit: Int) -> [Entry] {
-        guard let newest = entries.last?.point.t, entries.count > head else { return [] }
+        guard let newest = entries.last?.point.time.milliseconds, entries.count > head else { return [] }
         let cut = max(firstIndex { $0 > newest - window.wholeMilliseconds }, entries.count - limit)
         let ripe = Array(entries[head..<cut])
         head = cut
@@ -50,7 +52,7 @@ struct HeldSamples: Sendable {
         var high = entries.count
         while low < high {
             let middle = (low + high) / 2
-            if test(entries[middle].point.t) { high = middle } else { low = middle + 1 }
+            if test(entries[middle].point.time.milliseconds) { high = middle } else { low = middle + 1 }
         }
         return low
     }

@@ -461,7 +461,7 @@ public actor TimelineUpdater {
     }
 }
 
-extension TimelinePoint {
+extension SampleValues {
     init(_ sample: TrackSample) {
         self.init(
             time: sample.time, latitude: sample.latitude, longitude: sample.longitude, accuracy: sample.accuracy,

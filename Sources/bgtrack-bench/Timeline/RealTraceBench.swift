@@ -103,7 +103,7 @@ enum RealTraceBench {
 
     /// A miss on standard error: the stay, the timeline's entries around it, and the cut points.
     static func report(
-        _ kind: String, _ person: String, _ stay: PeerStays.Stay, entries: [TimelineEntry], points: [TimelinePoint]
+        _ kind: String, _ person: String, _ stay: PeerStays.Stay, entries: [TimelineEntry], points: [SampleValues]
     ) {
         func clock(_ t: Int64) -> String { Instant(milliseconds: t).iso8601 }
         var text =
@@ -114,10 +114,10 @@ enum RealTraceBench {
         for entry in entries where entry.end.milliseconds >= from && entry.start.milliseconds <= to {
             text += "  \(entry.kindName) \(clock(entry.start.milliseconds)) – \(clock(entry.end.milliseconds))\n"
         }
-        for point in points where point.t >= from && point.t <= to {
+        for point in points where point.time.milliseconds >= from && point.time.milliseconds <= to {
             let metres = Haversine.distance(
-                latitude1: point.lat, longitude1: point.lon, latitude2: stay.lat, longitude2: stay.lon)
-            text += "    \(clock(point.t)) \(Int(metres)) m\n"
+                latitude1: point.latitude, longitude1: point.longitude, latitude2: stay.lat, longitude2: stay.lon)
+            text += "    \(clock(point.time.milliseconds)) \(Int(metres)) m\n"
         }
         FileHandle.standardError.write(Data(text.utf8))
     }

@@ -7,15 +7,15 @@ import Testing
 /// A day written as legs at 2-minute sampling: the builder's input, built by hand.
 struct TimelineDay {
     static let origin = (latitude: 31.2304, longitude: 121.4737)
-    var points: [TimelinePoint] = []
+    var points: [SampleValues] = []
     var now: Int64 = 0
     var north = 0.0
     var east = 0.0
 
-    func point(jitter: Double = 0) -> TimelinePoint {
+    func point(jitter: Double = 0) -> SampleValues {
         let latitude = Self.origin.latitude + (north + jitter) / 111_320
         let longitude = Self.origin.longitude + (east - jitter) / (111_320 * cos(Self.origin.latitude * .pi / 180))
-        return TimelinePoint(time: Instant(milliseconds: now * 1000), latitude: latitude, longitude: longitude)
+        return SampleValues(time: Instant(milliseconds: now * 1000), latitude: latitude, longitude: longitude)
     }
 
     /// Samples every `every` seconds for `seconds` at the current place, with ±`jitter` m of noise.
@@ -169,7 +169,7 @@ extension TimelineEntry {
         // Cell fixes a kilometre off, every 2 minutes for 30 minutes: no stay breaks, no gap.
         for index in 0..<15 {
             points.append(
-                TimelinePoint(
+                SampleValues(
                     time: Instant(milliseconds: (last + Int64(index) * 120) * 1000), latitude: 31.24, longitude: 121.48,
                     accuracy: 1200))
         }
@@ -192,7 +192,7 @@ extension TimelineEntry {
         for point in day.points {
             entries += builder.add(point)
             entries += builder.add(point)
-            entries += builder.add(TimelinePoint(time: Instant(milliseconds: 0), latitude: 0, longitude: 0))
+            entries += builder.add(SampleValues(time: Instant(milliseconds: 0), latitude: 0, longitude: 0))
         }
         entries += builder.finish()
         #expect(entries == day.timeline())
@@ -234,8 +234,8 @@ extension TimelineEntry {
     /// sample; capped near the straight line when one of them is far off the other.
     @Test func aLegIsSpeedTimesTimeWhenTheSpeedsAgreeAndCappedWhenTheyDoNot() {
         let start = Instant(milliseconds: 1_732_240_000_000)
-        func point(_ seconds: Int64, north metres: Double, speed: Double?) -> TimelinePoint {
-            TimelinePoint(
+        func point(_ seconds: Int64, north metres: Double, speed: Double?) -> SampleValues {
+            SampleValues(
                 time: start + .seconds(seconds), latitude: 48.85 + metres / 111_320, longitude: 2.35, accuracy: 5,
                 speed: speed)
         }

@@ -12,13 +12,13 @@ import TrackGeometry
     /// A sample `north` metres north of the origin at `seconds`, with a measured `speed` or none.
     static func point(
         _ seconds: Int64, north: Double, speed: Double? = nil, accuracy: Double = 10
-    ) -> TimelinePoint {
-        TimelinePoint(
+    ) -> SampleValues {
+        SampleValues(
             time: Instant(milliseconds: seconds * 1000), latitude: origin.latitude + north / 111_320,
             longitude: origin.longitude, accuracy: accuracy, speed: speed)
     }
 
-    static func timeline(_ points: [TimelinePoint]) -> [TimelineEntry] {
+    static func timeline(_ points: [SampleValues]) -> [TimelineEntry] {
         var builder = TimelineBuilder(settings: .sampling(every: .seconds(120)))
         var entries: [TimelineEntry] = []
         for point in points { entries += builder.add(point) }
@@ -26,7 +26,7 @@ import TrackGeometry
     }
 
     /// Samples every 2 minutes from `start` for `minutes` at `north`.
-    static func staying(from start: Int64, minutes: Int64, north: Double = 0, speed: Double? = nil) -> [TimelinePoint] {
+    static func staying(from start: Int64, minutes: Int64, north: Double = 0, speed: Double? = nil) -> [SampleValues] {
         stride(from: start, to: start + minutes * 60, by: 120).map { point($0, north: north, speed: speed) }
     }
 

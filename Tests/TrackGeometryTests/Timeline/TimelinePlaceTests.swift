@@ -87,9 +87,9 @@ import Testing
         points += [Edge.point(600, north: 500), Edge.point(720, north: 1000)]
         #expect(Edge.timeline(points).map(\.kind) == ["trip", "stay", "trip"])
         // One sample fewer at the place: the first sample out of reach is 8 minutes in, no stay.
-        let short = points.filter { $0.t != 480_000 }.map { point -> TimelinePoint in
+        let short = points.filter { $0.time.milliseconds != 480_000 }.map { point -> SampleValues in
             var moved = point
-            if moved.t >= 600_000 { moved.t -= 120_000 }
+            if moved.time.milliseconds >= 600_000 { moved.time.milliseconds -= 120_000 }
             return moved
         }
         #expect(Edge.timeline(short).map(\.kind) == ["trip"])
@@ -125,7 +125,7 @@ import Testing
         #expect(abs(bentBack - (Double.pi / 3) / sin(Double.pi / 3)) < 0.01, "\(bentBack)")
         // Fixes whose error could make the bend (Wi-Fi, 60 m, on 200 m legs) are not bent.
         var blurred = [west, corner, north]
-        for index in blurred.indices { blurred[index].acc = 60 }
+        for index in blurred.indices { blurred[index].accuracy = 60 }
         #expect(
             OpenTrip.leg(from: blurred[1], to: blurred[2], after: blurred[0]) == wound(blurred[1], blurred[2]))
         // With two moving speeds the speeds measure the path, as before.
@@ -136,16 +136,17 @@ import Testing
 }
 
 /// The straight line from `a` to `b` times the detour a leg without speeds is taken to wind by.
-private func wound(_ a: TimelinePoint, _ b: TimelinePoint) -> Double {
+private func wound(_ a: SampleValues, _ b: SampleValues) -> Double {
     let metres = a.distance(to: b)
-    return metres * OpenTrip.detour(metresPerSecond: metres / (Double(b.t - a.t) / 1000))
+    return metres
+        * OpenTrip.detour(metresPerSecond: metres / (Double(b.time.milliseconds - a.time.milliseconds) / 1000))
 }
 
-extension TimelinePoint {
+extension SampleValues {
     /// The point moved `east` metres.
-    func shifted(east: Double) -> TimelinePoint {
+    func shifted(east: Double) -> SampleValues {
         var moved = self
-        moved.lon += east / (111_320 * cos(lat * .pi / 180))
+        moved.longitude += east / (111_320 * cos(latitude * .pi / 180))
         return moved
     }
 }

@@ -14,7 +14,7 @@ import Testing
     @Test func aStopWalkedIntoAndOutOfInsideTheRadiusIsNoStay() {
         // Walking north at 1.3 m/s, at rest at 1000 m until `leaving`; the samples walking in
         // (78 m short) and out (78 m past) are inside the 100 m radius.
-        func stop(leaving: Int64) -> [TimelinePoint] {
+        func stop(leaving: Int64) -> [SampleValues] {
             var points = stride(from: Int64(0), through: 600, by: 120).map {
                 Edge.point($0, north: Double($0) * 1.3, speed: 1.3)
             }
@@ -38,9 +38,9 @@ import Testing
     /// 38) had such stays from samples scattered across the circle where the person never stopped.
     @Test func theSampleThatCompletesTheMinimumMakesAStayOnlyOfSamplesCloseTogether() {
         let origin = Edge.origin
-        func point(_ seconds: Int64, east: Double, north: Double) -> TimelinePoint {
+        func point(_ seconds: Int64, east: Double, north: Double) -> SampleValues {
             let metresPerDegreeEast = 111_320 * cos(origin.latitude * .pi / 180)
-            return TimelinePoint(
+            return SampleValues(
                 time: Instant(milliseconds: seconds * 1000), latitude: origin.latitude + north / 111_320,
                 longitude: origin.longitude + east / metresPerDegreeEast, accuracy: 10, speed: nil)
         }
@@ -114,10 +114,10 @@ import Testing
     /// inside the stay's 100 m radius and measured the person moving: it begins the trip, which
     /// is no longer the straight line from the centre to the first sample out of reach (seed 19's
     /// Monday walk was 6.3 % short that way: BENCHMARKS.md at 28e21c7, 2026-11-28).
-    static func walkRoundACorner() -> [TimelinePoint] {
-        func point(_ seconds: Int64, east: Double, north: Double, speed: Double?) -> TimelinePoint {
+    static func walkRoundACorner() -> [SampleValues] {
+        func point(_ seconds: Int64, east: Double, north: Double, speed: Double?) -> SampleValues {
             let metresPerDegreeEast = 111_320 * cos(Edge.origin.latitude * .pi / 180)
-            return TimelinePoint(
+            return SampleValues(
                 time: Instant(milliseconds: seconds * 1000), latitude: Edge.origin.latitude + north / 111_320,
                 longitude: Edge.origin.longitude + east / metresPerDegreeEast, accuracy: 10, speed: speed)
         }
@@ -144,7 +144,7 @@ import Testing
         #expect(home.sampleCount == 16, "the departure fix left the stay")
         // Without the sample at 1800 s the last one at rest is 1680 s, two minutes before they
         // left; the estimate still says 1803 s, not 1680.
-        let sparse = Edge.timeline(Self.walkRoundACorner().filter { $0.t != 1_800_000 })
+        let sparse = Edge.timeline(Self.walkRoundACorner().filter { $0.time.milliseconds != 1_800_000 })
         let end = try #require(sparse.first?.stay?.end)
         #expect(abs((end - Instant(milliseconds: 1_800_000)).seconds) < 5, "ended \(end)")
     }
@@ -187,9 +187,9 @@ import Testing
         let metresPerDegreeEast = 111_320 * cos(Edge.origin.latitude * .pi / 180)
         let corner = Edge.point(2160, north: 450, speed: 1.3)
         points.append(
-            TimelinePoint(
-                time: corner.time, latitude: corner.lat - 20 / 111_320,
-                longitude: corner.lon + 95 / metresPerDegreeEast, accuracy: 10, speed: 1.3))
+            SampleValues(
+                time: corner.time, latitude: corner.latitude - 20 / 111_320,
+                longitude: corner.longitude + 95 / metresPerDegreeEast, accuracy: 10, speed: 1.3))
         points += Edge.staying(from: 2280, minutes: 30, north: 450, speed: 0)
         let entries = Edge.timeline(points)
         #expect(entries.map(\.kind) == ["stay", "trip", "stay"])
@@ -208,7 +208,7 @@ import Testing
     /// side of the place, and GPS fixes 8 m accurate at it make a centre a few metres from it, not
     /// the 20 m of the plain mean; samples alike still make their plain mean.
     @Test func theCentreWeighsSamplesByTheirAccuracy() throws {
-        var points: [TimelinePoint] = []
+        var points: [SampleValues] = []
         for minute in stride(from: Int64(0), to: 30, by: 2) {
             let gps = minute % 6 == 0
             points.append(Edge.point(minute * 60, north: gps ? 0 : 30, speed: 0, accuracy: gps ? 8 : 60))

@@ -62,7 +62,8 @@ import TrackServer
         #expect(try await first.store.setSilentAfter(device: "phone", .seconds(35 * 60)))
         @Sendable func heard(_ device: String, _ environment: TrackServerEnvironment) async throws {
             let sample = TrackSample(
-                key: "k\(clock.now.milliseconds)", time: clock.now, latitude: 31.23, longitude: 121.47, source: .native)
+                key: "k\(clock.now.milliseconds)",
+                values: SampleValues(time: clock.now, latitude: 31.23, longitude: 121.47), source: .native)
             _ = try await environment.store.insert([sample], device: device, at: clock.now)
         }
         try await heard("phone", first)
@@ -135,7 +136,10 @@ import TrackServer
         let server = try await TestServer()
         let service = AlertService(targets: [.command("cat > '\(out.path)'")], environment: server.environment)
         _ = try await server.store.insert(
-            [TrackSample(key: "a", time: server.clock.now, latitude: 1, longitude: 2, source: .native)],
+            [
+                TrackSample(
+                    key: "a", values: SampleValues(time: server.clock.now, latitude: 1, longitude: 2), source: .native)
+            ],
             device: "iphone-42", at: server.clock.now)
         server.clock.advance(by: .seconds(3600))
         #expect(try await service.tick() == (1, 0))
@@ -143,7 +147,10 @@ import TrackServer
         #expect(written.contains("\"kind\":\"silent\"") && written.contains("\"device\":\"iphone-42\""))
         let failing = AlertService(targets: [.command("exit 3")], environment: server.environment)
         _ = try await server.store.insert(
-            [TrackSample(key: "b", time: server.clock.now, latitude: 1, longitude: 2, source: .native)],
+            [
+                TrackSample(
+                    key: "b", values: SampleValues(time: server.clock.now, latitude: 1, longitude: 2), source: .native)
+            ],
             device: "iphone-42", at: server.clock.now)
         #expect(try await failing.tick() == (0, 1))
     }
@@ -175,7 +182,10 @@ import TrackServer
         let service = AlertService(
             targets: [.command("cat > '\(out.path)'")], environment: server.environment, clock: clock)
         _ = try await server.store.insert(
-            [TrackSample(key: "a", time: server.clock.now, latitude: 1, longitude: 2, source: .native)],
+            [
+                TrackSample(
+                    key: "a", values: SampleValues(time: server.clock.now, latitude: 1, longitude: 2), source: .native)
+            ],
             device: "iphone-42", at: server.clock.now)
         let loop = Task { await service.run(every: .seconds(30)) }
         await clock.sleepsBegun(1)  // the first check found nothing silent and waits 30 s

@@ -21,8 +21,10 @@ enum DetailContract {
             let latitude: Double = 48.85 + sin(Double(index) / 5) * 0.01
             let longitude: Double = 2.35 + Double(index) * 0.0023
             return TrackSample(
-                key: "\(prefix)\(index)", id: nil, seq: nil, time: day + .seconds(seconds), latitude: latitude,
-                longitude: longitude, accuracy: 10, source: .native)
+                key: "\(prefix)\(index)", id: nil, seq: nil,
+                values: SampleValues(
+                    time: day + .seconds(seconds), latitude: latitude, longitude: longitude, accuracy: 10),
+                source: .native)
         }
     }
 

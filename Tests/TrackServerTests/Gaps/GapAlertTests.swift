@@ -28,7 +28,8 @@ struct GapAlertTests {
             _ = try await store.addDevice(name: name, tokenHash: "h-\(name)", at: clock.now)
             #expect(try await store.setSilentAfter(device: name, .seconds(35 * 60)))
             let sample = TrackSample(
-                key: "k-\(name)", time: clock.now, latitude: 31.23, longitude: 121.47, source: .native)
+                key: "k-\(name)", values: SampleValues(time: clock.now, latitude: 31.23, longitude: 121.47),
+                source: .native)
             _ = try await store.insert([sample], device: name, at: clock.now)
         }
         // The phone reported, with its last upload, that Location Services had just been off.
@@ -51,7 +52,8 @@ struct GapAlertTests {
         let quit = GapInterval(
             start: Self.start, end: clock.now, reason: .forceQuit, detail: "the user reopened it")
         try await store.insertGaps([IngestGap(id: "g-quit", interval: quit)], device: "phone", at: clock.now)
-        let sample = TrackSample(key: "k-back", time: clock.now, latitude: 31.23, longitude: 121.47, source: .native)
+        let sample = TrackSample(
+            key: "k-back", values: SampleValues(time: clock.now, latitude: 31.23, longitude: 121.47), source: .native)
         _ = try await store.insert([sample], device: "phone", at: clock.now)
         try await service.check()
         let back = try await queuedJSON(environment, at: clock.now)

@@ -20,7 +20,8 @@ struct GroupInsertStoreTests {
         points.map { point in
             let time = Self.now - .seconds(3_600) + .seconds(point)
             return TrackSample(
-                key: "k\(point)", time: time, latitude: latitude(point), longitude: 20, source: .owntracks)
+                key: "k\(point)", values: SampleValues(time: time, latitude: latitude(point), longitude: 20),
+                source: .owntracks)
         }
     }
 

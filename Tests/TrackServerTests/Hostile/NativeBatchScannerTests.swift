@@ -32,8 +32,10 @@ struct NativeBatchScannerTests {
         return [text(batch), text(device)]
             + samples.map { sample in
                 [
-                    text(sample.id), "\(sample.seq)", "\(sample.t)", bits(sample.lat), bits(sample.lon),
-                    bits(sample.acc), bits(sample.alt), bits(sample.speed), bits(sample.course), bits(sample.battery),
+                    text(sample.id), "\(sample.seq)", "\(sample.time.milliseconds)", bits(sample.latitude),
+                    bits(sample.longitude),
+                    bits(sample.accuracy), bits(sample.verticalAccuracy), bits(sample.altitude), bits(sample.speed),
+                    bits(sample.course), bits(sample.battery),
                     sample.charging.map { "\($0)" } ?? "nil", text(sample.trigger), text(sample.state),
                 ].joined(separator: " ")
             }

@@ -8,8 +8,8 @@ import LocationLogTesting
 import Logging
 import NIOCore
 import Testing
-
 import TrackGeometry
+
 @testable import TrackServer
 
 /// Track reads stream (issue 23 item 2): the bytes are those of the whole-track exports, the
@@ -27,9 +27,11 @@ struct TrackStreamingTests {
         func add(_ latitude: Double, _ longitude: Double, accuracy: Double? = 8, altitude: Double? = nil) {
             samples.append(
                 TrackSample(
-                    key: "k\(samples.count)", time: Instant(milliseconds: time), latitude: latitude,
-                    longitude: longitude, accuracy: accuracy, altitude: altitude, speed: 1.5, course: nil,
-                    battery: nil, charging: nil, trigger: nil, state: nil, source: .native))
+                    key: "k\(samples.count)",
+                    values: SampleValues(
+                        time: Instant(milliseconds: time), latitude: latitude, longitude: longitude, accuracy: accuracy,
+                        altitude: altitude, speed: 1.5, course: nil, battery: nil, charging: nil), trigger: nil,
+                    state: nil, source: .native))
         }
         for index in 0..<40 {
             add(31.2304 + Double(index) * 0.0003, 121.4737 + sin(Double(index)) * 0.0004, altitude: 4)
@@ -60,7 +62,7 @@ struct TrackStreamingTests {
     static func wholeTrackBody(
         _ format: TrackQuery.Format, simplify: Double?, name: String, localTime: ExportLocalTime = .utc
     ) -> String {
-        let points = track().sorted { $0.time < $1.time }.map(\.trackPoint)
+        let points = track().sorted { $0.time < $1.time }.map(\.values)
         var segments = Gaps.segments(of: points, maximumGap: gap)
         if let simplify { segments = segments.map { Simplification.douglasPeucker($0, tolerance: simplify) } }
         switch format {
@@ -149,10 +151,10 @@ struct TrackStreamingTests {
         #expect(kept.last?.time == all.last?.time.milliseconds)
         #expect(kept.count < all.count)
         let keptTimes = Set(kept.map(\.time))
-        for segment in Gaps.segments(of: all.map(\.trackPoint), maximumGap: Self.gap) where segment.count > 1 {
+        for segment in Gaps.segments(of: all.map(\.values), maximumGap: Self.gap) where segment.count > 1 {
             let plane = LocalProjection(segment)
             var previous = segment[0]
-            var dropped: [TrackPoint] = []
+            var dropped: [SampleValues] = []
             for point in segment.dropFirst() {
                 guard keptTimes.contains(point.time.milliseconds) else {
                     dropped.append(point)

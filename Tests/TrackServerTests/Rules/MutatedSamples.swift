@@ -17,7 +17,8 @@ struct MutatedSamples {
 
     /// JSON cannot carry NaN or an infinity; such samples stay off the HTTP path.
     static func isSendable(_ wire: WireSample) -> Bool {
-        [wire.lat, wire.lon, wire.acc, wire.alt, wire.speed, wire.course, wire.battery].allSatisfy {
+        [wire.latitude, wire.longitude, wire.accuracy, wire.altitude, wire.speed, wire.course, wire.battery].allSatisfy
+        {
             $0?.isFinite ?? true
         }
     }
@@ -26,10 +27,11 @@ struct MutatedSamples {
         counter += 1
         var wire = WireSample(
             id: String(format: "6f1c0000-0000-4000-8000-%012llx", counter), seq: Int64(counter),
-            t: (now - .seconds(Int64(random.next() % 3600))).milliseconds,
-            lat: random.uniform(-80...80), lon: random.uniform(-170...170), acc: random.uniform(3...60),
-            alt: random.uniform(-50...3000), speed: random.uniform(0...40), course: random.uniform(0...359),
-            battery: random.uniform(0.05...1), charging: random.next() % 2 == 0,
+            values: SampleValues(
+                time: Instant(milliseconds: (now - .seconds(Int64(random.next() % 3600))).milliseconds),
+                latitude: random.uniform(-80...80), longitude: random.uniform(-170...170),
+                accuracy: random.uniform(3...60), altitude: random.uniform(-50...3000), speed: random.uniform(0...40),
+                course: random.uniform(0...359), battery: random.uniform(0.05...1), charging: random.next() % 2 == 0),
             trigger: SampleTrigger.allCases[Int(random.next() % UInt64(SampleTrigger.allCases.count))].rawValue,
             state: random.next() % 2 == 0 ? "foreground" : "background")
         // About one sample in six stays valid; the others get one or two mutations.
@@ -45,26 +47,28 @@ struct MutatedSamples {
         let day = SampleRuleSet.futureTolerance
         switch random.next() % 13 {
         case 0:
-            wire.lat = pick(
+            wire.latitude = pick(
                 [-90, 90, -90.000_001, 90.000_001, 180, -1e9, 0, -0.0] + (random.next() % 4 == 0 ? hostile : []))
         case 1:
-            wire.lon = pick(
+            wire.longitude = pick(
                 [-180, 180, -180.000_001, 180.000_001, 360, 1e12, 0] + (random.next() % 4 == 0 ? hostile : []))
         case 2:
-            (wire.lat, wire.lon) = pick([(0, 0), (-0.0, 0), (0, -0.0), (1e-300, 0), (0, .leastNonzeroMagnitude)])
+            (wire.latitude, wire.longitude) = pick([
+                (0, 0), (-0.0, 0), (0, -0.0), (1e-300, 0), (0, .leastNonzeroMagnitude),
+            ])
         case 3:
             let earliest = SampleRuleSet.earliest.milliseconds
-            wire.t = pick([
+            wire.time.milliseconds = pick([
                 earliest, earliest - 1, 0, -1, -62_135_596_800_000, Int64.min, Int64.max,
                 (now + day).milliseconds, (now + day).milliseconds + 1, (now + day * 400).milliseconds,
                 now.milliseconds,
             ])
         case 4:
-            wire.acc = pick(
+            wire.accuracy = pick(
                 [nil, 0, -0.0, -1, 0.001, 1_000_000, 1_000_000.5, 1e300, -1e-9]
                     + (random.next() % 4 == 0 ? hostile : []))
         case 5:
-            wire.alt = pick(
+            wire.altitude = pick(
                 [nil, -12_000, -12_000.5, 100_000, 100_000.1, -1e300, 8_848] + (random.next() % 4 == 0 ? hostile : []))
         case 6:
             wire.speed = pick([nil, 0, -1, -0.5, 2_000, 2_000.01, 1e10] + (random.next() % 4 == 0 ? hostile : []))

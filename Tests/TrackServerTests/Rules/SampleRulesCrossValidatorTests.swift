@@ -119,7 +119,7 @@ struct SampleRulesCrossValidatorTests {
                 }
                 // The field-by-field reader holds numbers as Double: a `t` or `seq` it cannot hold
                 // exactly is refused as not a whole number, before any rule.
-                if abs(Double(wire.t)) < 1e15, abs(Double(wire.seq)) < 9e15 {
+                if abs(Double(wire.time.milliseconds)) < 1e15, abs(Double(wire.seq)) < 9e15 {
                     if treeReasons[wire.id] != want {
                         mismatches.append(
                             "field-by-field reader, \(wire): \(treeReasons[wire.id] ?? "accepted") ≠ \(verdict)")
@@ -134,9 +134,11 @@ struct SampleRulesCrossValidatorTests {
         let machine = SamplingMachine(configuration: .init(maximumAccuracy: 2_000_000))
         for (wire, (verdict, violation)) in zip(samples, expected) {
             let fix = LocationFix(
-                timestamp: Instant(milliseconds: wire.t), latitude: wire.lat, longitude: wire.lon,
-                horizontalAccuracy: wire.acc ?? 10, altitude: wire.alt, speed: wire.speed, course: wire.course)
-            let rejection = machine.check(fix, at: Instant(milliseconds: wire.t))
+                timestamp: Instant(milliseconds: wire.time.milliseconds), latitude: wire.latitude,
+                longitude: wire.longitude,
+                horizontalAccuracy: wire.accuracy ?? 10, altitude: wire.altitude, speed: wire.speed, course: wire.course
+            )
+            let rejection = machine.check(fix, at: Instant(milliseconds: wire.time.milliseconds))
             let finite = [fix.latitude, fix.longitude, fix.horizontalAccuracy, fix.altitude, fix.speed, fix.course]
                 .allSatisfy { $0?.isFinite ?? true }
             switch (rejection, verdict) {
@@ -168,9 +170,11 @@ struct SampleRulesCrossValidatorTests {
         let server = try await TestServer()
         let t = (Self.now - .seconds(60)).milliseconds
         let zeroAccuracy = WireSample(
-            id: "6f1c0000-0000-4000-8000-00000000a001", seq: 1, t: t, lat: 31.2, lon: 121.4, acc: 0)
+            id: "6f1c0000-0000-4000-8000-00000000a001", seq: 1,
+            values: SampleValues(time: Instant(milliseconds: t), latitude: 31.2, longitude: 121.4, accuracy: 0))
         let zeroSeq = WireSample(
-            id: "6f1c0000-0000-4000-8000-00000000a002", seq: 0, t: t + 1, lat: 31.2, lon: 121.4, acc: 5)
+            id: "6f1c0000-0000-4000-8000-00000000a002", seq: 0,
+            values: SampleValues(time: Instant(milliseconds: t + 1), latitude: 31.2, longitude: 121.4, accuracy: 5))
         #expect(Self.phone(zeroAccuracy).0 == .accepted)
         #expect(Self.phone(zeroSeq).0 == .refused(.seq))
         let body = try JSONEncoder().encode(

@@ -44,7 +44,11 @@ struct DeviceTallyTests {
         #expect(devices.map(\.sampleCount) == [7, 0])
         #expect(devices.map(\.rejectedCount) == [0, 1])
         _ = try await store.insert(
-            [TrackSample(key: "new", time: Instant(milliseconds: 99), latitude: 1, longitude: 1, source: .native)],
+            [
+                TrackSample(
+                    key: "new", values: SampleValues(time: Instant(milliseconds: 99), latitude: 1, longitude: 1),
+                    source: .native)
+            ],
             device: "a", at: Instant(milliseconds: 100))
         #expect(try await store.device(named: "a")?.sampleCount == 8)
     }

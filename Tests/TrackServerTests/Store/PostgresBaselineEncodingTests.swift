@@ -24,13 +24,14 @@ struct PostgresBaselineEncodingTests {
     func aSampleRowRoundTrips(through baseline: PostgresBaseline) async throws {
         let samples = [
             TrackSample(
-                key: "tab\there\nnewline\\backslash\r", id: #"\N"#, seq: 1, time: Instant(milliseconds: 1_000),
-                latitude: 31.2 + 1e-6, longitude: -121.40000000000001, accuracy: 1e-7, altitude: -0.5,
-                speed: 1.2e300, course: 359.9999, battery: 0.8, charging: false, trigger: "Zürich 🚲",
-                state: "", source: .owntracks),
+                key: "tab\there\nnewline\\backslash\r", id: #"\N"#, seq: 1,
+                values: SampleValues(
+                    time: Instant(milliseconds: 1_000), latitude: 31.2 + 1e-6, longitude: -121.40000000000001,
+                    accuracy: 1e-7, altitude: -0.5, speed: 1.2e300, course: 359.9999, battery: 0.8, charging: false),
+                trigger: "Zürich 🚲", state: "", source: .owntracks),
             TrackSample(
-                key: "p:2000:312000000:1214000000", time: Instant(milliseconds: 2_000), latitude: 0, longitude: 0,
-                source: .native),
+                key: "p:2000:312000000:1214000000",
+                values: SampleValues(time: Instant(milliseconds: 2_000), latitude: 0, longitude: 0), source: .native),
         ]
         let configuration = try PostgresTestDatabase.freshConfiguration()
         let logger = PostgresTestDatabase.logger

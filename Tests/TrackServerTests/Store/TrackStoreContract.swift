@@ -12,8 +12,10 @@ enum StoreContract {
 
     static func sample(_ key: String, at seconds: Int64, lat: Double = 31.2) -> TrackSample {
         TrackSample(
-            key: key, id: key, seq: 1, time: Instant(milliseconds: 1_732_240_000_000 + seconds * 1000),
-            latitude: lat, longitude: 121.4, accuracy: 5, source: .native)
+            key: key, id: key, seq: 1,
+            values: SampleValues(
+                time: Instant(milliseconds: 1_732_240_000_000 + seconds * 1000), latitude: lat, longitude: 121.4,
+                accuracy: 5), source: .native)
     }
 
     static func devicesAreUniqueByName(_ store: any TrackStore) async throws {
@@ -227,11 +229,11 @@ enum StoreContract {
         _ = try await store.insert([sample("other", at: 60)], device: "b", at: now)
         let start = Instant(milliseconds: 1_732_240_000_000)
         let end = start + .seconds(5_001)
-        let whole = try await store.samples(device: "a", from: start, to: end).map(\.trackPoint)
+        let whole = try await store.samples(device: "a", from: start, to: end).map(\.values)
         #expect(whole.count == seconds.count)
         for size in [1, 2, 3, 4, 100] {
             var after: TrackPageKey?
-            var read: [TrackPoint] = []
+            var read: [SampleValues] = []
             var pages = 0
             repeat {
                 let page = try await store.trackPage(device: "a", from: start, to: end, after: after, limit: size)

@@ -154,7 +154,7 @@ struct TimelineArrivalOrderTests {
         var entries: [TimelineEntry] = []
         for sample in try await store.samples(device: device, from: .epoch, to: far, limit: nil) {
             builder.settings = settings.builderSettings(for: sample.source)
-            entries += builder.add(TimelinePoint(sample))
+            entries += builder.add(SampleValues(sample))
         }
         return entries + builder.finish()
     }

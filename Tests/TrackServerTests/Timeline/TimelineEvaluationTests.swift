@@ -83,7 +83,7 @@ struct TimelineEvaluationTests {
         var offline: [TimelineEntry] = []
         for sample in stored {
             offline += builder.add(
-                TimelinePoint(
+                SampleValues(
                     time: sample.time, latitude: sample.latitude, longitude: sample.longitude,
                     accuracy: sample.accuracy, speed: sample.speed))
         }

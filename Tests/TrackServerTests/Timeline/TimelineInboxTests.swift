@@ -11,8 +11,10 @@ struct TimelineInboxTests {
 
     static func sample(_ second: Int64) -> TrackSample {
         TrackSample(
-            key: "s\(second)", time: Instant(milliseconds: second * 1000), latitude: 52.37, longitude: 4.89,
-            accuracy: 10, source: .native)
+            key: "s\(second)",
+            values: SampleValues(
+                time: Instant(milliseconds: second * 1000), latitude: 52.37, longitude: 4.89, accuracy: 10),
+            source: .native)
     }
 
     static func at(_ milliseconds: Int) -> Instant { start + .milliseconds(milliseconds) }

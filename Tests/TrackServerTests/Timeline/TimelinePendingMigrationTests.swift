@@ -20,7 +20,7 @@ struct TimelinePendingMigrationTests {
         var builder = TimelineBuilder()
         for sample in samples[half...] {
             _ = builder.add(
-                TimelinePoint(
+                SampleValues(
                     time: sample.time, latitude: sample.latitude, longitude: sample.longitude,
                     accuracy: sample.accuracy))
         }

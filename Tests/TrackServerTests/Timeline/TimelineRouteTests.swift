@@ -103,8 +103,10 @@ struct TimelineRouteTests {
         let updater = try #require(server.environment.timeline)
         let samples = (0..<200).map { index in
             TrackSample(
-                key: "b\(index)", time: Instant(milliseconds: Self.day + Int64(index) * 120_000), latitude: 31.2304,
-                longitude: 121.4737, accuracy: 8, source: .native)
+                key: "b\(index)",
+                values: SampleValues(
+                    time: Instant(milliseconds: Self.day + Int64(index) * 120_000), latitude: 31.2304,
+                    longitude: 121.4737, accuracy: 8), source: .native)
         }
         _ = try await server.store.insert(samples, device: "iphone-42", at: TestServer.start)
         for sample in samples { updater.submit([sample], device: "iphone-42") }

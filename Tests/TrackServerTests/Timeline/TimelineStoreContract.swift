@@ -70,8 +70,9 @@ enum TimelineContract {
             let time = day + .seconds(minute * 60)
             samples.append(
                 TrackSample(
-                    key: "k\(minute)", id: "k\(minute)", seq: minute + 1, time: time,
-                    latitude: 31.2 + north / 111_320, longitude: 121.4, accuracy: 8, source: .native))
+                    key: "k\(minute)", id: "k\(minute)", seq: minute + 1,
+                    values: SampleValues(time: time, latitude: 31.2 + north / 111_320, longitude: 121.4, accuracy: 8),
+                    source: .native))
         }
         while minute < 120 { add(Double(minute % 4)); minute += 2 }  // home
         while minute < 150 { add(Double(minute - 120) * 84); minute += 2 }  // walking 1.4 m/s
@@ -84,7 +85,7 @@ enum TimelineContract {
     static func offline(_ samples: [TrackSample]) -> [TimelineEntry] {
         var builder = TimelineBuilder()
         let points = samples.sorted { $0.time < $1.time }.map {
-            TimelinePoint(time: $0.time, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy)
+            SampleValues(time: $0.time, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy)
         }
         var entries: [TimelineEntry] = []
         for point in points { entries += builder.add(point) }
@@ -136,8 +137,9 @@ enum TimelineContract {
         #expect(try await all(updater) == offline(samples))
         // Minute 1, at home: hours behind the newest sample.
         let late = TrackSample(
-            key: "late", id: "late", seq: 10_000, time: day + .seconds(60), latitude: 31.2, longitude: 121.4,
-            accuracy: 8, source: .native)
+            key: "late", id: "late", seq: 10_000,
+            values: SampleValues(time: day + .seconds(60), latitude: 31.2, longitude: 121.4, accuracy: 8),
+            source: .native)
         _ = try await store.insert([late], device: "a", at: now)
         await updater.ingest([late], device: "a")
         #expect(await updater.rebuilds == 1)
@@ -159,7 +161,8 @@ enum TimelineContract {
         for index in 0..<20 {
             let late = TrackSample(
                 key: "late\(index)", id: "late\(index)", seq: Int64(10_000 + index),
-                time: day + .seconds(61 + Int64(index) * 120), latitude: 31.2, longitude: 121.4, accuracy: 8,
+                values: SampleValues(
+                    time: day + .seconds(61 + Int64(index) * 120), latitude: 31.2, longitude: 121.4, accuracy: 8),
                 source: .native)
             _ = try await store.insert([late], device: "a", at: now)
             await updater.ingest([late], device: "a")
@@ -173,8 +176,9 @@ enum TimelineContract {
 
     static func sample(_ key: String, minute: Int64) -> TrackSample {
         TrackSample(
-            key: key, id: key, seq: minute, time: day + .seconds(minute * 60), latitude: 31.2, longitude: 121.4,
-            accuracy: 8, source: .native)
+            key: key, id: key, seq: minute,
+            values: SampleValues(time: day + .seconds(minute * 60), latitude: 31.2, longitude: 121.4, accuracy: 8),
+            source: .native)
     }
 
     /// Inserts mark the stretch the saved timeline may not cover, in their transaction: a live
@@ -309,8 +313,10 @@ enum TimelineContract {
         for minute in Array(stride(from: Int64(0), to: 60, by: 2)) + Array(stride(from: Int64(240), to: 300, by: 2)) {
             samples.append(
                 TrackSample(
-                    key: "o\(minute)", time: day + .seconds(minute * 60), latitude: 31.2, longitude: 121.4,
-                    accuracy: 10, source: .overland))
+                    key: "o\(minute)",
+                    values: SampleValues(
+                        time: day + .seconds(minute * 60), latitude: 31.2, longitude: 121.4, accuracy: 10),
+                    source: .overland))
         }
         _ = try await store.insert(samples, device: "a", at: now)
         // Every path infers a stay across a same-place silence (issue 38 item 2) ...

@@ -197,17 +197,17 @@ struct TimeZoneRouteTests {
         let range = ("2024-11-20T00:00:00Z", "2024-11-21T00:00:00Z")
 
         let csv = try await export(server, "csv", from: range.0, to: range.1).split(separator: "\n")
-        #expect(csv.first?.hasSuffix(",local_time,time_zone") == true)
+        #expect(csv.first?.hasSuffix(",local_time,time_zone,vertical_accuracy") == true)
         #expect(csv.count == times.count + 1)
         #expect(
             csv.contains {
                 $0.hasPrefix("2024-11-20T14:50:00.000Z,")
-                    && $0.hasSuffix(",2024-11-20T15:50:00.000+01:00,Europe/Berlin")
+                    && $0.hasSuffix(",2024-11-20T15:50:00.000+01:00,Europe/Berlin,")
             })
         #expect(
             csv.contains {
                 $0.hasPrefix("2024-11-20T15:00:00.000Z,")
-                    && $0.hasSuffix(",2024-11-20T10:00:00.000-05:00,America/New_York")
+                    && $0.hasSuffix(",2024-11-20T10:00:00.000-05:00,America/New_York,")
             })
 
         let gpx = try await export(server, "gpx", from: range.0, to: range.1)
@@ -229,6 +229,6 @@ struct TimeZoneRouteTests {
         // The operator's zone wins here too.
         #expect(try await server.store.setTimeZoneOverride(device: "iphone-42", "Asia/Kathmandu"))
         let overridden = try await export(server, "csv", from: range.0, to: range.1).split(separator: "\n")
-        #expect(overridden.dropFirst().allSatisfy { $0.hasSuffix("+05:45,Asia/Kathmandu") })
+        #expect(overridden.dropFirst().allSatisfy { $0.hasSuffix("+05:45,Asia/Kathmandu,") })
     }
 }

@@ -34,6 +34,7 @@
   const popup = (p, d) => {
     const rows = [['time', fmt(p[2])], ['position', p[0].toFixed(5) + ', ' + p[1].toFixed(5)]];
     if (p[3] >= 0) rows.push(['accuracy', p[3].toFixed(0) + ' m']);
+    if (p[6] >= 0) rows.push(['vertical accuracy', p[6].toFixed(0) + ' m']);
     if (p[4] >= 0) rows.push(['speed', (p[4] * 3.6).toFixed(1) + ' km/h']);
     if (p[5] >= 0) rows.push(['battery', Math.round(p[5] * 100) + ' %']);
     if (d && d[0]) rows.push(['trigger', d[0]]);

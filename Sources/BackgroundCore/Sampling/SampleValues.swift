@@ -1,0 +1,189 @@
+/// The measured values of one location sample: the one place its fields are listed.
+///
+/// Every sample type is this record plus what genuinely differs: a fix before the sampling rules
+/// accepted it (``LocationFix``), the phone's stored row (`Sample`: id, seq, trigger, state), the
+/// wire form (`WireSample`: the same, as unchecked text) and the server's row (`TrackSample`: its
+/// idempotency key and protocol). Geometry, exports and the timeline use the record itself.
+///
+/// ``Field`` names each field on the wire (the native batch's JSON keys, which are also this
+/// type's `Codable` keys) and in the stores' columns, so the stores and codecs map from it rather
+/// than from lists of their own. Adding a field means: a stored property here, its ``Field``
+/// case, its rule in ``SampleRuleSet`` when it has one, and a column in the two server migrations
+/// and the phone's migration (docs/development.md §Fields).
+///
+/// Optional fields are `nil` when unknown; "unknown" is never 0 or -1.
+public struct SampleValues: Hashable, Sendable {
+    /// When the position was measured (not when it was delivered).
+    public var time: Instant
+    /// Degrees, -90…90.
+    public var latitude: Double
+    /// Degrees, -180…180.
+    public var longitude: Double
+    /// Horizontal accuracy radius in metres (68 % confidence).
+    public var accuracy: Double?
+    /// Vertical accuracy of ``altitude`` in metres (Core Location's `verticalAccuracy`).
+    public var verticalAccuracy: Double?
+    /// Metres above sea level.
+    public var altitude: Double?
+    /// Metres per second, ≥ 0.
+    public var speed: Double?
+    /// Degrees clockwise from true north, 0…360.
+    public var course: Double?
+    /// Battery level 0…1 when the sample was taken.
+    public var battery: Double?
+    /// Whether the phone was charging.
+    public var charging: Bool?
+
+    public init(
+        time: Instant, latitude: Double, longitude: Double, accuracy: Double? = nil,
+        verticalAccuracy: Double? = nil, altitude: Double? = nil, speed: Double? = nil, course: Double? = nil,
+        battery: Double? = nil, charging: Bool? = nil
+    ) {
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.accuracy = accuracy
+        self.verticalAccuracy = verticalAccuracy
+        self.altitude = altitude
+        self.speed = speed
+        self.course = course
+        self.battery = battery
+        self.charging = charging
+    }
+
+    /// The values with the negative sentinels providers send for "unknown" (Core Location's
+    /// speed, course and vertical accuracy -1) made `nil`: what a store keeps of a fix.
+    public var withoutUnknownSentinels: SampleValues {
+        var values = self
+        for keyPath in [\SampleValues.verticalAccuracy, \.speed, \.course] {
+            values[keyPath: keyPath] = values[keyPath: keyPath].flatMap { $0 < 0 ? nil : $0 }
+        }
+        return values
+    }
+}
+
+extension SampleValues {
+    /// A field of the record: its key on the wire and its column in the stores.
+    public enum Field: String, CaseIterable, Hashable, Sendable, CodingKey {
+        case time = "t"
+        case latitude = "lat"
+        case longitude = "lon"
+        case accuracy = "acc"
+        case verticalAccuracy = "vacc"
+        case altitude = "alt"
+        case speed, course, battery, charging
+
+        /// The key in the native batch's JSON and in this type's `Codable` form.
+        public var wireKey: String { rawValue }
+
+        /// The column in the phone's and the servers' `samples` tables: the wire key.
+        public var column: String { rawValue }
+
+        /// The columns of every field, in declaration order, for a `SELECT` or an `INSERT`.
+        public static let columnList = allCases.map(\.column).joined(separator: ", ")
+
+        /// The field's place in ``allCases`` and ``columnList``, for a store that reads columns by
+        /// position.
+        public var index: Int {
+            switch self {
+            case .time: 0
+            case .latitude: 1
+            case .longitude: 2
+            case .accuracy: 3
+            case .verticalAccuracy: 4
+            case .altitude: 5
+            case .speed: 6
+            case .course: 7
+            case .battery: 8
+            case .charging: 9
+            }
+        }
+
+        /// The optional `Double` measurements (every field after the position but ``charging``),
+        /// in declaration order; stores bind and read them in this order.
+        public static let measurements: [Field] = allCases.filter { $0.measurement != nil }
+
+        /// Where a measurement lives in the record; `nil` for the time, the position and
+        /// ``charging``.
+        public var measurement: WritableKeyPath<SampleValues, Double?>? {
+            switch self {
+            case .time, .latitude, .longitude, .charging: nil
+            case .accuracy: \.accuracy
+            case .verticalAccuracy: \.verticalAccuracy
+            case .altitude: \.altitude
+            case .speed: \.speed
+            case .course: \.course
+            case .battery: \.battery
+            }
+        }
+    }
+}
+
+extension SampleValues: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Field.self)
+        self.init(
+            time: Instant(milliseconds: try container.decode(Int64.self, forKey: .time)),
+            latitude: try container.decode(Double.self, forKey: .latitude),
+            longitude: try container.decode(Double.self, forKey: .longitude),
+            charging: try container.decodeIfPresent(Bool.self, forKey: .charging))
+        for field in Field.measurements {
+            guard let keyPath = field.measurement else { continue }
+            self[keyPath: keyPath] = try container.decodeIfPresent(Double.self, forKey: field)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Field.self)
+        try container.encode(time.milliseconds, forKey: .time)
+        try container.encode(latitude, forKey: .latitude)
+        try container.encode(longitude, forKey: .longitude)
+        for field in Field.measurements {
+            guard let keyPath = field.measurement else { continue }
+            try container.encodeIfPresent(self[keyPath: keyPath], forKey: field)
+        }
+        try container.encodeIfPresent(charging, forKey: .charging)
+    }
+}
+
+extension SampleValues {
+    /// One field's value as a store keeps it: the time as epoch milliseconds, `charging` as a
+    /// boolean, every other field as a number; `nil` when unknown.
+    public enum Stored: Hashable, Sendable {
+        case integer(Int64)
+        case real(Double)
+        case boolean(Bool)
+        case null
+
+        init(_ value: Double?) { self = value.map(Stored.real) ?? .null }
+    }
+
+    /// The value of `field` as a store writes it.
+    public func stored(_ field: Field) -> Stored {
+        switch field {
+        case .time: .integer(time.milliseconds)
+        case .latitude: .real(latitude)
+        case .longitude: .real(longitude)
+        case .charging: charging.map(Stored.boolean) ?? .null
+        case .accuracy, .verticalAccuracy, .altitude, .speed, .course, .battery:
+            Stored(field.measurement.flatMap { self[keyPath: $0] })
+        }
+    }
+
+    /// A record read from a store's row, field by field, in ``Field/allCases`` order (the order of
+    /// ``Field/columnList``): `time` reads the time, `position` a coordinate, `measurement` an
+    /// optional number and `flag` `charging`.
+    public init<Failure: Error>(
+        time: () throws(Failure) -> Int64, position: (Field) throws(Failure) -> Double,
+        measurement: (Field) throws(Failure) -> Double?, flag: (Field) throws(Failure) -> Bool?
+    ) throws(Failure) {
+        self.init(
+            time: Instant(milliseconds: try time()), latitude: try position(.latitude),
+            longitude: try position(.longitude))
+        for field in Field.measurements {
+            guard let keyPath = field.measurement else { continue }
+            self[keyPath: keyPath] = try measurement(field)
+        }
+        charging = try flag(.charging)
+    }
+}
