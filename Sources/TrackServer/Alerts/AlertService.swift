@@ -72,14 +72,14 @@ public struct AlertService: Sendable {
         for transition in AlertRules.transitions(
             devices: devices, defaultThreshold: environment.configuration.offlineThreshold, at: now)
         {
-            let position = try await environment.lastPosition(device: transition.device, seen: transition.lastSeen)
+            let position = try await store.lastPosition(device: transition.device, seen: transition.lastSeen)
             var event = AlertEvent(
                 kind: transition.kind, device: transition.device, lastSeen: transition.lastSeen.milliseconds,
                 lastSeenISO: transition.lastSeen.iso8601, lastPosition: position.map { [$0.latitude, $0.longitude] },
                 lastPositionTime: position?.time.milliseconds,
                 thresholdSeconds: transition.threshold.components.seconds,
                 at: now.milliseconds)
-            event.reasons = try await environment.silenceReasons(transition, devices: devices, at: now)
+            event.reasons = try await silenceReasons(transition, devices: devices, at: now)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let json = String(decoding: try encoder.encode(event), as: UTF8.self)

@@ -18,11 +18,7 @@ public func buildRouter(_ environment: TrackServerEnvironment) -> Router<TrackRe
     router.middlewares.add(
         ErrorAndMetricsMiddleware(metrics: environment.metrics, storage: environment.storage, clock: environment.clock))
     OpsController(environment).addRoutes(to: router)
-    router.post("/v1/batches", use: environment.ingestNative)
-    router.post("/ingest/overland", use: environment.ingestOverland)
-    router.post("/ingest/owntracks", use: environment.ingestOwnTracks)
-    router.get("/ingest/osmand", use: environment.ingestOsmAnd)
-    router.post("/ingest/osmand", use: environment.ingestOsmAnd)
+    IngestController(environment).addRoutes(to: router)
     SessionController(environment).addRoutes(to: router)
     DeviceController(environment).addRoutes(to: router)
     TrackController(environment).addRoutes(to: router)
@@ -30,14 +26,10 @@ public func buildRouter(_ environment: TrackServerEnvironment) -> Router<TrackRe
     MapController(environment).addRoutes(to: router)
     ImportController(environment).addRoutes(to: router)
     TimelineController(environment).addRoutes(to: router)
-    router.get("/devices/{id}", use: environment.mapPage)
-    router.get("/devices/{id}/map", use: environment.rangeMapPage)
-    router.get("/static/leaflet/**", use: environment.leafletAsset)
-    router.get("/static/bgtrack/{name}", use: environment.pageScript)
-    router.get("/", use: environment.indexPage)
+    PageController(environment).addRoutes(to: router)
     // Share links, retention and erasure: `GET /s/{secret}`, the operator's `/v1/shares` and
     // `DELETE /v1/devices/{id}?data=true`.
-    router.get("/s/{secret}", use: environment.sharePage)
+    SharePageController(environment).addRoutes(to: router)
     ShareController(environment).addRoutes(to: router)
     ErasureController(environment).addRoutes(to: router)
     return router
@@ -52,14 +44,14 @@ public func buildApplication(
     let limits = environment.configuration.connections
     let counters = environment.connectionCounters
     let security = SecurityHeadersMiddleware<TrackRequestContext>(tileURL: environment.configuration.tileURL)
-    let lane = environment.configuration.singlePointLane
+    let lane = environment.configuration.singlePointLane ? IngestController(environment) : nil
     return Application(
         router: buildRouter(environment),
         server: .http1(
             // No Hummingbird idle timeout: the guard's sees every request, the lane's included.
             configuration: .init(
                 additionalChannelHandlers: [ConnectionGuard(limits: limits, counters: counters)]
-                    + (lane ? [SinglePointLane(environment: environment, security: security)] : []),
+                    + (lane.map { [SinglePointLane(ingest: $0, security: security)] } ?? []),
                 idleTimeout: nil)),
         configuration: .init(
             address: .hostname(environment.configuration.host, port: environment.configuration.port),

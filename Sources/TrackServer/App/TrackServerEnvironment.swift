@@ -1,6 +1,7 @@
 public import Logging
 
-/// What every route needs: the store, the clock, the limits and the counters.
+/// What the server is built from: the store, the clock, the limits and the counters. Each
+/// resource's controller (``buildRouter(_:)``) takes from it only what its routes use.
 public struct TrackServerEnvironment: Sendable {
     public var store: any TrackStore
     public var clock: ServerClock
@@ -56,4 +57,14 @@ public struct TrackServerEnvironment: Sendable {
             maxBodyBytes: configuration.maxBodyBytes, maxDecompressedBytes: configuration.maxDecompressedBytes)
     }
     var rules: SampleRules { SampleRules() }
+    /// Each device's local time (``LocalTimes``), for the routes that show or write local times.
+    var localTimes: LocalTimes { LocalTimes(store: store, serverDefault: configuration.timeZone) }
+
+    /// At start: hands the store the clean-up rules and gap threshold in force; when they changed
+    /// since the last run, every stored day is redone with them as it is next read (or by
+    /// `bgtrack cleanup`).
+    public func useDetailRules() async throws {
+        _ = try await store.useDetailRules(
+            configuration.cleanupRules.fingerprint(maximumGap: configuration.gapThreshold))
+    }
 }

@@ -8,7 +8,7 @@ import NIOHTTPTypes
 /// back; on two cores those hops, not the parsing or the commit, bounded single-point ingest
 /// (issue 23 item 5: `/healthz` alone topped out near 14,000 requests a second). This handler sits
 /// after the ``ConnectionGuard`` and before the router. A request it may take (``LaneRoute``) is
-/// read whole (at most ``maxBody`` bytes), handed to ``TrackServerEnvironment/laneIngest(_:head:body:security:answer:)``,
+/// read whole (at most ``maxBody`` bytes), handed to ``IngestController/laneIngest(_:head:body:security:eventLoop:tokenHashes:peer:answer:)``,
 /// and answered from the group commit's completion, after the fsync, like the router's answer.
 /// Everything else, and every request the lane lets go of (an unknown token, a message that is
 /// not one plain location, a commit that failed), goes to the router unchanged, so errors,
@@ -36,7 +36,7 @@ final class SinglePointLane: ChannelDuplexHandler, RemovableChannelHandler {
         case routing(requestEnded: Bool, responseEnded: Bool)
     }
 
-    private let environment: TrackServerEnvironment
+    private let ingest: IngestController
     private let security: SecurityHeadersMiddleware<TrackRequestContext>
     private var state = State.idle
     /// Parts of the requests after the one being answered.
@@ -48,8 +48,8 @@ final class SinglePointLane: ChannelDuplexHandler, RemovableChannelHandler {
     private var removed = false
     private let tokenHashes = LaneTokenHashes()
 
-    init(environment: TrackServerEnvironment, security: SecurityHeadersMiddleware<TrackRequestContext>) {
-        self.environment = environment
+    init(ingest: IngestController, security: SecurityHeadersMiddleware<TrackRequestContext>) {
+        self.ingest = ingest
         self.security = security
     }
 
@@ -131,7 +131,7 @@ final class SinglePointLane: ChannelDuplexHandler, RemovableChannelHandler {
             state = .answering(head, body, trailers)
             // The answer comes on this connection's event loop.
             let loop = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let taken = environment.laneIngest(
+            let taken = ingest.laneIngest(
                 route, head: head, body: body, security: security, eventLoop: context.eventLoop,
                 tokenHashes: tokenHashes, peer: context.channel.remoteAddress?.ipAddress
             ) { answer in

@@ -2,7 +2,7 @@ import BackgroundCore
 import LocationLog
 import TrackGeometry
 
-extension TrackServerEnvironment {
+extension PageController {
     /// The day's segments without the points the clean-up rules flag (the same ``DayDetail`` pass
     /// the range map's stored flags come from, over the day's points), cut again at gaps, and the
     /// flagged points with their flags.

@@ -17,7 +17,7 @@ struct RangeMapData: Encodable {
     var body: MapBody
 }
 
-extension TrackServerEnvironment {
+extension PageController {
     /// `GET /devices/{id}/map?year=YYYY` (or `from`/`to`): a year, or any range, on one map at a
     /// bounded cost (issue 25 item 1), with the excluded points as markers that can be shown.
     func rangeMapPage(_ request: Request, context: some RequestContext) async throws -> Response {
@@ -53,12 +53,12 @@ extension TrackServerEnvironment {
             }, now: clock.now)
         let permit = try readLimiter.acquire()
         defer { permit.release() }
-        let body = try await MapController(self).mapBody(device: device, query: query)
+        let body = try await maps.mapBody(device: device, query: query)
         let zone = localTime.zoneNames(from: query.from, to: query.to)
         let title =
             localTime.text(query.from).prefix(10) + " … " + localTime.text(query.to - .milliseconds(1)).prefix(10)
         let data = RangeMapData(
-            device: device, title: String(title), tileURL: configuration.tileURL,
+            device: device, title: String(title), tileURL: tileURL,
             offsets: localTime.offsetTable(from: query.from, to: query.to), zone: zone, body: body)
         let name = HTML.escape(device)
         let indexLink = token.map { "/?token=\(HTML.percentEncoded($0))" } ?? "/"

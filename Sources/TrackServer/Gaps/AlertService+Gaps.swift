@@ -1,7 +1,7 @@
 import BackgroundCore
 import LocationLog
 
-extension TrackServerEnvironment {
+extension AlertService {
     /// The phone's reported reasons for a silence (its sampling gaps, and its upload delays: a
     /// phone without a network samples but is not heard), in words with UTC times, or `nil` when
     /// it reported none: for `silent`, the intervals from a threshold before its last contact on;
@@ -11,7 +11,7 @@ extension TrackServerEnvironment {
     {
         let silentSince = devices.first { $0.name == transition.device }?.silentSince
         let lastContact = transition.kind == .back ? (silentSince ?? transition.lastSeen) : transition.lastSeen
-        let intervals = try await store.reportedIntervals(
+        let intervals = try await environment.store.reportedIntervals(
             device: transition.device, from: lastContact - transition.threshold - transition.threshold, to: now)
         guard !intervals.isEmpty else { return nil }
         return intervals.suffix(20).map { interval in

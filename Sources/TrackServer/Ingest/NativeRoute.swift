@@ -3,17 +3,17 @@ import Hummingbird
 import LocationLog
 import Logging
 
-extension TrackServerEnvironment {
+extension IngestController {
     /// `POST /v1/batches`: answers only after the commit that holds the batch (``SampleCommitter``).
     func ingestNative(_ request: Request, context: some RequestContext) async throws -> Response {
         try await countingRefusals(.native) {
             let device = try await auth.writer(token: Authenticator.bearer(request, allowQuery: false))
             let bytes = try await bodyReader.read(request)
-            let parser = NativeBatchParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
+            let parser = NativeBatchParser(rules: rules, maxSamples: maxSamplesPerBatch)
             let parsed = try parser.parse(bytes: bytes, device: device, now: clock.now)
             let outcome = try await committer.insert(parsed.samples, device: device, at: clock.now, bytes: bytes.count)
             // After the samples' commit, before the answer: an acknowledged gap is stored.
-            if !parsed.gaps.isEmpty { try await store.insertGaps(parsed.gaps, device: device, at: clock.now) }
+            if !parsed.gaps.isEmpty { try await intervals.insertGaps(parsed.gaps, device: device, at: clock.now) }
             try await noteTimeZone(parsed.timeZone, device: device, samples: parsed.samples)
             updateTimeline(parsed.samples, outcome: outcome, device: device)
             await waitForTimeline()
@@ -35,21 +35,5 @@ extension TrackServerEnvironment {
             answer.tzRejected = parsed.timeZoneRejected
             return try Response.json(batch: answer)
         }
-    }
-
-    /// Counts a request refused as a whole (nothing written) before rethrowing its error.
-    func countingRefusals(_ source: IngestSource, _ body: () async throws -> Response) async throws -> Response {
-        do {
-            return try await body()
-        } catch {
-            await metrics.add("bgtrack_batches_refused_total", ["protocol": source.rawValue])
-            throw error
-        }
-    }
-
-    func record(_ source: IngestSource, outcome: InsertOutcome, rejected: Int) {
-        metrics.recordSamples(
-            protocol: source.rawValue, accepted: outcome.accepted.count, duplicates: outcome.duplicates.count,
-            rejected: rejected)
     }
 }

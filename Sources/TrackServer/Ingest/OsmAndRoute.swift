@@ -4,7 +4,7 @@ import Hummingbird
 import LocationLog
 import Logging
 
-extension TrackServerEnvironment {
+extension IngestController {
     /// `GET` or `POST /ingest/osmand`: answers `200` with an empty body after commit.
     ///
     /// The OsmAnd protocol identifies a device only by `id`; `token` is our addition. An operator
@@ -34,7 +34,7 @@ extension TrackServerEnvironment {
             if let token = parsed.token, (try? await auth.writer(token: token)) == parsed.device {
                 return try await storeOsmAnd(parsed, bytes: bytes, request: request, context: context)
             }
-            guard let registered = try await store.device(named: parsed.device) else {
+            guard let registered = try await devices.device(named: parsed.device) else {
                 throw APIError(
                     .badRequest, "unknown device id; register it with `bgtrack device add NAME` and use that name as id"
                 )
@@ -44,7 +44,7 @@ extension TrackServerEnvironment {
             guard registered.revokedAt == nil else {
                 throw APIError.unauthorized("this device was revoked; ask the operator to register it again")
             }
-            if parsed.token != nil || !configuration.allowTokenlessOsmAnd {
+            if parsed.token != nil || !allowTokenlessOsmAnd {
                 let device = try await auth.writer(token: parsed.token)
                 guard device == parsed.device else {
                     throw APIError(.forbidden, "the token belongs to another device than id \"\(parsed.device)\"")
@@ -87,7 +87,7 @@ extension TrackServerEnvironment {
     func parseOsmAnd(method: HTTPRequest.Method, query text: String?, contentType: String?, bytes: [UInt8]) throws
         -> OsmAndParser.Parsed
     {
-        let parser = OsmAndParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
+        let parser = OsmAndParser(rules: rules, maxSamples: maxSamplesPerBatch)
         var parameters = FormParameters.parse(text ?? "")
         guard let query = parameters else {
             throw APIError(.badRequest, "the query string is not valid percent-encoded UTF-8")

@@ -14,14 +14,14 @@ struct OverlandResponse: Encodable {
     var skipped: [Skip]
 }
 
-extension TrackServerEnvironment {
+extension IngestController {
     /// `POST /ingest/overland`.
     func ingestOverland(_ request: Request, context: some RequestContext) async throws -> Response {
         try await countingRefusals(.overland) {
             let device = try await auth.writer(token: Authenticator.bearer(request, allowQuery: true))
             let bytes = try await bodyReader.read(request)
             let json = try JSONBody.parse(bytes)
-            let parser = OverlandParser(rules: rules, maxSamples: configuration.maxSamplesPerBatch)
+            let parser = OverlandParser(rules: rules, maxSamples: maxSamplesPerBatch)
             let parsed = try parser.parse(json, now: clock.now)
             let outcome = try await committer.insert(parsed.samples, device: device, at: clock.now, bytes: bytes.count)
             updateTimeline(parsed.samples, outcome: outcome, device: device)
@@ -31,7 +31,7 @@ extension TrackServerEnvironment {
             // not stored again (issue 23). A batch with nothing but a trip stores it.
             if let trip = parsed.trip, !outcome.accepted.isEmpty || parsed.samples.isEmpty {
                 let text = String(decoding: try JSONEncoder().encode(trip), as: UTF8.self)
-                try await store.recordEvent(device: device, type: "overland.trip", json: text, at: clock.now)
+                try await ingestLog.recordEvent(device: device, type: "overland.trip", json: text, at: clock.now)
             }
             // Overland deletes the whole batch on "ok": a skipped location must not vanish.
             let features: [JSONValue] = {

@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-extension TrackServerEnvironment {
+extension IngestController {
     /// `POST /ingest/owntracks`: HTTP Basic, password = the device's token (which names the device;
     /// the user name is free, usually the person); answers `[]`.
     func ingestOwnTracks(_ request: Request, context: some RequestContext) async throws -> Response {
@@ -57,7 +57,7 @@ extension TrackServerEnvironment {
                 await waitForTimeline()
             case .event(let type):
                 let text = String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
-                try await store.recordEvent(
+                try await ingestLog.recordEvent(
                     device: device, type: "owntracks.\(type.prefix(40))", json: text, at: clock.now)
                 context.logger.info(
                     "owntracks message stored", metadata: ["device": "\(device)", "type": "\(LogText.bounded(type))"])
@@ -82,9 +82,9 @@ extension TrackServerEnvironment {
         _ data: String, device: String, raw: [UInt8], context: some RequestContext
     ) async throws -> [UInt8] {
         let reason: String
-        if let key = try await store.ownTracksKey(device: device) {
+        if let key = try await devices.ownTracksKey(device: device) {
             do throws(OwnTracksDecryptionError) {
-                return try OwnTracksEncryption.open(data, key: key, library: configuration.secretBox)
+                return try OwnTracksEncryption.open(data, key: key, library: secretBox)
             } catch {
                 switch error {
                 case .notBase64, .tooShort:
@@ -100,7 +100,7 @@ extension TrackServerEnvironment {
                 + "keeps it and sends it again"
         }
         let now = clock.now.milliseconds
-        let keptLately = try await store.rejectedPoints(device: device, limit: 1).first.map {
+        let keptLately = try await ingestLog.rejectedPoints(device: device, limit: 1).first.map {
             $0.reason == reason && now - $0.receivedAt < 3_600_000
         }
         if keptLately != true {

@@ -1,11 +1,11 @@
 import Logging
 
-extension TrackServerEnvironment {
+extension IngestController {
     /// Keeps a point aside with its reason (``TrackStore/quarantine(device:source:reason:raw:at:)``)
     /// and counts it in `/metrics` by protocol, so an operator sees quarantines without reading
     /// every device's list.
     func quarantine(device: String, source: IngestSource, reason: String, raw: String, logger: Logger) async throws {
-        try await store.quarantine(device: device, source: source, reason: reason, raw: raw, at: clock.now)
+        try await ingestLog.quarantine(device: device, source: source, reason: reason, raw: raw, at: clock.now)
         await metrics.add("bgtrack_quarantined_total", ["protocol": source.rawValue])
         logger.notice(
             "\(source.rawValue) point quarantined",

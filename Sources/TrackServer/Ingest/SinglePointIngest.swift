@@ -63,7 +63,7 @@ enum LaneRoute: Sendable, Equatable {
     }
 }
 
-extension TrackServerEnvironment {
+extension IngestController {
     /// After an ingest commit: the timeline, the sample counters and the log line (every ingest
     /// route of a single-point protocol and the lane).
     func acknowledge(
@@ -143,7 +143,7 @@ extension TrackServerEnvironment {
             }
         }
         // Who sent it, as the router's ClientAddressMiddleware decides it for every other request.
-        let client = configuration.trustedProxies.client(peer: peer, headers: head.headerFields)
+        let client = trustedProxies.client(peer: peer, headers: head.headerFields)
         if client.proxy != nil {
             metrics.countForwarding(believed: true)
         } else if head.headerFields.hasForwarding {

@@ -3,18 +3,18 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-extension TrackServerEnvironment {
+extension PageController {
     /// `GET /`: the devices this token may read, with last-seen times and offline status.
     func indexPage(_ request: Request, context: some RequestContext) async throws -> Response {
         let token = Authenticator.bearer(request, allowQuery: true)
         let owner = try await auth.owner(token: token)
         let now = clock.now
-        let devices = try await DeviceController(self).visibleDevices(to: owner)
+        let devices = try await self.devices.visibleDevices(to: owner)
         var rows: [String] = []
         for device in devices {
             // Times in the device's own zone, named.
             let localTime = try await self.localTime(device: device.name)
-            var status = device.status(at: now, offlineAfter: configuration.offlineThreshold)
+            var status = device.status(at: now, offlineAfter: offlineThreshold)
             if let since = device.silentSince, device.revokedAt == nil {
                 status += ", silent since \(localTime.named(since))"
             }
@@ -57,27 +57,21 @@ extension TrackServerEnvironment {
         }
         var markers: [Marker] = []
         for device in devices where device.revokedAt == nil {
-            guard let seen = device.lastSeenAt, let last = try await lastPosition(device: device.name, seen: seen)
+            guard let seen = device.lastSeenAt,
+                let last = try await samples.lastPosition(device: device.name, seen: seen)
             else { continue }
             var href = "/devices/\(HTML.percentEncoded(device.name))"
             if let token { href += "?token=\(HTML.percentEncoded(token))" }
             markers.append(
                 Marker(
-                    name: device.name, status: device.status(at: now, offlineAfter: configuration.offlineThreshold),
+                    name: device.name, status: device.status(at: now, offlineAfter: offlineThreshold),
                     seen: try await localTime(device: device.name).named(last.time), href: href,
                     lat: last.latitude, lon: last.longitude))
         }
         return """
             <div id="devices-map"></div>
-            \(PageScripts.tags(data: try HTML.scriptJSON(DevicesData(devices: markers, tiles: configuration.tileURL)), id: "devices-data", script: "devices.js"))
+            \(PageScripts.tags(data: try HTML.scriptJSON(DevicesData(devices: markers, tiles: tileURL)), id: "devices-data", script: "devices.js"))
             """
-    }
-
-    /// The device's newest sample near the time it was last heard from, or `nil`.
-    func lastPosition(device: String, seen: Instant) async throws -> TrackSample? {
-        // Samples arrive up to an upload interval after they were taken: look back a few hours.
-        try await store.samples(device: device, from: seen - .seconds(6 * 3600), to: seen + .seconds(300), limit: nil)
-            .last
     }
 
     static func ago(_ duration: Duration) -> String {

@@ -21,6 +21,11 @@ public enum LeafletAssets {
         }
     }
 
+    /// Whether the map pages use Leaflet: `directory` (``ServerConfiguration/leafletDirectory``) is set and holds it.
+    static func isAvailable(in directory: String?) -> Bool {
+        directory.map(isUsable) ?? false
+    }
+
     /// The file under `directory` for a request path below `/static/leaflet/`, or `nil` for
     /// anything but a plain file name (optionally in `images/`) with a known type: no `..`, no
     /// hidden files, no other directories.
@@ -36,17 +41,12 @@ public enum LeafletAssets {
     }
 }
 
-extension TrackServerEnvironment {
-    /// Whether the map pages use Leaflet.
-    var leafletAvailable: Bool {
-        configuration.leafletDirectory.map(LeafletAssets.isUsable) ?? false
-    }
-
+extension PageController {
     /// `GET /static/leaflet/…`: Leaflet's script, stylesheet and marker images.
     func leafletAsset(_ request: Request, context: some RequestContext) async throws -> Response {
         let prefix = "/static/leaflet/"
         let path = request.uri.path
-        guard let directory = configuration.leafletDirectory, path.hasPrefix(prefix),
+        guard let directory = leafletDirectory, path.hasPrefix(prefix),
             let (file, type) = LeafletAssets.file(for: String(path.dropFirst(prefix.count)), in: directory),
             let data = FileManager.default.contents(atPath: file)
         else {

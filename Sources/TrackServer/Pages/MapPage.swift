@@ -35,7 +35,7 @@ struct MapData: Encodable {
     var lastSeenText: String?
 }
 
-extension TrackServerEnvironment {
+extension PageController {
     /// `GET /devices/{id}?day=YYYY-MM-DD`: the day's track drawn in the browser, offline-safe. The
     /// day is the device's local day (``LocalTime``): 23 or 25 hours across a DST change, and each
     /// sample on the day of the zone it was taken in.
@@ -49,11 +49,11 @@ extension TrackServerEnvironment {
         let range = localTime.range(ofDay: dayNumber)
         let (start, end) = (range.lowerBound, range.upperBound)
         let (segments, excluded) = Self.excluding(
-            try await TrackController(self).sampleSegments(device: device, from: start, to: end).map { segment in
+            try await tracks.sampleSegments(device: device, from: start, to: end).map { segment in
                 // Where the device changed zone, the range may hold a few samples of a neighbouring day.
                 segment.filter { localTime.day(of: $0.time) == dayNumber }
             }.filter { !$0.isEmpty },
-            rules: configuration.cleanupRules, maximumGap: configuration.gapThreshold)
+            rules: cleanupRules, maximumGap: gapThreshold)
         var data = MapData(
             device: device, day: HTML.isoDay(dayNumber),
             segments: segments.map {
@@ -65,12 +65,12 @@ extension TrackServerEnvironment {
                 }
             },
             details: segments.map { $0.map { [$0.trigger ?? "", $0.state ?? ""] } },
-            offline: record.isOffline(at: now, threshold: configuration.offlineThreshold),
-            lastSeen: record.lastSeenAt?.milliseconds, gapSeconds: configuration.gapThreshold.seconds,
-            tileURL: configuration.tileURL, offsets: localTime.offsetTable(from: start, to: end),
+            offline: record.isOffline(at: now, threshold: offlineThreshold),
+            lastSeen: record.lastSeenAt?.milliseconds, gapSeconds: gapThreshold.seconds,
+            tileURL: tileURL, offsets: localTime.offsetTable(from: start, to: end),
             zone: localTime.zoneNames(from: start, to: end))
         data.lastSeenText = record.lastSeenAt.map { localTime.text($0) }
-        (data.gaps, data.delays) = try await GapController(self).gapBodies(
+        (data.gaps, data.delays) = try await gaps.gapBodies(
             device: device, from: start, to: end, localTime: localTime)
         data.excluded = excluded.map {
             [$0.sample.latitude, $0.sample.longitude, $0.sample.time.seconds * 1000, $0.sample.accuracy ?? -1]
@@ -90,6 +90,16 @@ extension TrackServerEnvironment {
             throw APIError(.badRequest, "day must be YYYY-MM-DD, got \"\(text.prefix(20))\"")
         }
         return Int(instant.milliseconds.quotientFloor(86_400_000))
+    }
+
+    /// The map page's timeline panel for `from..<to`, or nothing without a timeline.
+    func mapTimelineHTML(device: String, from: Instant, to: Instant) async throws -> String {
+        guard let timeline else { return "" }
+        let found = try await timeline.timeline(device: device, from: from, to: to)
+        return try TimelineScript.html(
+            entries: found.closed + found.provisional, open: found.provisional.count,
+            delays: try await intervals.uploadDelays(device: device, from: from, to: to),
+            localTime: try await localTime(device: device), from: from, to: to)
     }
 }
 

@@ -41,7 +41,7 @@ enum PageScripts {
     }
 }
 
-extension TrackServerEnvironment {
+extension PageController {
     /// `GET /static/bgtrack/{name}`: the pages' scripts (no data, no token: public).
     func pageScript(_ request: Request, context: some RequestContext) async throws -> Response {
         let name = request.uri.path.split(separator: "/").last.map(String.init) ?? ""

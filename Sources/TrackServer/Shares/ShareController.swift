@@ -27,7 +27,7 @@ struct ShareList: Encodable {
 }
 
 /// The operator's share links (`/v1/shares`): create, list, revoke. The page a link opens,
-/// `GET /s/{secret}`, is the map page's (ShareRoutes.swift).
+/// `GET /s/{secret}`, is ``SharePageController``'s (ShareRoutes.swift).
 struct ShareController: Sendable {
     let shares: any ShareStore
     let auth: Authenticator

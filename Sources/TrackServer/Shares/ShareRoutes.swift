@@ -5,28 +5,70 @@ import Hummingbird
 import LocationLog
 import Logging
 
-extension TrackServerEnvironment {
+/// The page a share link opens (`GET /s/{secret}`): no credentials, the secret is the URL. The
+/// operator's `/v1/shares` are ``ShareController``'s.
+struct SharePageController: Sendable {
+    let shares: any ShareStore
+    /// A link ends with its device's revocation.
+    let devices: any DeviceStore
+    /// A live link's position (``SampleStore/lastPosition(device:seen:)``).
+    let samples: any SampleStore
+    /// A range link's segments.
+    let tracks: TrackController
+    let clock: ServerClock
+    let localTime: LocalTimes
+    let shareLimiter: ShareRateLimiter
+    let shareLimits: ShareRateLimiter.Limits
+    /// A newer point than this is not stale (``ServerConfiguration/shareStaleAfter``).
+    let shareStaleAfter: Duration
+    let gapThreshold: Duration
+    let tileURL: String?
+    /// Where Leaflet is (``LeafletAssets``); `nil` draws the plain map.
+    let leafletDirectory: String?
+
+    init(_ environment: TrackServerEnvironment) {
+        shares = environment.store
+        devices = environment.store
+        samples = environment.store
+        tracks = TrackController(environment)
+        clock = environment.clock
+        localTime = environment.localTimes
+        shareLimiter = environment.shareLimiter
+        shareLimits = environment.configuration.shareLimits
+        shareStaleAfter = environment.configuration.shareStaleAfter
+        gapThreshold = environment.configuration.gapThreshold
+        tileURL = environment.configuration.tileURL
+        leafletDirectory = environment.configuration.leafletDirectory
+    }
+
+    func addRoutes(to router: Router<TrackRequestContext>) {
+        router.get("/s/{secret}", use: sharePage)
+    }
+
+    /// Whether the page uses Leaflet.
+    var leafletAvailable: Bool { LeafletAssets.isAvailable(in: leafletDirectory) }
+
     /// `GET /s/{secret}`: the shared range or live position, read-only. The secret is checked
     /// by shape, then by its hash; nothing in the page, its links or its requests carries it, the
     /// request log shows `/s/…`, and the answer has `Referrer-Policy: no-referrer` and
     /// `Cache-Control: no-store` (``SecurityHeadersMiddleware``).
     func sharePage(_ request: Request, context: some RequestContext) async throws -> Response {
         let now = clock.now
-        let limits = configuration.shareLimits
+        let limits = shareLimits
         // Behind a trusted proxy, the client it forwarded for (`serve --trusted-proxy`), not the proxy.
         let address = context.clientAddress
         if let wait = shareLimiter.take("addr:\(address)", limit: limits.perAddress, at: now) {
             return Self.tooManyShareRequests(wait)
         }
         let secret = context.parameters.get("secret") ?? ""
-        guard ShareSecret.isWellFormed(secret), let link = try await store.share(secretHash: Tokens.hash(secret))
+        guard ShareSecret.isWellFormed(secret), let link = try await shares.share(secretHash: Tokens.hash(secret))
         else {
             return SharePageHTML.notice(
                 .notFound, "No such link",
                 "This share link does not exist. Check that it was copied whole, or ask its owner for a new one.")
         }
         // A link made before revocations ended share links (issue 41) still ends with its device.
-        let deviceRevoked = try await store.device(named: link.device)?.revokedAt != nil
+        let deviceRevoked = try await devices.device(named: link.device)?.revokedAt != nil
         switch deviceRevoked ? .revoked : link.state(at: now) {
         case .revoked:
             return SharePageHTML.notice(.gone, "Link revoked", "Its owner revoked this share link.")
@@ -41,7 +83,7 @@ extension TrackServerEnvironment {
         }
         // The view count is the only write of a share page: on a full disk the page is still served.
         do {
-            try await store.countShareView(id: link.id, at: now)
+            try await shares.countShareView(id: link.id, at: now)
         } catch {
             context.logger.warning(
                 "share view not counted",
@@ -69,21 +111,21 @@ extension TrackServerEnvironment {
         switch link.kind {
         case .live:
             var last: TrackSample?
-            if let seen = try await store.device(named: link.device)?.lastSeenAt {
-                last = try await lastPosition(device: link.device, seen: seen)
+            if let seen = try await devices.device(named: link.device)?.lastSeenAt {
+                last = try await samples.lastPosition(device: link.device, seen: seen)
             }
             segments = last.map { [[$0]] } ?? []
             newest = last?.time
             title = "\(link.device) — live position"
         case .range(let from, let to):
-            segments = try await TrackController(self).sampleSegments(device: link.device, from: from, to: to)
+            segments = try await tracks.sampleSegments(device: link.device, from: from, to: to)
             newest = segments.last?.last?.time
             title = "\(link.device) — \(localTime.text(from)) to \(localTime.named(to))"
         }
         let first = segments.first?.first?.time ?? now
         let last = (segments.last?.last?.time ?? now) + .milliseconds(1)
         let staleness = Self.staleness(
-            kind: link.kind, newest: newest, now: now, threshold: configuration.shareStaleAfter)
+            kind: link.kind, newest: newest, now: now, threshold: shareStaleAfter)
         var data = MapData(
             device: link.device, day: title,
             segments: segments.map {
@@ -92,8 +134,8 @@ extension TrackServerEnvironment {
                 }
             },
             details: segments.map { $0.map { _ in ["", ""] } },
-            offline: false, lastSeen: nil, gapSeconds: configuration.gapThreshold.seconds,
-            tileURL: configuration.tileURL, offsets: localTime.offsetTable(from: first, to: last),
+            offline: false, lastSeen: nil, gapSeconds: gapThreshold.seconds,
+            tileURL: tileURL, offsets: localTime.offsetTable(from: first, to: last),
             zone: localTime.zoneNames(from: first, to: last))
         if case .live = link.kind {
             data.live = true
@@ -110,6 +152,6 @@ extension TrackServerEnvironment {
         if case .range(_, let to) = kind, to <= now { return nil }
         guard let newest else { return "no recent position" }
         let age = now - newest
-        return age > threshold ? "last position \(ago(age))" : nil
+        return age > threshold ? "last position \(PageController.ago(age))" : nil
     }
 }

@@ -3,25 +3,6 @@ import HTTPTypes
 import Hummingbird
 import LocationLog
 
-extension TrackServerEnvironment {
-    /// Hands the newly stored samples of an ingest to the timeline (duplicates are not new).
-    func updateTimeline(_ samples: [TrackSample], outcome: InsertOutcome, device: String) {
-        guard let timeline, !outcome.accepted.isEmpty else { return }
-        // Every sample stored (a single point, most batches): no set to build. The lane calls
-        // this on the store's writer queue, where each commit waits for it.
-        guard outcome.accepted.count < samples.count else { return timeline.submit(samples, device: device) }
-        let accepted = Set(outcome.accepted)
-        timeline.submit(samples.filter { accepted.contains($0.key) }, device: device)
-    }
-
-    /// After handing samples over: waits while the timeline is more than its backlog limit
-    /// behind, so uploads that outpace it slow to its pace instead of growing its queue.
-    func waitForTimeline() async {
-        guard let timeline, timeline.isBacklogged else { return }
-        await timeline.waitForRoom()
-    }
-}
-
 /// The timeline (`GET /v1/devices/{id}/timeline`): the stays, trips and gaps the server's
 /// ``TimelineUpdater`` keeps, with the upload delays the phone reported.
 struct TimelineController: Sendable {
@@ -75,17 +56,5 @@ struct TimelineQuery {
         guard to - from <= Self.longest else {
             throw APIError(.badRequest, "the range is longer than 31 days; ask for a shorter from…to")
         }
-    }
-}
-
-extension TrackServerEnvironment {
-    /// The map page's timeline panel for `from..<to`, or nothing without a timeline.
-    func mapTimelineHTML(device: String, from: Instant, to: Instant) async throws -> String {
-        guard let timeline else { return "" }
-        let found = try await timeline.timeline(device: device, from: from, to: to)
-        return try TimelineScript.html(
-            entries: found.closed + found.provisional, open: found.provisional.count,
-            delays: try await store.uploadDelays(device: device, from: from, to: to),
-            localTime: try await localTime(device: device), from: from, to: to)
     }
 }

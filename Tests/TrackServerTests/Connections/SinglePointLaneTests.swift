@@ -35,7 +35,7 @@ struct SinglePointLaneTests {
         tokenHashes: LaneTokenHashes? = nil, peer: String? = nil
     ) async -> LaneAnswer? {
         let (answers, answered) = AsyncStream.makeStream(of: LaneAnswer.self)
-        let taken = server.environment.laneIngest(
+        let taken = IngestController(server.environment).laneIngest(
             route, head: head, body: ByteBuffer(string: body), security: security, tokenHashes: tokenHashes,
             peer: peer
         ) { answer in

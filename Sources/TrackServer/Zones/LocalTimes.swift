@@ -12,28 +12,6 @@ struct LocalTimes: Sendable {
     }
 }
 
-extension TrackServerEnvironment {
-    var localTimes: LocalTimes { LocalTimes(store: store, serverDefault: configuration.timeZone) }
-
-    /// The device's local time (``LocalTimes``).
-    func localTime(device: String) async throws -> LocalTime {
-        try await localTimes(device: device)
-    }
-
-    /// After a batch's commit: the zone the device reported with it applies from its first sample
-    /// on. A store write only when the zone changed since the last batch this server saw.
-    func noteTimeZone(_ zone: String?, device: String, samples: [TrackSample]) async throws {
-        guard let zone, let first = samples.lazy.map(\.time).min() else { return }
-        guard zoneCache.changed(device: device, zone: zone) else { return }
-        do {
-            try await store.noteTimeZone(device: device, zone: zone, since: first)
-        } catch {
-            zoneCache.forget(device: device)
-            throw error
-        }
-    }
-}
-
 /// The zone each device last reported to this server, so a batch in the same zone as the last
 /// costs no store access. Lock-guarded (never held across an `await`), hence `@unchecked Sendable`.
 public final class ZoneCache: @unchecked Sendable {
