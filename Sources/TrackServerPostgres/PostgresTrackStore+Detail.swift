@@ -165,8 +165,10 @@ extension PostgresTrackStore: TrackDetailStore {
                 (Int64, Int64, Double, Double, Double?, Int16, Int16, Bool).self)
             points.append(
                 DetailInput(
-                    row: id, time: Instant(milliseconds: time), latitude: latitude, longitude: longitude,
-                    accuracy: accuracy))
+                    row: id,
+                    point: SampleValues(
+                        time: Instant(milliseconds: time), latitude: latitude, longitude: longitude, accuracy: accuracy)
+                ))
             stored[id] = (Int(level), Int(flag), segmentStart)
         }
         func neighbour(_ query: PostgresQuery) async throws -> DetailInput? {
@@ -174,8 +176,9 @@ extension PostgresTrackStore: TrackDetailStore {
             guard let row = found.first else { return nil }
             let (id, time, latitude, longitude, accuracy) = try row.decode((Int64, Int64, Double, Double, Double?).self)
             return DetailInput(
-                row: id, time: Instant(milliseconds: time), latitude: latitude, longitude: longitude, accuracy: accuracy
-            )
+                row: id,
+                point: SampleValues(
+                    time: Instant(milliseconds: time), latitude: latitude, longitude: longitude, accuracy: accuracy))
         }
         let before = try await neighbour(
             """

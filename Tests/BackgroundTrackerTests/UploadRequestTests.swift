@@ -34,8 +34,10 @@ extension ShellSuite {
             #expect(batch.samples == pending.map(WireSample.init))
             #expect(batch.batch == BatchRequest.batchID(for: pending.map(\.id)).wireString)
             #expect(upload.description == batch.batch, "the file and the task are named by the batch id")
-            // The zone the user is in rides with the batch (version 3, docs/protocol.md §Zones).
-            #expect(batch.tz == TimeZone.current.identifier && batch.v == BatchRequest.timeZoneVersion)
+            // The zone the user is in rides with the batch (docs/protocol.md §Zones), and Core
+            // Location's vertical accuracy with the sample, which makes it version 4.
+            #expect(pending.first?.verticalAccuracy != nil, "the adapter keeps CLLocation.verticalAccuracy")
+            #expect(batch.tz == TimeZone.current.identifier && batch.v == BatchRequest.verticalAccuracyVersion)
         }
 
         /// The server refuses a batch naming a device other than the token's (docs/protocol.md):

@@ -96,8 +96,9 @@ import TrackGeometry
 
         let csv = TrackExport.csv(segments).split(separator: "\n")
         #expect(csv.count == 4)
-        #expect(csv[0] == "time,t_ms,segment,lat,lon,accuracy,altitude,speed,course,local_time,time_zone")
-        #expect(csv[1] == "1970-01-01T00:00:00.000Z,0,0,31.2304,121.4737,12.5,4,,,1970-01-01T00:00:00.000+00:00,UTC")
+        #expect(
+            csv[0] == "time,t_ms,segment,lat,lon,accuracy,altitude,speed,course,local_time,time_zone,vertical_accuracy")
+        #expect(csv[1] == "1970-01-01T00:00:00.000Z,0,0,31.2304,121.4737,12.5,4,,,1970-01-01T00:00:00.000+00:00,UTC,")
         #expect(csv[3].hasPrefix("1970-01-01T00:33:20.000Z,2000000,1,"))
     }
 

@@ -1,3 +1,5 @@
+package import BackgroundCore
+
 /// A simulated device: its own name and token, on one of the servers.
 package struct LoadDevice: Hashable, Sendable {
     package var name: String
@@ -13,16 +15,6 @@ package struct LoadDevice: Hashable, Sendable {
         self.index = index
         self.server = server
     }
-}
-
-/// One generated point.
-package struct LoadSample: Hashable, Sendable {
-    /// The device's sample number, 0…
-    package var index: Int
-    /// Epoch milliseconds.
-    package var time: Int64
-    package var latitude: Double
-    package var longitude: Double
 }
 
 /// Everything a load run does: who sends what, to which server, over how many connections, for
@@ -70,9 +62,10 @@ package struct LoadPlan: Sendable {
         samplesPerDeviceLimit = Int(span / `protocol`.step)
     }
 
-    package func sample(device: LoadDevice, index: Int) -> LoadSample {
-        LoadSample(
-            index: index, time: firstSampleTime + Int64(index) * `protocol`.step,
+    /// The device's sample number `index` (0…): its time and position.
+    package func sample(device: LoadDevice, index: Int) -> SampleValues {
+        SampleValues(
+            time: Instant(milliseconds: firstSampleTime + Int64(index) * `protocol`.step),
             latitude: 10 + Double(device.index % 4000) * 0.01,
             longitude: 20 + Double(index % 1_000_000) * 0.00001)
     }

@@ -16,7 +16,7 @@ package enum LoadProtocol: String, CaseIterable, Sendable {
     /// a duplicate (a time stored twice) from a loss (a time missing).
     package var step: Int64 { self == .owntracks ? 1000 : 1 }
 
-    /// The request carrying `samples` of `device` (times and positions from ``LoadSample``).
+    /// The request carrying `samples` of `device` (times and positions from ``LoadPlan/sample(device:index:)``).
     package func request(for device: LoadDevice, samples: Range<Int>, plan: LoadPlan, host: String) -> [UInt8] {
         let points = samples.map { plan.sample(device: device, index: $0) }
         switch self {
@@ -25,7 +25,8 @@ package enum LoadProtocol: String, CaseIterable, Sendable {
             for (offset, point) in points.enumerated() {
                 if offset > 0 { body += "," }
                 body +=
-                    "{\"id\":\"\(UUID().uuidString.lowercased())\",\"seq\":\(point.index + 1),\"t\":\(point.time),"
+                    "{\"id\":\"\(UUID().uuidString.lowercased())\",\"seq\":\(samples.lowerBound + offset + 1),"
+                    + "\"t\":\(point.time.milliseconds),"
                     + "\"lat\":\(point.latitude),\"lon\":\(point.longitude),\"acc\":8,\"speed\":1.5,"
                     + "\"battery\":0.8,\"trigger\":\"timer\",\"state\":\"background\"}"
             }
@@ -37,7 +38,7 @@ package enum LoadProtocol: String, CaseIterable, Sendable {
                 if offset > 0 { body += "," }
                 body +=
                     "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(point.longitude),"
-                    + "\(point.latitude)]},\"properties\":{\"timestamp\":\"\(Instant(milliseconds: point.time).iso8601)\","
+                    + "\(point.latitude)]},\"properties\":{\"timestamp\":\"\(point.time.iso8601)\","
                     + "\"horizontal_accuracy\":8,\"speed\":1.5,\"battery_level\":0.8,"
                     + "\"battery_state\":\"unplugged\",\"device_id\":\"\(device.name)\"}}"
             }
@@ -47,12 +48,12 @@ package enum LoadProtocol: String, CaseIterable, Sendable {
             let point = points.first ?? plan.sample(device: device, index: samples.lowerBound)
             return Self.ownTracksRequest(
                 user: device.name, token: device.token, latitude: point.latitude, longitude: point.longitude,
-                seconds: point.time / 1000, host: host)
+                seconds: point.time.milliseconds / 1000, host: host)
         case .osmand:
             let point = points.first ?? plan.sample(device: device, index: samples.lowerBound)
             return Self.osmAndRequest(
                 id: device.name, token: device.token, latitude: point.latitude, longitude: point.longitude,
-                timestamp: point.time, host: host)
+                timestamp: point.time.milliseconds, host: host)
         }
     }
 

@@ -3,20 +3,21 @@ import Foundation
 import LocationLog
 import TrackGeometry
 
-/// One stored point as the detail pass reads it: its row, time, position and accuracy.
+/// One stored point as the detail pass reads it: its row, and its time, position and accuracy
+/// (the rest of the record is not read); they read through, `input.latitude`.
+@dynamicMemberLookup
 public struct DetailInput: Hashable, Sendable {
     public var row: Int64
-    public var time: Instant
-    public var latitude: Double
-    public var longitude: Double
-    public var accuracy: Double?
+    public var point: SampleValues
 
-    public init(row: Int64, time: Instant, latitude: Double, longitude: Double, accuracy: Double?) {
+    public init(row: Int64, point: SampleValues) {
         self.row = row
-        self.time = time
-        self.latitude = latitude
-        self.longitude = longitude
-        self.accuracy = accuracy
+        self.point = point
+    }
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<SampleValues, Value>) -> Value {
+        get { point[keyPath: keyPath] }
+        set { point[keyPath: keyPath] = newValue }
     }
 }
 

@@ -16,14 +16,6 @@ struct MapBody: Encodable {
         var line: String
     }
 
-    struct Excluded: Encodable {
-        var lat: Double
-        var lon: Double
-        var t: Int64
-        var acc: Double?
-        var rule: String
-    }
-
     var device: String
     var from: Int64
     var to: Int64
@@ -34,7 +26,7 @@ struct MapBody: Encodable {
     var exact: Bool
     var points: Int
     var segments: [Segment]
-    var excluded: [Excluded]
+    var excluded: [FlaggedPoint]
     /// More flagged points than the ones sent (at most 1,000).
     var excludedTruncated: Bool
 }
@@ -113,11 +105,8 @@ struct MapController: Sendable {
         return MapBody(
             device: device, from: query.from.milliseconds, to: query.to.milliseconds, zoom: zoom,
             requestedZoom: query.zoom, exact: zoom == DetailLevels.all, points: sent, segments: segments,
-            excluded: flagged.prefix(MapQuery.maximumExcluded).map {
-                MapBody.Excluded(
-                    lat: $0.point.latitude, lon: $0.point.longitude, t: $0.point.time.milliseconds,
-                    acc: $0.point.accuracy, rule: $0.flag.name)
-            }, excludedTruncated: flagged.count > MapQuery.maximumExcluded)
+            excluded: Array(flagged.prefix(MapQuery.maximumExcluded)),
+            excludedTruncated: flagged.count > MapQuery.maximumExcluded)
     }
 
     /// The finest zoom `<= upTo` whose drawn points fit in the query's budget, `nil` if not even

@@ -12,8 +12,10 @@ extension PageController {
         let samples = Array(segments.joined())
         let inputs = samples.enumerated().map { index, sample in
             DetailInput(
-                row: Int64(index), time: sample.time, latitude: sample.latitude, longitude: sample.longitude,
-                accuracy: sample.accuracy)
+                row: Int64(index),
+                point: SampleValues(
+                    time: sample.time, latitude: sample.latitude, longitude: sample.longitude, accuracy: sample.accuracy
+                ))
         }
         var flags = [SampleFlag](repeating: .none, count: samples.count)
         for output in DayDetail.compute(inputs, before: nil, after: nil, rules: rules, maximumGap: maximumGap)

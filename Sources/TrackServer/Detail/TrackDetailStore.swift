@@ -74,6 +74,21 @@ public struct FlaggedPoint: Hashable, Sendable {
     }
 }
 
+extension FlaggedPoint: Encodable {
+    private enum Key: String, CodingKey { case lat, lon, t, acc, rule }
+
+    /// An excluded marker of the range map: `{"lat", "lon", "t", "acc", "rule"}` (`acc` absent
+    /// when unknown; the rule's name, e.g. `speed`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(point.latitude, forKey: .lat)
+        try container.encode(point.longitude, forKey: .lon)
+        try container.encode(point.time.milliseconds, forKey: .t)
+        try container.encodeIfPresent(point.accuracy, forKey: .acc)
+        try container.encode(flag.name, forKey: .rule)
+    }
+}
+
 extension DayDetail {
     /// Milliseconds in a detail day (UTC days: the pass does not depend on the operator's zone).
     public static let dayMilliseconds: Int64 = 86_400_000

@@ -150,7 +150,9 @@ extension SQLiteTrackStore: TrackDetailStore {
 
     private static func input(_ row: Row) -> DetailInput {
         DetailInput(
-            row: row[0], time: Instant(milliseconds: row[1]), latitude: row[2], longitude: row[3], accuracy: row[4])
+            row: row[0],
+            point: SampleValues(
+                time: Instant(milliseconds: row[1]), latitude: row[2], longitude: row[3], accuracy: row[4]))
     }
 
     /// `draw_level IN (0, …, zoom)`: one index range per level, each bounded by the time range

@@ -12,7 +12,9 @@ struct DayDetailTests {
         -> DetailInput
     {
         DetailInput(
-            row: row, time: Instant(milliseconds: Int64(minute * 60_000)), latitude: lat, longitude: lon, accuracy: acc)
+            row: row,
+            point: SampleValues(
+                time: Instant(milliseconds: Int64(minute * 60_000)), latitude: lat, longitude: lon, accuracy: acc))
     }
 
     /// A walk east, one point every two minutes (about 1.4 m/s).

@@ -327,6 +327,26 @@ enum StoreContract {
         #expect(try await store.ownTracksKey(device: "a") == nil)
     }
 
+    /// Every field of the record is written and read back as it was, by the sample reads, the
+    /// track pages and the drawn pages: the stores map the record from its `Field` list.
+    static func everyFieldOfTheRecordRoundTrips(_ store: any TrackStore) async throws {
+        _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
+        let full = SampleValues(
+            time: Instant(milliseconds: 1_732_240_000_123), latitude: 31.2304, longitude: 121.4737, accuracy: 12.5,
+            verticalAccuracy: 3.5, altitude: 4.25, speed: 1.2, course: 90, battery: 0.83, charging: false)
+        let bare = SampleValues(time: full.time + .seconds(60), latitude: 31.2, longitude: 121.4)
+        let samples = [
+            TrackSample(
+                key: "full", id: "full", seq: 7, values: full, trigger: "timer", state: "background", source: .native),
+            TrackSample.positioned(bare, source: .overland),
+        ]
+        _ = try await store.insert(samples, device: "a", at: now)
+        let read = try await store.samples(device: "a", from: .epoch, to: now)
+        #expect(read == samples)
+        let page = try await store.trackPage(device: "a", from: .epoch, to: now, after: nil, limit: 10)
+        #expect(page.points == [full, bare])
+    }
+
     static func largeBatchesKeepEverySample(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
         // More rows than one statement holds in the PostgreSQL store (1,000).
@@ -445,6 +465,11 @@ struct TrackStoreContract {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func everyFieldOfTheRecordRoundTrips(kind: StoreKind) async throws {
+        try await StoreContract.everyFieldOfTheRecordRoundTrips(kind.make())
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func largeBatchesKeepEverySample(kind: StoreKind) async throws {
         try await StoreContract.largeBatchesKeepEverySample(kind.make())
     }
@@ -526,6 +551,10 @@ struct PostgresStoreContract {
 
     @Test(.postgres) func anOwnTracksKeyIsKeptPerDevice() async throws {
         try await PostgresTestDatabase.withStore { try await StoreContract.anOwnTracksKeyIsKeptPerDevice($0) }
+    }
+
+    @Test(.postgres) func everyFieldOfTheRecordRoundTrips() async throws {
+        try await PostgresTestDatabase.withStore { try await StoreContract.everyFieldOfTheRecordRoundTrips($0) }
     }
 
     @Test(.postgres) func largeBatchesKeepEverySample() async throws {
