@@ -91,30 +91,40 @@ public enum SampleRuleSet {
         }
     }
 
+    /// The range rule of each measurement (``SampleValues/Field/measurements``), with its code,
+    /// name and unit for the message; `nil` for a field without one.
+    public static func rule(
+        for field: SampleValues.Field
+    ) -> (code: SampleRuleViolation.Code, name: String, unit: String, range: ClosedRange<Double>)? {
+        switch field {
+        case .time, .latitude, .longitude, .charging: nil
+        case .accuracy: (.accuracy, "accuracy", " m", accuracy)
+        case .verticalAccuracy: (.verticalAccuracy, "vertical accuracy", " m", verticalAccuracy)
+        case .altitude: (.altitude, "altitude", " m", altitude)
+        case .speed: (.speed, "speed", " m/s", speed)
+        case .course: (.course, "course", "°", course)
+        case .battery: (.battery, "battery", "", battery)
+        }
+    }
+
     private static func checkMeasurements(_ values: SampleValues, seq: Int64?) throws(SampleRuleViolation) {
-        // `contains` is false for NaN, so a NaN breaks the rule like any value out of range.
-        if let value = values.accuracy, !accuracy.contains(value) {
-            throw SampleRuleViolation(.accuracy, field: "acc", "accuracy \(value) m is outside 0…1000000")
-        }
-        if let value = values.verticalAccuracy, !verticalAccuracy.contains(value) {
+        for field in SampleValues.Field.measurements {
+            // `contains` is false for NaN, so a NaN breaks the rule like any value out of range.
+            guard let keyPath = field.measurement, let value = values[keyPath: keyPath],
+                let rule = rule(for: field), !rule.range.contains(value)
+            else { continue }
             throw SampleRuleViolation(
-                .verticalAccuracy, field: "vacc", "vertical accuracy \(value) m is outside 0…1000000")
-        }
-        if let value = values.altitude, !altitude.contains(value) {
-            throw SampleRuleViolation(.altitude, field: "alt", "altitude \(value) m is outside -12000…100000")
-        }
-        if let value = values.speed, !speed.contains(value) {
-            throw SampleRuleViolation(.speed, field: "speed", "speed \(value) m/s is outside 0…2000")
-        }
-        if let value = values.course, !course.contains(value) {
-            throw SampleRuleViolation(.course, field: "course", "course \(value)° is outside 0…360")
-        }
-        if let value = values.battery, !battery.contains(value) {
-            throw SampleRuleViolation(.battery, field: "battery", "battery \(value) is outside 0…1")
+                rule.code, field: field.wireKey,
+                "\(rule.name) \(value)\(rule.unit) is outside \(bound(rule.range.lowerBound))…\(bound(rule.range.upperBound))")
         }
         if let value = seq, value < firstSeq {
             throw SampleRuleViolation(
                 .seq, field: "seq", "seq \(value) is below 1; the phone numbers its samples from 1")
         }
+    }
+
+    /// A range's bound as the messages write it: whole numbers without a fraction (`0…1000000`).
+    private static func bound(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 }

@@ -173,11 +173,11 @@ public struct SamplingMachine: Sendable {
         where !value.isFinite {
             return .notFinite(field: name)
         }
-        for (name, value) in [
-            ("altitude", fix.altitude), ("vertical accuracy", fix.verticalAccuracy), ("speed", fix.speed),
-            ("course", fix.course),
-        ] {
-            if let value, !value.isFinite { return .notFinite(field: name) }
+        for field in SampleValues.Field.measurements {
+            guard let keyPath = field.measurement, let value = fix.values[keyPath: keyPath], !value.isFinite,
+                let rule = SampleRuleSet.rule(for: field)
+            else { continue }
+            return .notFinite(field: rule.name)
         }
         do {
             try SampleRuleSet.checkPosition(latitude: fix.latitude, longitude: fix.longitude)
