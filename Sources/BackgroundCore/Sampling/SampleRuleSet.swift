@@ -115,7 +115,8 @@ public enum SampleRuleSet {
             else { continue }
             throw SampleRuleViolation(
                 rule.code, field: field.wireKey,
-                "\(rule.name) \(value)\(rule.unit) is outside \(bound(rule.range.lowerBound))…\(bound(rule.range.upperBound))")
+                "\(rule.name) \(value)\(rule.unit) is outside \(bound(rule.range.lowerBound))…\(bound(rule.range.upperBound))"
+            )
         }
         if let value = seq, value < firstSeq {
             throw SampleRuleViolation(
