@@ -192,7 +192,7 @@ extension PostgresTrackStore: SampleStore {
     }
 
     /// ``insertQuery(_:deviceID:now:)``'s statement: `$1` the device, then an array per column
-    /// (the record's from `$5`, ``SampleValues/Field/columnList``), the receive time last.
+    /// (the record's from `$5`, `SampleValues/Field/columnList`), the receive time last.
     package static let insertSQL: String = {
         let fields = SampleValues.Field.allCases
         let columns = fields.map(\.column)
@@ -240,7 +240,7 @@ extension PostgresTrackStore: SampleStore {
         return SampleTally(rows: Int(rows), distinctTimes: Int(distinct))
     }
 
-    /// The record's columns of the `sample` table `s`, in ``SampleValues/Field/columnList`` order.
+    /// The record's columns of the `sample` table `s`, in `SampleValues/Field/columnList` order.
     static let recordColumns = SampleValues.Field.allCases.map { "s.\($0.column)" }.joined(separator: ", ")
 
     static func sample(from row: PostgresRow) throws -> TrackSample {

@@ -16,7 +16,7 @@ public struct Sample: Hashable, Sendable, Identifiable {
     public var id: UUID
     /// Per-device monotonic counter, starting at 1.
     public var seq: Int64
-    /// The measured values (``SampleValues``, the one list of a sample's fields); they read
+    /// The measured values (`SampleValues`, the one list of a sample's fields); they read
     /// through: `sample.latitude`, `sample.verticalAccuracy`.
     public var values: SampleValues
     public var trigger: SampleTrigger

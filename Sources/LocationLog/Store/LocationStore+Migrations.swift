@@ -60,7 +60,7 @@ extension LocationStore {
             try db.execute(sql: LocationStore.killTable)
         }
         migrator.registerMigration("v5: vertical accuracy") { db in
-            // The record's field added after v1 (``SampleValues/Field/verticalAccuracy``).
+            // The record's field added after v1 (`SampleValues/Field/verticalAccuracy`).
             try db.execute(sql: "ALTER TABLE sample ADD COLUMN vacc REAL; ALTER TABLE quarantine ADD COLUMN vacc REAL")
         }
         return migrator

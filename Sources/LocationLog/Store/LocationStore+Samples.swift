@@ -228,7 +228,7 @@ public struct QuarantinedSample: Hashable, Sendable {
 
 /// The column list shared by `sample` and `quarantine`, and row mapping.
 enum SampleColumns {
-    /// `id, seq`, the record's columns (``SampleValues/Field/columnList``), `trigger, state`.
+    /// `id, seq`, the record's columns (`SampleValues/Field/columnList`), `trigger, state`.
     static let list = "id, seq, \(SampleValues.Field.columnList), trigger, state"
     private static let count = SampleValues.Field.allCases.count + 4
 

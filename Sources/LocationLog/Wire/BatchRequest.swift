@@ -34,7 +34,7 @@ public struct BatchRequest: Codable, Hashable, Sendable {
     }
 }
 
-/// One sample as JSON: the record's fields under their wire keys (``SampleValues/Field``: `t`
+/// One sample as JSON: the record's fields under their wire keys (`SampleValues/Field`: `t`
 /// epoch milliseconds UTC, `lat`/`lon` degrees, `acc`/`vacc`/`alt` metres, `speed` m/s, `course`
 /// degrees, `battery` 0…1, `charging`), beside the phone's `id`, `seq`, `trigger` and `state`.
 ///
@@ -70,7 +70,7 @@ public struct WireSample: Hashable, Sendable {
     }
 
     /// The sample this JSON describes, validated against every sample rule that needs no
-    /// receiver's clock (``SampleRuleSet/checkValues(_:)``; a receiver adds the time rules with
+    /// receiver's clock (`SampleRuleSet.checkValues(_:seq:)`; a receiver adds the time rules with
     /// `Sample.check(receivedAt:)`).
     ///
     /// A missing `trigger` reads as `timer` and a missing `state` as `background`, the common case.

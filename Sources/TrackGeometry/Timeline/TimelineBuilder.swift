@@ -294,7 +294,7 @@ public struct TimelineBuilder: Sendable {
 extension TimelineBuilder: Codable {
     enum CodingKeys: String, CodingKey { case state, lastTime, version }
 
-    /// The persisted form's version: 2 since held points are ``SampleValues`` under their wire keys
+    /// The persisted form's version: 2 since held points are `SampleValues` under their wire keys
     /// (`speed`, where version 1's points said `spd`).
     static let version = 2
 

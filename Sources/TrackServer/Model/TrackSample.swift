@@ -11,7 +11,7 @@ public struct TrackSample: Hashable, Sendable {
     public var key: String
     public var id: String?
     public var seq: Int64?
-    /// The measured values (``SampleValues``); they read through: `sample.latitude`.
+    /// The measured values (`SampleValues`); they read through: `sample.latitude`.
     public var values: SampleValues
     public var trigger: String?
     public var state: String?

@@ -182,7 +182,7 @@ extension SQLiteTrackStore {
         migrator.registerMigration("v16-timeline-pending-until") { db in
             try db.execute(sql: SQLiteTrackStore.timelinePendingUntilMigration)
         }
-        // Issue 42 item 1: the record's vertical accuracy (``SampleValues/Field/verticalAccuracy``).
+        // Issue 42 item 1: the record's vertical accuracy (`SampleValues/Field/verticalAccuracy`).
         migrator.registerMigration("v17-vertical-accuracy") { db in
             try db.execute(sql: "ALTER TABLE sample ADD COLUMN vacc REAL")
         }

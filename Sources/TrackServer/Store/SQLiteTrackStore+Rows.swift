@@ -115,7 +115,7 @@ extension SQLiteTrackStore {
     /// The first column after a record read from column 0.
     static let afterRecord = SampleValues.Field.allCases.count
 
-    /// The record from a row whose columns from `start` are ``SampleValues/Field/columnList``.
+    /// The record from a row whose columns from `start` are `SampleValues/Field/columnList`.
     static func values(from row: Row, at start: Int) -> SampleValues {
         SampleValues(
             time: { row[start] }, position: { row[start + $0.index] }, measurement: { row[start + $0.index] },
