@@ -49,6 +49,7 @@ import datetime
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -249,15 +250,29 @@ def run_timed(argv, scratch, timeout, cwd=None, cpu=False):
     time_file = os.path.join(scratch, "time.txt")
     full = ["/usr/bin/time", "-o", time_file, "-f", "%e %M %U %S"] + argv if os.path.exists("/usr/bin/time") else argv
     started = time.monotonic()
+    # Its own process group, so a timeout or an interrupt ends the benchmark under /usr/bin/time too.
+    child = subprocess.Popen(
+        full,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        errors="replace",
+        env=child_env(scratch),
+        cwd=cwd or scratch,
+        start_new_session=True,
+    )
     try:
-        result = subprocess.run(
-            full, capture_output=True, text=True, timeout=timeout, env=child_env(scratch), cwd=cwd or scratch
-        )
-        code, out = result.returncode, result.stdout + result.stderr
-    except subprocess.TimeoutExpired as error:
+        out, _ = child.communicate(timeout=timeout)
+        code = child.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        out, _ = child.communicate()
         code = -1
-        out = (error.stdout or b"").decode(errors="replace") if isinstance(error.stdout, bytes) else (error.stdout or "")
         out += f"\n(timed out after {timeout} s)"
+    except BaseException:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        raise
     wall = time.monotonic() - started
     rss = cpu_seconds = None
     try:
@@ -515,6 +530,10 @@ def main():
     parser.add_argument("--log", default=None, help="append every benchmark's full output to this file")
     parser.add_argument("--timeout", type=int, default=900, help="seconds before a run is killed")
     args = parser.parse_args()
+    # SIGINT or SIGTERM (also when started in the background, where SIGINT comes ignored): the
+    # runs so far are printed.
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, signal.default_int_handler)
 
     builds = {"base": os.path.abspath(args.base), "new": os.path.abspath(args.new)}
     if args.build:
@@ -547,14 +566,14 @@ def main():
                          for previous, arg in zip([None] + arguments, arguments)]
         if key == "import" and not args.import_via_bench:
             for side, build in builds.items():
-                for binary, subcommand, flags in (
+                for binary, command, flags in (
                     ("bgtrack-bench", "import-gen", ["--format", "--size", "--seed", "--out"]),
                     ("bgtrack", "device add", ["--db"]),
                     ("bgtrack", "import", ["--device", "--db"]),
                 ):
-                    missing = check_flags(os.path.join(build, binary), subcommand, flags)
+                    missing = check_flags(os.path.join(build, binary), command, flags)
                     if missing:
-                        sys.exit(f"{side} build's `{binary} {subcommand}` has no {' '.join(missing)}")
+                        sys.exit(f"{side} build's `{binary} {command}` has no {' '.join(missing)}")
         plan.append((key, subcommand, arguments))
     if do_identity:
         for side, build in builds.items():
@@ -575,32 +594,37 @@ def main():
     failure_logs = []
     import_file = None
     import_bytes = 0
+    interrupted = False
     try:
         import_arguments = next((a for k, _, a in plan if k == "import"), None)
         if import_arguments and not args.import_via_bench:
             size = import_arguments[import_arguments.index("--records-size") + 1]
             import_file = generate_import_file(builds["base"], size, root, args.timeout)
             import_bytes = os.path.getsize(import_file)
-        for round_index in range(rounds):
-            order = ["base", "new"] if round_index % 2 == 0 else ["new", "base"]
-            for key, subcommand, arguments in plan:
-                for side in order:
-                    log(f"round {round_index + 1}/{rounds} {key} {side} (load {load()})")
-                    code, out, figures = run_bench(
-                        builds[side], key, subcommand, arguments, root, args.timeout, keep,
-                        import_file=import_file, second=round_index == 0,
-                    )
-                    if code != 0 or not figures:
-                        failures[key][side] += 1
-                        failure_logs.append(f"{key} {side} round {round_index + 1}: exit {code}\n{out[-1500:]}")
-                        log(f"  FAILED (exit {code})")
-                    else:
-                        results[key][side].append(figures)
-            loads.append(load())
-
         identity = []
-        if do_identity:
-            identity = check_identity(builds, root, args, do_compare, do_demo)
+        try:
+            for round_index in range(rounds):
+                order = ["base", "new"] if round_index % 2 == 0 else ["new", "base"]
+                for key, subcommand, arguments in plan:
+                    for side in order:
+                        log(f"round {round_index + 1}/{rounds} {key} {side} (load {load()})")
+                        code, out, figures = run_bench(
+                            builds[side], key, subcommand, arguments, root, args.timeout, keep,
+                            import_file=import_file, second=round_index == 0,
+                        )
+                        if code != 0 or not figures:
+                            failures[key][side] += 1
+                            failure_logs.append(f"{key} {side} round {round_index + 1}: exit {code}\n{out[-1500:]}")
+                            log(f"  FAILED (exit {code})")
+                        else:
+                            results[key][side].append(figures)
+                loads.append(load())
+            if do_identity:
+                identity = check_identity(builds, root, args, do_compare, do_demo)
+        except KeyboardInterrupt:
+            # SIGINT to this process: the table of the runs so far.
+            interrupted = True
+            log("interrupted: printing the runs so far")
     finally:
         shutil.rmtree(root, ignore_errors=True)
         if keep:
@@ -611,7 +635,8 @@ def main():
     print(
         f"{datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, {rounds} interleaved round(s)"
         f"{' (--quick)' if args.quick else ''}, order swapped each round; load average (1/5/15 min) at the start "
-        f"and after each round: {'; '.join(loads)}; {elapsed / 60:.1f} min in all.\n"
+        f"and after each round: {'; '.join(loads)}; {elapsed / 60:.1f} min in all"
+        f"{'; INTERRUPTED (SIGINT), the runs so far' if interrupted else ''}.\n"
     )
     print("| benchmark | base median | new median | new/base | runs (base; new) |")
     print("| --- | ---: | ---: | ---: | --- |")
@@ -667,7 +692,7 @@ def main():
         print("\n### Failures\n")
         for entry in failure_logs:
             print("```\n" + entry + "\n```")
-    return 0 if all_ok else 1
+    return 0 if all_ok and not interrupted else 1
 
 
 def check_identity(builds, root, args, do_compare, do_demo):
