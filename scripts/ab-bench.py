@@ -175,7 +175,7 @@ def parse_parse(out):
         figures["native / JSONDecoder (best)"] = (float(match.group(2)), LOWER)
     match = re.search(r"JSONParser into JSONValue.*?best " + NUMBER + r" µs per point.*?takes " + NUMBER + "×", out)
     if match:
-        figures["JSONParser, best µs/point (new only)"] = (float(match.group(1)), LOWER)
+        figures["JSONParser, best µs/point (since c54a26e)"] = (float(match.group(1)), LOWER)
         figures["JSONParser / JSONDecoder (best)"] = (float(match.group(2)), LOWER)
     return figures
 
@@ -415,6 +415,16 @@ def strip(text, strips):
     for pattern, replacement, _ in strips:
         text = pattern.sub(replacement, text)
     return text
+
+
+def differing_lines(a, b):
+    """How many line positions differ (a line count, not a minimal diff)."""
+    lines_a, lines_b = a.splitlines(), b.splitlines()
+    return sum(
+        1
+        for index in range(max(len(lines_a), len(lines_b)))
+        if index >= len(lines_a) or index >= len(lines_b) or lines_a[index] != lines_b[index]
+    )
 
 
 def first_differences(a, b, limit=8):
@@ -712,7 +722,7 @@ def check_identity(builds, root, args, do_compare, do_demo):
             )
             continue
         a, b = outputs["base"][1], outputs["new"][1]
-        verdict = "IDENTICAL" if a == b else "DIFFERENT"
+        verdict = "IDENTICAL" if a == b else f"DIFFERENT ({differing_lines(a, b)} line positions differ)"
         lines.append(
             f"- `bgtrack compare {' '.join(arguments)}` ({label}): **{verdict}** ({len(a.encode())} / {len(b.encode())} "
             f"bytes, {len(a.splitlines())} / {len(b.splitlines())} lines; {outputs['base'][2]:.1f} s / "
@@ -749,7 +759,7 @@ def check_identity(builds, root, args, do_compare, do_demo):
             lines.append(f"- **demo report: FAILED** ({side}, exit {code}, `{' '.join(argv[1:])}`): {out[-800:]}")
             return lines
     a, b = (strip(reports[side][1], DEMO_STRIPS) for side in ("base", "new"))
-    verdict = "IDENTICAL" if a == b else "DIFFERENT"
+    verdict = "IDENTICAL" if a == b else f"DIFFERENT ({differing_lines(a, b)} line positions differ)"
     commands = "; ".join(f"{side}: `bgtrack {' '.join(reports[side][5][1:])}`" for side in ("base", "new"))
     lines.append(
         f"- demo report (`report-{reports['base'][2]}.txt` / `report-{reports['new'][2]}.txt`): **{verdict}** "
