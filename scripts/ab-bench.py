@@ -27,7 +27,9 @@ without generating it again and without its raw-commit baseline, which here is t
 (--import-via-bench runs `bgtrack-bench import` itself: about 2.5× the time).
 
 It prints a markdown table of medians (benchmark | base median | new median | new/base | runs) and
-the per-run values. Then byte-identity, base against new:
+the per-run values. Then byte-identity, base (or --identity-base DIR: 28e21c7 still ran iOS 6-16
+rows and the demo on the keep-alive machine directly, which issue 39 removed, so its compare matrix
+and demo report differ from main's by design) against new, as a line diff:
 
   - the compare matrix: `bgtrack compare` (table) and `bgtrack compare --format json`; nothing
     stripped (the command prints no timings);
@@ -46,6 +48,7 @@ before anything runs. Exit status: 0 when every run succeeded and both outputs a
 
 import argparse
 import datetime
+import difflib
 import os
 import re
 import shutil
@@ -418,25 +421,26 @@ def strip(text, strips):
 
 
 def differing_lines(a, b):
-    """How many line positions differ (a line count, not a minimal diff)."""
-    lines_a, lines_b = a.splitlines(), b.splitlines()
+    """Lines removed plus lines added in a line diff of a and b."""
     return sum(
         1
-        for index in range(max(len(lines_a), len(lines_b)))
-        if index >= len(lines_a) or index >= len(lines_b) or lines_a[index] != lines_b[index]
+        for line in difflib.unified_diff(a.splitlines(), b.splitlines(), lineterm="", n=0)
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
     )
 
 
 def first_differences(a, b, limit=8):
-    lines_a, lines_b = a.splitlines(), b.splitlines()
+    """The first `limit` changed lines of a line diff (- base, + new), with their hunk headers."""
     out = []
-    for index in range(max(len(lines_a), len(lines_b))):
-        left = lines_a[index] if index < len(lines_a) else "<end of output>"
-        right = lines_b[index] if index < len(lines_b) else "<end of output>"
-        if left != right:
-            out.append(f"  line {index + 1}:\n    base: {left[:300]}\n    new:  {right[:300]}")
-            if len(out) >= limit:
+    changed = 0
+    for line in difflib.unified_diff(a.splitlines(), b.splitlines(), "base", "new", lineterm="", n=0):
+        if line.startswith(("+++", "---")):
+            continue
+        if line[:1] in "+-":
+            changed += 1
+            if changed > limit:
                 break
+        out.append("  " + line[:300])
     return out
 
 
@@ -521,6 +525,12 @@ def main():
     parser.add_argument(
         "--no-repeat-demo", action="store_true", help="run the new build's demo once (default: twice, for determinism)"
     )
+    parser.add_argument(
+        "--identity-base",
+        default=None,
+        help="release build dir to check byte-identity against (default: --base); e.g. a build from before a "
+        "refactor when --base is older than changes that were meant to alter the outputs",
+    )
     parser.add_argument("--demo-day", default="2024-11-25", help="the demo's day where a build has --day")
     parser.add_argument("--demo-time-zone", default="UTC", help="the demo's zone where a build has --time-zone")
     parser.add_argument(
@@ -586,8 +596,11 @@ def main():
                         sys.exit(f"{side} build's `{binary} {command}` has no {' '.join(missing)}")
         plan.append((key, subcommand, arguments))
     if do_identity:
-        for side, build in builds.items():
+        reference = {"base": os.path.abspath(args.identity_base or args.base), "new": builds["new"]}
+        for side, build in reference.items():
             binary = os.path.join(build, "bgtrack")
+            if not os.access(binary, os.X_OK):
+                sys.exit(f"{build}: no executable bgtrack")
             for subcommand, flags in (("compare", ["--format"]), ("demo", ["--exit", "--data", "--port"])):
                 missing = check_flags(binary, subcommand, flags)
                 if missing:
@@ -630,7 +643,8 @@ def main():
                             results[key][side].append(figures)
                 loads.append(load())
             if do_identity:
-                identity = check_identity(builds, root, args, do_compare, do_demo)
+                reference = {"base": os.path.abspath(args.identity_base or args.base), "new": builds["new"]}
+                identity = check_identity(reference, root, args, do_compare, do_demo)
         except KeyboardInterrupt:
             # SIGINT to this process: the table of the runs so far.
             interrupted = True
@@ -693,7 +707,7 @@ def main():
         "commit; the import's own peak RSS is its row)."
     )
     if identity:
-        print("\n### Byte-identity, base vs new\n")
+        print(f"\n### Byte-identity, `{os.path.abspath(args.identity_base or args.base)}` (base) vs new\n")
         for line in identity:
             print(line)
             if "DIFFERENT" in line or "FAILED" in line:
@@ -722,7 +736,7 @@ def check_identity(builds, root, args, do_compare, do_demo):
             )
             continue
         a, b = outputs["base"][1], outputs["new"][1]
-        verdict = "IDENTICAL" if a == b else f"DIFFERENT ({differing_lines(a, b)} line positions differ)"
+        verdict = "IDENTICAL" if a == b else f"DIFFERENT ({differing_lines(a, b)} lines removed or added)"
         lines.append(
             f"- `bgtrack compare {' '.join(arguments)}` ({label}): **{verdict}** ({len(a.encode())} / {len(b.encode())} "
             f"bytes, {len(a.splitlines())} / {len(b.splitlines())} lines; {outputs['base'][2]:.1f} s / "
@@ -759,7 +773,7 @@ def check_identity(builds, root, args, do_compare, do_demo):
             lines.append(f"- **demo report: FAILED** ({side}, exit {code}, `{' '.join(argv[1:])}`): {out[-800:]}")
             return lines
     a, b = (strip(reports[side][1], DEMO_STRIPS) for side in ("base", "new"))
-    verdict = "IDENTICAL" if a == b else f"DIFFERENT ({differing_lines(a, b)} line positions differ)"
+    verdict = "IDENTICAL" if a == b else f"DIFFERENT ({differing_lines(a, b)} lines removed or added)"
     commands = "; ".join(f"{side}: `bgtrack {' '.join(reports[side][5][1:])}`" for side in ("base", "new"))
     lines.append(
         f"- demo report (`report-{reports['base'][2]}.txt` / `report-{reports['new'][2]}.txt`): **{verdict}** "
