@@ -180,8 +180,7 @@ extension PostgresTrackStore: SampleStore {
             case .longitude: try binds.append(NullableArray(samples.map { Optional($0.longitude) }))
             case .charging: try binds.append(NullableArray(samples.map(\.charging)))
             case .accuracy, .verticalAccuracy, .altitude, .speed, .course, .battery:
-                guard let keyPath = field.measurement else { continue }
-                try binds.append(NullableArray(samples.map { $0.values[keyPath: keyPath] }))
+                try binds.append(NullableArray(samples.map { $0.values.measurement(field) }))
             }
         }
         try binds.append(NullableArray(samples.map(\.trigger)))

@@ -34,6 +34,7 @@ public struct LocationFix: Hashable, Sendable {
             isApproximate: isApproximate)
     }
 
+    @inlinable
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<SampleValues, Value>) -> Value {
         get { values[keyPath: keyPath] }
         set { values[keyPath: keyPath] = newValue }

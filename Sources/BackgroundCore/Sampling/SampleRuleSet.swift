@@ -110,8 +110,7 @@ public enum SampleRuleSet {
     private static func checkMeasurements(_ values: SampleValues, seq: Int64?) throws(SampleRuleViolation) {
         for field in SampleValues.Field.measurements {
             // `contains` is false for NaN, so a NaN breaks the rule like any value out of range.
-            guard let keyPath = field.measurement, let value = values[keyPath: keyPath],
-                let rule = rule(for: field), !rule.range.contains(value)
+            guard let value = values.measurement(field), let rule = rule(for: field), !rule.range.contains(value)
             else { continue }
             throw SampleRuleViolation(
                 rule.code, field: field.wireKey,

@@ -55,9 +55,9 @@ public struct SampleValues: Hashable, Sendable {
     /// speed, course and vertical accuracy -1) made `nil`: what a store keeps of a fix.
     public var withoutUnknownSentinels: SampleValues {
         var values = self
-        for keyPath in [\SampleValues.verticalAccuracy, \.speed, \.course] {
-            values[keyPath: keyPath] = values[keyPath: keyPath].flatMap { $0 < 0 ? nil : $0 }
-        }
+        values.verticalAccuracy = verticalAccuracy.flatMap { $0 < 0 ? nil : $0 }
+        values.speed = speed.flatMap { $0 < 0 ? nil : $0 }
+        values.course = course.flatMap { $0 < 0 ? nil : $0 }
         return values
     }
 }
@@ -101,20 +101,23 @@ extension SampleValues {
 
         /// The optional `Double` measurements (every field after the position but ``charging``),
         /// in declaration order; stores bind and read them in this order.
-        public static let measurements: [Field] = allCases.filter { $0.measurement != nil }
+        public static let measurements: [Field] = [
+            .accuracy, .verticalAccuracy, .altitude, .speed, .course, .battery,
+        ]
+    }
 
-        /// Where a measurement lives in the record; `nil` for the time, the position and
-        /// ``charging``.
-        public var measurement: WritableKeyPath<SampleValues, Double?>? {
-            switch self {
-            case .time, .latitude, .longitude, .charging: nil
-            case .accuracy: \.accuracy
-            case .verticalAccuracy: \.verticalAccuracy
-            case .altitude: \.altitude
-            case .speed: \.speed
-            case .course: \.course
-            case .battery: \.battery
-            }
+    /// The value of a measurement field (``Field/measurements``); `nil` when unknown and for the
+    /// other fields. A switch, not a key path: stores and rules call it for every sample.
+    @inlinable
+    public func measurement(_ field: Field) -> Double? {
+        switch field {
+        case .time, .latitude, .longitude, .charging: nil
+        case .accuracy: accuracy
+        case .verticalAccuracy: verticalAccuracy
+        case .altitude: altitude
+        case .speed: speed
+        case .course: course
+        case .battery: battery
         }
     }
 }
@@ -126,11 +129,13 @@ extension SampleValues: Codable {
             time: Instant(milliseconds: try container.decode(Int64.self, forKey: .time)),
             latitude: try container.decode(Double.self, forKey: .latitude),
             longitude: try container.decode(Double.self, forKey: .longitude),
+            accuracy: try container.decodeIfPresent(Double.self, forKey: .accuracy),
+            verticalAccuracy: try container.decodeIfPresent(Double.self, forKey: .verticalAccuracy),
+            altitude: try container.decodeIfPresent(Double.self, forKey: .altitude),
+            speed: try container.decodeIfPresent(Double.self, forKey: .speed),
+            course: try container.decodeIfPresent(Double.self, forKey: .course),
+            battery: try container.decodeIfPresent(Double.self, forKey: .battery),
             charging: try container.decodeIfPresent(Bool.self, forKey: .charging))
-        for field in Field.measurements {
-            guard let keyPath = field.measurement else { continue }
-            self[keyPath: keyPath] = try container.decodeIfPresent(Double.self, forKey: field)
-        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -139,8 +144,7 @@ extension SampleValues: Codable {
         try container.encode(latitude, forKey: .latitude)
         try container.encode(longitude, forKey: .longitude)
         for field in Field.measurements {
-            guard let keyPath = field.measurement else { continue }
-            try container.encodeIfPresent(self[keyPath: keyPath], forKey: field)
+            try container.encodeIfPresent(measurement(field), forKey: field)
         }
         try container.encodeIfPresent(charging, forKey: .charging)
     }
@@ -165,8 +169,7 @@ extension SampleValues {
         case .latitude: .real(latitude)
         case .longitude: .real(longitude)
         case .charging: charging.map(Stored.boolean) ?? .null
-        case .accuracy, .verticalAccuracy, .altitude, .speed, .course, .battery:
-            Stored(field.measurement.flatMap { self[keyPath: $0] })
+        case .accuracy, .verticalAccuracy, .altitude, .speed, .course, .battery: Stored(measurement(field))
         }
     }
 
@@ -180,10 +183,12 @@ extension SampleValues {
         self.init(
             time: Instant(milliseconds: try time()), latitude: try position(.latitude),
             longitude: try position(.longitude))
-        for field in Field.measurements {
-            guard let keyPath = field.measurement else { continue }
-            self[keyPath: keyPath] = try measurement(field)
-        }
+        accuracy = try measurement(.accuracy)
+        verticalAccuracy = try measurement(.verticalAccuracy)
+        altitude = try measurement(.altitude)
+        speed = try measurement(.speed)
+        course = try measurement(.course)
+        battery = try measurement(.battery)
         charging = try flag(.charging)
     }
 }

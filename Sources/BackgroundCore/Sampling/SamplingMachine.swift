@@ -174,8 +174,7 @@ public struct SamplingMachine: Sendable {
             return .notFinite(field: name)
         }
         for field in SampleValues.Field.measurements {
-            guard let keyPath = field.measurement, let value = fix.values[keyPath: keyPath], !value.isFinite,
-                let rule = SampleRuleSet.rule(for: field)
+            guard let value = fix.values.measurement(field), !value.isFinite, let rule = SampleRuleSet.rule(for: field)
             else { continue }
             return .notFinite(field: rule.name)
         }

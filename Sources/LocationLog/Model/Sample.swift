@@ -48,6 +48,7 @@ public struct Sample: Hashable, Sendable, Identifiable {
         self.init(id: id, seq: seq, values: values, trigger: trigger, state: state)
     }
 
+    @inlinable
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<SampleValues, Value>) -> Value {
         get { values[keyPath: keyPath] }
         set { values[keyPath: keyPath] = newValue }

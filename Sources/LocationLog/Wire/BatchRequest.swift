@@ -64,6 +64,7 @@ public struct WireSample: Hashable, Sendable {
             state: sample.state.rawValue)
     }
 
+    @inlinable
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<SampleValues, Value>) -> Value {
         get { values[keyPath: keyPath] }
         set { values[keyPath: keyPath] = newValue }

@@ -15,6 +15,7 @@ public struct DetailInput: Hashable, Sendable {
         self.point = point
     }
 
+    @inlinable
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<SampleValues, Value>) -> Value {
         get { point[keyPath: keyPath] }
         set { point[keyPath: keyPath] = newValue }

@@ -115,34 +115,34 @@ struct NativeBatchScanner {
                 sample.seq = try integer()
             case Key.t:
                 bit = 1 << 2
-                sample.time.milliseconds = try integer()
+                sample.values.time.milliseconds = try integer()
             case Key.lat:
                 bit = 1 << 3
-                sample.latitude = try number()
+                sample.values.latitude = try number()
             case Key.lon:
                 bit = 1 << 4
-                sample.longitude = try number()
+                sample.values.longitude = try number()
             case Key.acc:
                 bit = 1 << 5
-                sample.accuracy = try optionalNumber()
+                sample.values.accuracy = try optionalNumber()
             case Key.alt:
                 bit = 1 << 6
-                sample.altitude = try optionalNumber()
+                sample.values.altitude = try optionalNumber()
             case Key.speed:
                 bit = 1 << 7
-                sample.speed = try optionalNumber()
+                sample.values.speed = try optionalNumber()
             case Key.course:
                 bit = 1 << 8
-                sample.course = try optionalNumber()
+                sample.values.course = try optionalNumber()
             case Key.battery:
                 bit = 1 << 9
-                sample.battery = try optionalNumber()
+                sample.values.battery = try optionalNumber()
             case Key.charging:
                 bit = 1 << 10
-                sample.charging = try optionalBool()
+                sample.values.charging = try optionalBool()
             case Key.vacc:
                 bit = 1 << 13
-                sample.verticalAccuracy = try optionalNumber()
+                sample.values.verticalAccuracy = try optionalNumber()
             case Key.trigger:
                 bit = 1 << 11
                 sample.trigger = try optionalString()

@@ -30,6 +30,7 @@ public struct TrackSample: Hashable, Sendable {
         self.source = source
     }
 
+    @inlinable
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<SampleValues, Value>) -> Value {
         get { values[keyPath: keyPath] }
         set { values[keyPath: keyPath] = newValue }
