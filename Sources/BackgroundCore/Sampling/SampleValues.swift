@@ -151,28 +151,6 @@ extension SampleValues: Codable {
 }
 
 extension SampleValues {
-    /// One field's value as a store keeps it: the time as epoch milliseconds, `charging` as a
-    /// boolean, every other field as a number; `nil` when unknown.
-    public enum Stored: Hashable, Sendable {
-        case integer(Int64)
-        case real(Double)
-        case boolean(Bool)
-        case null
-
-        init(_ value: Double?) { self = value.map(Stored.real) ?? .null }
-    }
-
-    /// The value of `field` as a store writes it.
-    public func stored(_ field: Field) -> Stored {
-        switch field {
-        case .time: .integer(time.milliseconds)
-        case .latitude: .real(latitude)
-        case .longitude: .real(longitude)
-        case .charging: charging.map(Stored.boolean) ?? .null
-        case .accuracy, .verticalAccuracy, .altitude, .speed, .course, .battery: Stored(measurement(field))
-        }
-    }
-
     /// A record read from a store's row, field by field, in ``Field/allCases`` order (the order of
     /// ``Field/columnList``): `time` reads the time, `position` a coordinate, `measurement` an
     /// optional number and `flag` `charging`.

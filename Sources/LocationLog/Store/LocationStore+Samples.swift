@@ -230,19 +230,21 @@ public struct QuarantinedSample: Hashable, Sendable {
 enum SampleColumns {
     /// `id, seq`, the record's columns (`SampleValues/Field/columnList`), `trigger, state`.
     static let list = "id, seq, \(SampleValues.Field.columnList), trigger, state"
-    private static let count = SampleValues.Field.allCases.count + 4
+    /// The record's fields in column order, once (`allCases` builds a new array at each call).
+    private static let fields = SampleValues.Field.allCases
+    private static let count = fields.count + 4
 
     static func insert(into table: String) -> String {
         "INSERT INTO \(table) (\(list)) VALUES (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
     }
 
     static func arguments(_ s: Sample) -> StatementArguments {
-        var values: [(any DatabaseValueConvertible)?] = [s.id.wireString, s.seq]
-        for field in SampleValues.Field.allCases {
-            values.append(s.values.stored(field).databaseValue)
-        }
-        values += [s.trigger.rawValue, s.state.rawValue]
-        return StatementArguments(values)
+        // An array literal, which GRDB builds with its specialised map (see `SQLiteTrackStore`).
+        let record = s.values.databaseArguments
+        return [
+            s.id.wireString, s.seq, record[0], record[1], record[2], record[3], record[4], record[5], record[6],
+            record[7], record[8], record[9], s.trigger.rawValue, s.state.rawValue,
+        ]
     }
 
     /// `nil` only for a row no version of this code could have written (bad id or enum, a value

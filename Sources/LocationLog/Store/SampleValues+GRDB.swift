@@ -1,14 +1,13 @@
 package import BackgroundCore
 package import GRDB
 
-extension SampleValues.Stored {
-    /// The value as GRDB binds it.
-    package var databaseValue: DatabaseValue {
-        switch self {
-        case .integer(let value): value.databaseValue
-        case .real(let value): value.databaseValue
-        case .boolean(let value): value.databaseValue
-        case .null: .null
-        }
+extension SampleValues {
+    /// The record's values as GRDB binds them, in `Field.columnList` order.
+    package var databaseArguments: [DatabaseValue] {
+        [
+            time.milliseconds.databaseValue, latitude.databaseValue, longitude.databaseValue,
+            accuracy.databaseValue, verticalAccuracy.databaseValue, altitude.databaseValue, speed.databaseValue,
+            course.databaseValue, battery.databaseValue, charging.databaseValue,
+        ]
     }
 }
