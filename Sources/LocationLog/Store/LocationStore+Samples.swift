@@ -230,9 +230,7 @@ public struct QuarantinedSample: Hashable, Sendable {
 enum SampleColumns {
     /// `id, seq`, the record's columns (`SampleValues/Field/columnList`), `trigger, state`.
     static let list = "id, seq, \(SampleValues.Field.columnList), trigger, state"
-    /// The record's fields in column order, once (`allCases` builds a new array at each call).
-    private static let fields = SampleValues.Field.allCases
-    private static let count = fields.count + 4
+    private static let count = SampleValues.Field.allCases.count + 4
 
     static func insert(into table: String) -> String {
         "INSERT INTO \(table) (\(list)) VALUES (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
