@@ -9,7 +9,7 @@ extension PostgresTrackStore {
     // ended, and its rows are decoded as they arrive from PostgresNIO's row sequence.
 
     public func trackPage(
-        device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int
+        device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int, content: TrackPage.Content
     ) async throws -> TrackPage {
         let lower = max(from.milliseconds, after?.time ?? from.milliseconds)
         // Before the first page no row is excluded: (lower, -1) is below every (t, id) at `lower`.
@@ -18,7 +18,7 @@ extension PostgresTrackStore {
         do {
             let rows = try await client.query(
                 """
-                SELECT \(unescaped: SampleValues.Field.columnList), id FROM sample
+                SELECT \(unescaped: content.columnList), id FROM sample
                 WHERE device_id = (SELECT id FROM device WHERE name = \(device)) AND t >= \(lower) AND t < \(to.ms)
                     AND (t > \(lower) OR id > \(afterRow))
                 ORDER BY t, id LIMIT \(size)
@@ -28,7 +28,15 @@ extension PostgresTrackStore {
             var last: TrackPageKey?
             for try await row in rows {
                 let columns = row.makeRandomAccess()
-                let point = try Self.values(from: columns)
+                let point =
+                    switch content {
+                    case .record: try Self.values(from: columns)
+                    case .positions:
+                        SampleValues(
+                            time: Instant(milliseconds: try columns[SampleValues.Field.time.column].decode(Int64.self)),
+                            latitude: try columns[SampleValues.Field.latitude.column].decode(Double.self),
+                            longitude: try columns[SampleValues.Field.longitude.column].decode(Double.self))
+                    }
                 points.append(point)
                 last = TrackPageKey(time: point.time.milliseconds, row: try columns["id"].decode(Int64.self))
             }

@@ -51,6 +51,11 @@ public struct SampleValues: Hashable, Sendable {
         self.charging = charging
     }
 
+    /// The time and the position alone, every measurement unknown.
+    public var positionOnly: SampleValues {
+        SampleValues(time: time, latitude: latitude, longitude: longitude)
+    }
+
     /// The values with the negative sentinels providers send for "unknown" (Core Location's
     /// speed, course and vertical accuracy -1) made `nil`: what a store keeps of a fix.
     public var withoutUnknownSentinels: SampleValues {
@@ -81,9 +86,9 @@ extension SampleValues {
 
         /// The columns of every field, in declaration order, for a `SELECT` or an `INSERT`.
         public static let columnList = allCases.map(\.column).joined(separator: ", ")
-
         /// The field's place in ``allCases`` and ``columnList``, for a store that reads columns by
         /// position.
+        @inlinable
         public var index: Int {
             switch self {
             case .time: 0

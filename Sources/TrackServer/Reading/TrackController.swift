@@ -59,7 +59,7 @@ struct TrackController: Sendable {
         let body = TrackBody(
             reader: TrackReader(
                 store: samples, device: device, from: query.from, to: query.to, maximumGap: gapThreshold,
-                simplify: query.simplify),
+                simplify: query.simplify, content: query.format == .polyline ? .positions : .record),
             format: query.format, name: device, segmentCount: segmentCount,
             timeline: try await exportedTimeline(device: device, from: query.from, to: query.to, format: query.format),
             localTime: try await localTime(device: device).exportLocalTime(from: query.from, to: query.to))

@@ -23,6 +23,8 @@ struct TrackReader: Sendable {
     var to: Instant
     var maximumGap: Duration
     var simplify: Double?
+    /// What each point carries: `.positions` for a polyline, which draws nothing else.
+    var content = TrackPage.Content.record
     var pageSize = 4096
     var window = 32_768
 
@@ -35,7 +37,8 @@ struct TrackReader: Sendable {
         let tolerance = simplify.flatMap { $0 > 0 ? $0 : nil }
         repeat {
             try Task.checkCancellation()
-            let page = try await store.trackPage(device: device, from: from, to: to, after: after, limit: pageSize)
+            let page = try await store.trackPage(
+                device: device, from: from, to: to, after: after, limit: pageSize, content: content)
             for point in page.points {
                 if lastTime.map({ point.time - $0 > maximumGap }) ?? true {
                     if !pending.isEmpty {

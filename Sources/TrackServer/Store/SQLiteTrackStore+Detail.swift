@@ -194,7 +194,7 @@ extension SQLiteTrackStore: TrackDetailStore {
             var last: TrackPageKey?
             while let row = try rows.next() {
                 points.append(
-                    DrawnPoint(point: Self.values(from: row, at: 0), startsSegment: row[Self.afterRecord + 1]))
+                    DrawnPoint(point: try SampleValues(row: row, at: 0), startsSegment: row[Self.afterRecord + 1]))
                 last = TrackPageKey(time: row[0], row: row[Self.afterRecord])
             }
             return DrawnPage(points: points, next: points.count == size && size > 0 ? last : nil)
@@ -213,7 +213,8 @@ extension SQLiteTrackStore: TrackDetailStore {
                 arguments: [device, from.milliseconds, to.milliseconds, max(0, limit)]
             ).map { row in
                 FlaggedPoint(
-                    point: Self.values(from: row, at: 0), flag: SampleFlag(rawValue: row[Self.afterRecord]) ?? .none)
+                    point: try SampleValues(row: row, at: 0), flag: SampleFlag(rawValue: row[Self.afterRecord]) ?? .none
+                )
             }
         }
     }

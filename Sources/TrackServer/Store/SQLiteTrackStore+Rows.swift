@@ -108,20 +108,13 @@ extension SQLiteTrackStore {
     /// A row of ``sampleColumns``, by position: decoding by name lowercases each name for each
     /// row, which cost more than the rest of a read (the timeline's rebuilds read every sample of
     /// an entry).
-    static func sample(from row: Row) -> TrackSample {
+    static func sample(from row: Row) throws -> TrackSample {
         let tail = 3 + afterRecord
         return TrackSample(
-            key: row[0], id: row[1], seq: row[2], values: values(from: row, at: 3), trigger: row[tail],
+            key: row[0], id: row[1], seq: row[2], values: try SampleValues(row: row, at: 3), trigger: row[tail],
             state: row[tail + 1], source: IngestSource(rawValue: row[tail + 2]) ?? .native)
     }
 
     /// The first column after a record read from column 0.
     static let afterRecord = SampleValues.Field.allCases.count
-
-    /// The record from a row whose columns from `start` are `SampleValues/Field/columnList`.
-    static func values(from row: Row, at start: Int) -> SampleValues {
-        SampleValues(
-            time: { row[start] }, position: { row[start + $0.index] }, measurement: { row[start + $0.index] },
-            flag: { row[start + $0.index] })
-    }
 }

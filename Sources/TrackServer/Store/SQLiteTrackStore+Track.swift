@@ -9,7 +9,7 @@ extension SQLiteTrackStore {
     // one ended instead of skipping over the pages before it.
 
     public func trackPage(
-        device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int
+        device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int, content: TrackPage.Content
     ) async throws -> TrackPage {
         let lower = max(from.milliseconds, after?.time ?? from.milliseconds)
         // Before the first page no row is excluded: (lower, -1) is below every (t, id) at `lower`.
@@ -18,7 +18,7 @@ extension SQLiteTrackStore {
         return try await writer.read { db in
             let statement = try db.cachedStatement(
                 sql: """
-                    SELECT \(SampleValues.Field.columnList), id FROM sample
+                    SELECT \(content.columnList), id FROM sample
                     WHERE device_id = (SELECT id FROM device WHERE name = ?) AND t >= ? AND t < ?
                         AND (t > ? OR id > ?)
                     ORDER BY t, id LIMIT ?
@@ -28,9 +28,18 @@ extension SQLiteTrackStore {
             var points: [SampleValues] = []
             points.reserveCapacity(min(size, 4096))
             var last: TrackPageKey?
+            let idColumn = content == .record ? Self.afterRecord : 3  // after t, lat, lon
             while let row = try rows.next() {
-                points.append(Self.values(from: row, at: 0))
-                last = TrackPageKey(time: row[0], row: row[Self.afterRecord])
+                switch content {
+                case .record: points.append(try SampleValues(row: row, at: 0))
+                case .positions:
+                    points.append(
+                        SampleValues(
+                            time: Instant(milliseconds: try row.decode(atIndex: 0)),
+                            latitude: try row.decode(atIndex: 1),
+                            longitude: try row.decode(atIndex: 2)))
+                }
+                last = TrackPageKey(time: row[0], row: row[idColumn])
             }
             return TrackPage(points: points, next: points.count == size && size > 0 ? last : nil)
         }

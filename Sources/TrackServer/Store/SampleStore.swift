@@ -30,10 +30,11 @@ public protocol SampleStore: Sendable {
     /// when a limit is given, so a reader can bound its memory.
     func samples(device: String, from: Instant, to: Instant, limit: Int?) async throws -> [TrackSample]
     /// The next page of a track read: up to `limit` points of the device with `from <= time < to`
-    /// that come after `after` in (time, row) order, only the columns an export draws. A long range
-    /// is read page by page, so a reader holds one page at a time whatever the range.
-    func trackPage(device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int) async throws
-        -> TrackPage
+    /// that come after `after` in (time, row) order, with the fields `content` asks for. A long
+    /// range is read page by page, so a reader holds one page at a time whatever the range.
+    func trackPage(
+        device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int, content: TrackPage.Content
+    ) async throws -> TrackPage
     /// How many samples the device holds with `from <= time < to`, counting no further than
     /// `atMost` (the index alone, no row read): a read over the limit is refused before it starts.
     func sampleCount(device: String, from: Instant, to: Instant, atMost: Int) async throws -> Int

@@ -16,8 +16,26 @@ public struct TrackPageKey: Hashable, Sendable {
     }
 }
 
-/// One page of ``TrackStore/trackPage(device:from:to:after:limit:)``.
+/// One page of ``SampleStore/trackPage(device:from:to:after:limit:content:)``.
 public struct TrackPage: Sendable {
+    /// What a page reads of each sample.
+    public enum Content: Sendable {
+        /// Every field of the record (exports).
+        case record
+        /// The time and the position, every measurement `nil`: what a polyline draws. The SQL
+        /// stores read 3 columns of the record's 10, which is most of a polyline's cost.
+        case positions
+
+        /// The columns a page reads, in the record's order (then the stores read `id`).
+        public var columnList: String {
+            switch self {
+            case .record: SampleValues.Field.columnList
+            case .positions:
+                [SampleValues.Field.time, .latitude, .longitude].map(\.column).joined(separator: ", ")
+            }
+        }
+    }
+
     public var points: [SampleValues]
     /// Where the next page starts; `nil` when this page was the last (it held fewer than asked).
     public var next: TrackPageKey?
@@ -29,17 +47,24 @@ public struct TrackPage: Sendable {
 }
 
 extension SampleStore {
+    /// Every field of the record: ``trackPage(device:from:to:after:limit:content:)`` with `.record`.
+    public func trackPage(
+        device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int
+    ) async throws -> TrackPage {
+        try await trackPage(device: device, from: from, to: to, after: after, limit: limit, content: .record)
+    }
+
     /// The default reads the samples and pages them in memory (correct for any store, the memory of
     /// the whole range; the SQL stores read only the page). Rows are numbered by their place in
     /// the range, which is stable while nothing is inserted into it.
     public func trackPage(
-        device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int
+        device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int, content: TrackPage.Content
     ) async throws -> TrackPage {
         let all = try await samples(device: device, from: from, to: to, limit: nil)
         let start = after.map { Int($0.row) + 1 } ?? 0
         guard limit > 0, start < all.count else { return TrackPage(points: [], next: nil) }
         let end = min(all.count, start + limit)
-        let points = all[start..<end].map(\.values)
+        let points = all[start..<end].map { content == .record ? $0.values : $0.values.positionOnly }
         let next = points.count == limit ? TrackPageKey(time: all[end - 1].time.milliseconds, row: Int64(end - 1)) : nil
         return TrackPage(points: points, next: next)
     }

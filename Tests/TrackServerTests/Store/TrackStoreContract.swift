@@ -231,18 +231,23 @@ enum StoreContract {
         let end = start + .seconds(5_001)
         let whole = try await store.samples(device: "a", from: start, to: end).map(\.values)
         #expect(whole.count == seconds.count)
+        #expect(whole.allSatisfy { $0.accuracy != nil }, "the samples carry measurements for .positions to leave out")
         for size in [1, 2, 3, 4, 100] {
-            var after: TrackPageKey?
-            var read: [SampleValues] = []
-            var pages = 0
-            repeat {
-                let page = try await store.trackPage(device: "a", from: start, to: end, after: after, limit: size)
-                #expect(page.points.count <= size)
-                read += page.points
-                after = page.next
-                pages += 1
-            } while after != nil && pages < 100
-            #expect(read == whole, "pages of \(size)")
+            for content in [TrackPage.Content.record, .positions] {
+                var after: TrackPageKey?
+                var read: [SampleValues] = []
+                var pages = 0
+                repeat {
+                    let page = try await store.trackPage(
+                        device: "a", from: start, to: end, after: after, limit: size, content: content)
+                    #expect(page.points.count <= size)
+                    read += page.points
+                    after = page.next
+                    pages += 1
+                } while after != nil && pages < 100
+                #expect(
+                    read == (content == .record ? whole : whole.map(\.positionOnly)), "pages of \(size), \(content)")
+            }
         }
         let inner = try await store.trackPage(
             device: "a", from: start + .seconds(60), to: start + .seconds(2_000), after: nil, limit: 100)

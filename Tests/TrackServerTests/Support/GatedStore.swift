@@ -82,10 +82,11 @@ struct GatedStore: TrackStore {
     var readGate: Gate?
 
     func trackPage(
-        device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int
+        device: String, from: Instant, to: Instant, after: TrackPageKey?, limit: Int, content: TrackPage.Content
     ) async throws -> TrackPage {
         await readGate?.pass()
-        let page = try await base.trackPage(device: device, from: from, to: to, after: after, limit: limit)
+        let page = try await base.trackPage(
+            device: device, from: from, to: to, after: after, limit: limit, content: content)
         await log.append(.rowsRead(page.points.count))
         return page
     }
