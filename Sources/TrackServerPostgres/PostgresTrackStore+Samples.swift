@@ -174,13 +174,11 @@ extension PostgresTrackStore: SampleStore {
         try binds.append(NullableArray(samples.map(\.id)))
         try binds.append(NullableArray(samples.map(\.seq)))
         for field in fields {
-            switch field {
+            switch field.kind {
             case .time: try binds.append(NullableArray(samples.map { Optional($0.time.ms) }))
-            case .latitude: try binds.append(NullableArray(samples.map { Optional($0.latitude) }))
-            case .longitude: try binds.append(NullableArray(samples.map { Optional($0.longitude) }))
-            case .charging: try binds.append(NullableArray(samples.map(\.charging)))
-            case .accuracy, .verticalAccuracy, .altitude, .speed, .course, .battery:
-                try binds.append(NullableArray(samples.map { $0.values.measurement(field) }))
+            case .coordinate: try binds.append(NullableArray(samples.map { $0.values.coordinate(field) }))
+            case .measurement: try binds.append(NullableArray(samples.map { $0.values.measurement(field) }))
+            case .flag: try binds.append(NullableArray(samples.map { $0.values.flag(field) }))
             }
         }
         try binds.append(NullableArray(samples.map(\.trigger)))
@@ -210,10 +208,10 @@ extension PostgresTrackStore: SampleStore {
 
     /// The PostgreSQL type of a record field's column.
     private static func arrayType(_ field: SampleValues.Field) -> String {
-        switch field {
+        switch field.kind {
         case .time: "int8"
-        case .charging: "bool"
-        case .latitude, .longitude, .accuracy, .verticalAccuracy, .altitude, .speed, .course, .battery: "float8"
+        case .coordinate, .measurement: "float8"
+        case .flag: "bool"
         }
     }
 

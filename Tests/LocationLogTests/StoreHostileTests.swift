@@ -147,6 +147,33 @@ import Testing
         #expect(try store.pendingCount() == 1)
     }
 
+    /// A value outside its rule (an altitude of 200 km, a speed of 3 km/s, an accuracy of 0 m or
+    /// of 2,000 km) is stored unknown, one value at a time, so the server never refuses the
+    /// sample for it; the values within their rules are kept as they came.
+    @Test func valuesOutsideTheirRulesAreStoredUnknownOneByOne() throws {
+        let store = try LocationStore.inMemory()
+        for (fix, kept) in [
+            (
+                LocationFix(
+                    timestamp: now, latitude: 31.23, longitude: 121.47, horizontalAccuracy: 10, altitude: 200_000,
+                    verticalAccuracy: 0, speed: 3_000, course: 90),
+                SampleValues(time: now, latitude: 31.23, longitude: 121.47, accuracy: 10, course: 90)
+            ),
+            (
+                LocationFix(
+                    timestamp: now, latitude: 31.23, longitude: 121.47, horizontalAccuracy: 2_000_000,
+                    altitude: -11_000, verticalAccuracy: 4, speed: 2_000, course: 360),
+                SampleValues(
+                    time: now, latitude: 31.23, longitude: 121.47, verticalAccuracy: 4, altitude: -11_000,
+                    speed: 2_000, course: 360)
+            ),
+        ] {
+            let sample = try store.append(fix, trigger: .timer, state: .background)
+            #expect(sample.values == kept)
+            #expect(throws: Never.self) { try sample.check(receivedAt: now) }
+        }
+    }
+
     /// A sample counter at Int64.max (a damaged or hand-edited file) trapped on `seq + 1` in every
     /// append; it is an error now, which pauses nothing else and names the way out.
     @Test func anExhaustedSampleCounterIsAnErrorNotATrap() throws {

@@ -60,9 +60,20 @@ public struct SampleValues: Hashable, Sendable {
     /// speed, course and vertical accuracy -1) made `nil`: what a store keeps of a fix.
     public var withoutUnknownSentinels: SampleValues {
         var values = self
-        values.verticalAccuracy = verticalAccuracy.flatMap { $0 < 0 ? nil : $0 }
-        values.speed = speed.flatMap { $0 < 0 ? nil : $0 }
-        values.course = course.flatMap { $0 < 0 ? nil : $0 }
+        for field in Field.measurements where field.negativeIsUnknown {
+            if let value = measurement(field), value < 0 { values.setMeasurement(field, nil) }
+        }
+        return values
+    }
+
+    /// The values with an accuracy of 0 m (horizontal or vertical) made `nil`: no real fix's
+    /// accuracy, but what clients send when they have none (Traccar Client, OwnTracks), so it is
+    /// unknown in every protocol and import.
+    public var withZeroAccuraciesAsUnknown: SampleValues {
+        var values = self
+        for field in Field.measurements where field.zeroIsUnknown && measurement(field) == 0 {
+            values.setMeasurement(field, nil)
+        }
         return values
     }
 }
@@ -104,11 +115,52 @@ extension SampleValues {
             }
         }
 
-        /// The optional `Double` measurements (every field after the position but ``charging``),
-        /// in declaration order; stores bind and read them in this order.
-        public static let measurements: [Field] = [
-            .accuracy, .verticalAccuracy, .altitude, .speed, .course, .battery,
-        ]
+        /// The optional `Double` measurements (every field of kind ``Kind/measurement``), in
+        /// declaration order; stores bind and read them in this order.
+        public static let measurements: [Field] = allCases.filter { $0.kind == .measurement }
+
+        /// Every field after the time and the position (the measurements and the flags), in
+        /// declaration order: the optional ones.
+        public static let afterPosition: [Field] = allCases.filter { $0.kind == .measurement || $0.kind == .flag }
+
+        /// What a field holds, which is how a store types its column and how it is read and bound.
+        public enum Kind: Sendable {
+            /// ``SampleValues/time``: epoch milliseconds, an integer column.
+            case time
+            /// ``SampleValues/latitude`` or ``SampleValues/longitude``: a number, never unknown.
+            case coordinate
+            /// An optional number (``SampleValues/measurement(_:)``).
+            case measurement
+            /// An optional yes or no (``SampleValues/flag(_:)``).
+            case flag
+        }
+
+        @inlinable
+        public var kind: Kind {
+            switch self {
+            case .time: .time
+            case .latitude, .longitude: .coordinate
+            case .accuracy, .verticalAccuracy, .altitude, .speed, .course, .battery: .measurement
+            case .charging: .flag
+            }
+        }
+
+        /// Whether a negative value is a provider's "unknown" rather than a broken one (Core
+        /// Location's speed, course and vertical accuracy -1): see ``SampleValues/withoutUnknownSentinels``.
+        public var negativeIsUnknown: Bool {
+            switch self {
+            case .verticalAccuracy, .speed, .course: true
+            default: false
+            }
+        }
+
+        /// Whether 0 is "unknown" (an accuracy of 0 m): see ``SampleValues/withZeroAccuraciesAsUnknown``.
+        public var zeroIsUnknown: Bool {
+            switch self {
+            case .accuracy, .verticalAccuracy: true
+            default: false
+            }
+        }
     }
 
     /// The value of a measurement field (``Field/measurements``); `nil` when unknown and for the
@@ -125,22 +177,58 @@ extension SampleValues {
         case .battery: battery
         }
     }
+
+    /// Sets a measurement field (``Field/measurements``); does nothing for the other fields.
+    @inlinable
+    public mutating func setMeasurement(_ field: Field, _ value: Double?) {
+        switch field {
+        case .time, .latitude, .longitude, .charging: break
+        case .accuracy: accuracy = value
+        case .verticalAccuracy: verticalAccuracy = value
+        case .altitude: altitude = value
+        case .speed: speed = value
+        case .course: course = value
+        case .battery: battery = value
+        }
+    }
+
+    /// A coordinate field's value (``Field/Kind/coordinate``); `nil` for the other fields.
+    @inlinable
+    public func coordinate(_ field: Field) -> Double? {
+        switch field {
+        case .latitude: latitude
+        case .longitude: longitude
+        default: nil
+        }
+    }
+
+    /// A flag field's value (``Field/Kind/flag``); `nil` when unknown and for the other fields.
+    @inlinable
+    public func flag(_ field: Field) -> Bool? {
+        switch field {
+        case .charging: charging
+        default: nil
+        }
+    }
+
+    /// Sets a flag field (``Field/Kind/flag``); does nothing for the other fields.
+    @inlinable
+    public mutating func setFlag(_ field: Field, _ value: Bool?) {
+        switch field {
+        case .charging: charging = value
+        default: break
+        }
+    }
 }
 
 extension SampleValues: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Field.self)
-        self.init(
-            time: Instant(milliseconds: try container.decode(Int64.self, forKey: .time)),
-            latitude: try container.decode(Double.self, forKey: .latitude),
-            longitude: try container.decode(Double.self, forKey: .longitude),
-            accuracy: try container.decodeIfPresent(Double.self, forKey: .accuracy),
-            verticalAccuracy: try container.decodeIfPresent(Double.self, forKey: .verticalAccuracy),
-            altitude: try container.decodeIfPresent(Double.self, forKey: .altitude),
-            speed: try container.decodeIfPresent(Double.self, forKey: .speed),
-            course: try container.decodeIfPresent(Double.self, forKey: .course),
-            battery: try container.decodeIfPresent(Double.self, forKey: .battery),
-            charging: try container.decodeIfPresent(Bool.self, forKey: .charging))
+        try self.init(
+            time: { try container.decode(Int64.self, forKey: .time) },
+            position: { try container.decode(Double.self, forKey: $0) },
+            measurement: { try container.decodeIfPresent(Double.self, forKey: $0) },
+            flag: { try container.decodeIfPresent(Bool.self, forKey: $0) })
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -148,10 +236,13 @@ extension SampleValues: Codable {
         try container.encode(time.milliseconds, forKey: .time)
         try container.encode(latitude, forKey: .latitude)
         try container.encode(longitude, forKey: .longitude)
-        for field in Field.measurements {
-            try container.encodeIfPresent(measurement(field), forKey: field)
+        for field in Field.afterPosition {
+            switch field.kind {
+            case .time, .coordinate: continue
+            case .measurement: try container.encodeIfPresent(measurement(field), forKey: field)
+            case .flag: try container.encodeIfPresent(flag(field), forKey: field)
+            }
         }
-        try container.encodeIfPresent(charging, forKey: .charging)
     }
 }
 
@@ -159,6 +250,7 @@ extension SampleValues {
     /// A record read from a store's row, field by field, in ``Field/allCases`` order (the order of
     /// ``Field/columnList``): `time` reads the time, `position` a coordinate, `measurement` an
     /// optional number and `flag` `charging`.
+    @inlinable
     public init<Failure: Error>(
         time: () throws(Failure) -> Int64, position: (Field) throws(Failure) -> Double,
         measurement: (Field) throws(Failure) -> Double?, flag: (Field) throws(Failure) -> Bool?
@@ -166,12 +258,12 @@ extension SampleValues {
         self.init(
             time: Instant(milliseconds: try time()), latitude: try position(.latitude),
             longitude: try position(.longitude))
-        accuracy = try measurement(.accuracy)
-        verticalAccuracy = try measurement(.verticalAccuracy)
-        altitude = try measurement(.altitude)
-        speed = try measurement(.speed)
-        course = try measurement(.course)
-        battery = try measurement(.battery)
-        charging = try flag(.charging)
+        for field in Field.afterPosition {
+            switch field.kind {
+            case .time, .coordinate: continue
+            case .measurement: setMeasurement(field, try measurement(field))
+            case .flag: setFlag(field, try flag(field))
+            }
+        }
     }
 }

@@ -237,12 +237,8 @@ enum SampleColumns {
     }
 
     static func arguments(_ s: Sample) -> StatementArguments {
-        // An array literal, which GRDB builds with its specialised map (see `SQLiteTrackStore`).
-        let record = s.values.databaseArguments
-        return [
-            s.id.wireString, s.seq, record[0], record[1], record[2], record[3], record[4], record[5], record[6],
-            record[7], record[8], record[9], s.trigger.rawValue, s.state.rawValue,
-        ]
+        // Array literals only (see `SampleValues.statementArguments`).
+        [s.id.wireString, s.seq] + s.values.statementArguments + [s.trigger.rawValue, s.state.rawValue]
     }
 
     /// `nil` only for a row no version of this code could have written (bad id or enum, a value
@@ -410,17 +406,17 @@ extension Sample {
     /// The sample with every optional value that is not a valid measurement (platform "invalid"
     /// markers such as -1, out-of-range or non-finite values) replaced by `nil`, which is how the
     /// wire says "unknown" (docs/protocol.md §Batches).
+    /// A value is valid when it is finite, inside its rule's range (``SampleRuleSet/rule(for:)``)
+    /// and not a 0 that means unknown (``SampleValues/Field/zeroIsUnknown``): a sample the server
+    /// would refuse for one value is sent with that value unknown instead.
     func withUnknownsAsNil() -> Sample {
-        func valid(_ value: Double?, _ rule: (Double) -> Bool) -> Double? {
-            value.flatMap { $0.isFinite && rule($0) ? $0 : nil }
-        }
         var sample = self
-        sample.accuracy = valid(values.accuracy) { $0 > 0 }
-        sample.verticalAccuracy = valid(values.verticalAccuracy) { $0 > 0 }
-        sample.altitude = valid(values.altitude) { _ in true }
-        sample.speed = valid(values.speed) { $0 >= 0 }
-        sample.course = valid(values.course) { SampleRuleSet.course.contains($0) }
-        sample.battery = valid(values.battery) { SampleRuleSet.battery.contains($0) }
+        for field in SampleValues.Field.measurements {
+            guard let value = values.measurement(field) else { continue }
+            // `contains` is false for NaN.
+            let inRange = SampleRuleSet.rule(for: field).map { $0.range.contains(value) } ?? value.isFinite
+            if !inRange || (field.zeroIsUnknown && value == 0) { sample.values.setMeasurement(field, nil) }
+        }
         return sample
     }
 }

@@ -94,11 +94,7 @@ extension TrackSample {
 
     /// An imported point from its values, with the clients' "unknown" sentinels made `nil`.
     static func imported(_ values: SampleValues) -> TrackSample {
-        var values = values
-        values.accuracy = values.accuracy.knownAccuracy
-        values.verticalAccuracy = values.verticalAccuracy.knownAccuracy
-        values.speed = values.speed.unlessUnknown
-        values.course = values.course.unlessUnknown
+        let values = values.withZeroAccuraciesAsUnknown.withoutUnknownSentinels
         return TrackSample(
             key: positionKey(time: values.time, latitude: values.latitude, longitude: values.longitude),
             values: values, source: .imported)

@@ -199,8 +199,7 @@ package struct NativeBatchParser: Sendable {
         var sample = TrackSample(
             key: wire.id, id: wire.id, seq: wire.seq, values: wire.values, trigger: wire.trigger, state: wire.state,
             source: .native)
-        sample.accuracy = sample.accuracy.knownAccuracy
-        sample.verticalAccuracy = sample.verticalAccuracy.knownAccuracy
+        sample.values = sample.values.withZeroAccuraciesAsUnknown
         try rules.check(sample, label: "sample \(index)", now: now)
         return sample
     }

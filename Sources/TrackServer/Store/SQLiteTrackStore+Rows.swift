@@ -88,15 +88,9 @@ extension SQLiteTrackStore {
     }
 
     static func arguments(_ sample: TrackSample, deviceID: Int64, now: Instant) -> StatementArguments {
-        // An array literal: GRDB builds it inside its module, where its map is specialised; an
-        // array handed to `StatementArguments(_:)` runs that map generic, which cost an import
-        // 30 % more CPU. The record's part is `SampleValues.databaseArguments`, in column order.
-        let record = sample.values.databaseArguments
-        return [
-            deviceID, sample.key, sample.id, sample.seq, record[0], record[1], record[2], record[3], record[4],
-            record[5], record[6], record[7], record[8], record[9], sample.trigger, sample.state,
-            sample.source.rawValue, now.milliseconds,
-        ]
+        // Array literals only (see `SampleValues.statementArguments`).
+        [deviceID, sample.key, sample.id, sample.seq] + sample.values.statementArguments
+            + [sample.trigger, sample.state, sample.source.rawValue, now.milliseconds]
     }
 
     /// The columns ``sample(from:)`` reads, in its order (`s` is the sample table).
