@@ -7,9 +7,11 @@
 ///
 /// ``Field`` names each field on the wire (the native batch's JSON keys, which are also this
 /// type's `Codable` keys) and in the stores' columns, so the stores and codecs map from it rather
-/// than from lists of their own. Adding a field means: a stored property here, its ``Field``
-/// case, its rule in ``SampleRuleSet`` when it has one, and a column in the two server migrations
-/// and the phone's migration (docs/development.md §Fields).
+/// than from lists of their own; code that handles every field loops over the fields and switches
+/// on their ``Field/Kind``. Adding a field means: a stored property here, its ``Field`` case and
+/// its arm in this file's switches (the compiler names them), its rule in ``SampleRuleSet`` when
+/// it has one, its value in the GRDB binding (`statementArguments` in LocationLog), and a column in
+/// the two server migrations and the phone's migration (docs/development.md §Fields).
 ///
 /// Optional fields are `nil` when unknown; "unknown" is never 0 or -1.
 public struct SampleValues: Hashable, Sendable {
@@ -97,6 +99,7 @@ extension SampleValues {
 
         /// The columns of every field, in declaration order, for a `SELECT` or an `INSERT`.
         public static let columnList = allCases.map(\.column).joined(separator: ", ")
+
         /// The field's place in ``allCases`` and ``columnList``, for a store that reads columns by
         /// position.
         @inlinable
