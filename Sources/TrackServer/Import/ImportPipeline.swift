@@ -97,9 +97,9 @@ public struct ImportPipeline {
         return batches
     }
 
-    /// Keeps `sample` if it passes the rules. A measurement out of range (accuracy, altitude,
-    /// speed, course, battery) is left out with a note and the point kept: an import's point is
-    /// history that exists nowhere else, and its position and time are what a track needs.
+    /// Keeps `sample` if it passes the rules. A measurement out of its range (any of
+    /// `SampleValues.Field.measurements`) is left out with a note and the point kept: an import's
+    /// point is history that exists nowhere else, and its position and time are what a track needs.
     private mutating func check(_ sample: TrackSample, at position: ImportPosition) {
         var sample = sample
         while true {
@@ -109,12 +109,17 @@ public struct ImportPipeline {
                 checkpoint.points += 1
                 return
             } catch {
+                if let code = error.rule,
+                    let field = SampleValues.Field.measurements.first(where: {
+                        SampleRuleSet.rule(for: $0)?.code == code
+                    })
+                {
+                    sample.values.setMeasurement(field, nil)
+                    problems.append(
+                        ImportProblem(position: position, message: error.message + "; the point is kept without it"))
+                    continue
+                }
                 switch error.rule {
-                case .accuracy?: sample.accuracy = nil
-                case .altitude?: sample.altitude = nil
-                case .speed?: sample.speed = nil
-                case .course?: sample.course = nil
-                case .battery?: sample.battery = nil
                 case .tooEarly?:
                     checkpoint.rejected += 1
                     problems.append(
@@ -137,8 +142,6 @@ public struct ImportPipeline {
                     problems.append(ImportProblem(position: position, message: error.message))
                     return
                 }
-                problems.append(
-                    ImportProblem(position: position, message: error.message + "; the point is kept without it"))
             }
         }
     }

@@ -6,12 +6,18 @@ import LocationLog
 ///
 /// Profiling 500-point batches showed Foundation's `JSONDecoder` as the largest cost of ingest
 /// after SQLite: about 7 µs a point for 150 bytes. A phone's batch has one shape, so this reads
-/// exactly that shape: the members `batch`, `device`, `samples`, `v` and `tz`, each sample's thirteen known
-/// fields, unescaped strings, numbers and booleans. Anything else (an unknown or repeated member,
+/// exactly that shape: the members `batch`, `device`, `samples`, `v` and `tz`, each sample's
+/// fourteen known members, unescaped strings, numbers and booleans. Anything else (an unknown or repeated member,
 /// an escape, a wrong type, a missing field, a number outside what it reads exactly, invalid JSON)
 /// answers `nil`, and the route decodes the body as before, with the same results and messages.
 /// Whatever it accepts, `JSONDecoder` decodes to the same values (the tests compare them on many
 /// seeded bodies).
+///
+/// It names the record's fields itself, by wire key, on purpose: a `switch` over constant keys
+/// with direct stores. Reading them from `SampleValues.Field` by kind (a table of packed keys,
+/// then the record's setters) cost 5-19 % of its speed in `bgtrack-bench parse`. A field added to
+/// the record needs no case here: a sample holding its key takes the general path, the record's
+/// `Codable`, until a case is added for speed.
 ///
 /// Kept for a 7.1× gain (issue 42 keeps a hand-written parser only at 2× or more): `bgtrack-bench
 /// parse`, 2026-11-29, release, 3 runs, the native parser on this scanner 0.91-0.92 µs a point,

@@ -30,6 +30,24 @@ struct ImportMessageTests {
         #expect(messages.last?.hasSuffix("the point is kept without it") == true, "\(messages)")
     }
 
+    /// Every measurement with a rule is dropped alone when out of range, the vertical accuracy
+    /// too (the import named five measurements by hand and refused such a point whole).
+    @Test func aPointWithABadVerticalAccuracyIsKeptWithoutIt() {
+        let text = """
+            2024-03-01T08:00:00Z\t*                 \t{"_type":"location","tst":1709280000,"lat":48.1,"lon":11.5,"acc":8,"vac":2000000}
+            2024-03-01T08:02:00Z\t*                 \t{"_type":"location","tst":1709280120,"lat":48.2,"lon":11.6,"acc":8,"vac":4}
+
+            """
+        let result = ImportHarness.read(text)
+        #expect(result.samples.map(\.verticalAccuracy) == [nil, 4])
+        #expect(result.samples.map(\.accuracy) == [8, 8])
+        #expect(result.checkpoint.rejected == 0 && result.checkpoint.points == 2)
+        let messages = result.problems.map(\.message)
+        #expect(messages.count == 1, "\(messages)")
+        #expect(messages.first?.contains("vertical accuracy 2000000.0 m is outside 0…1000000") == true, "\(messages)")
+        #expect(messages.first?.hasSuffix("the point is kept without it") == true, "\(messages)")
+    }
+
     /// An old point is history, not a phone with a wrong clock.
     @Test func anOldPointIsNotBlamedOnAPhonesClock() {
         let text = Self.gpx(#"<trkpt lat="48.1" lon="11.5"><time>1998-05-01T10:00:00Z</time></trkpt>"#)

@@ -336,9 +336,14 @@ enum StoreContract {
     /// track pages and the drawn pages: the stores map the record from its `Field` list.
     static func everyFieldOfTheRecordRoundTrips(_ store: any TrackStore) async throws {
         _ = try await store.addDevice(name: "a", tokenHash: "ha", at: now)
-        let full = SampleValues(
-            time: Instant(milliseconds: 1_732_240_000_123), latitude: 31.2304, longitude: 121.4737, accuracy: 12.5,
-            verticalAccuracy: 3.5, altitude: 4.25, speed: 1.2, course: 90, battery: 0.83, charging: false)
+        // Every optional field set, each to a value of its own, from the record's field list: a
+        // field added to the record is checked here without editing this test.
+        var full = SampleValues(time: Instant(milliseconds: 1_732_240_000_123), latitude: 31.2304, longitude: 121.4737)
+        for (place, field) in SampleValues.Field.afterPosition.enumerated() {
+            full.setMeasurement(field, 0.125 * Double(place + 1))
+            full.setFlag(field, place % 2 == 0)
+        }
+        #expect(SampleValues.Field.afterPosition.allSatisfy { full.measurement($0) != nil || full.flag($0) != nil })
         let bare = SampleValues(time: full.time + .seconds(60), latitude: 31.2, longitude: 121.4)
         let samples = [
             TrackSample(
