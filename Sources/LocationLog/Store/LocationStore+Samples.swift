@@ -237,8 +237,8 @@ enum SampleColumns {
     }
 
     static func arguments(_ s: Sample) -> StatementArguments {
-        // Array literals only (see `SampleValues.statementArguments`).
-        [s.id.wireString, s.seq] + s.values.statementArguments + [s.trigger.rawValue, s.state.rawValue]
+        // One array literal (see `SampleValues.statementArguments`).
+        s.values.statementArguments(before: s.id.wireString, s.seq, after: s.trigger.rawValue, s.state.rawValue)
     }
 
     /// `nil` only for a row no version of this code could have written (bad id or enum, a value

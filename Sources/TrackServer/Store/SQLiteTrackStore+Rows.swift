@@ -88,9 +88,10 @@ extension SQLiteTrackStore {
     }
 
     static func arguments(_ sample: TrackSample, deviceID: Int64, now: Instant) -> StatementArguments {
-        // Array literals only (see `SampleValues.statementArguments`).
-        [deviceID, sample.key, sample.id, sample.seq] + sample.values.statementArguments
-            + [sample.trigger, sample.state, sample.source.rawValue, now.milliseconds]
+        // One array literal (see `SampleValues.statementArguments`).
+        sample.values.statementArguments(
+            before: deviceID, sample.key, sample.id, sample.seq,
+            after: sample.trigger, sample.state, sample.source.rawValue, now.milliseconds)
     }
 
     /// The columns ``sample(from:)`` reads, in its order (`s` is the sample table).
