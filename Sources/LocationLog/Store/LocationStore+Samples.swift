@@ -406,7 +406,7 @@ extension Sample {
     /// The sample with every optional value that is not a valid measurement (platform "invalid"
     /// markers such as -1, out-of-range or non-finite values) replaced by `nil`, which is how the
     /// wire says "unknown" (docs/protocol.md §Batches).
-    /// A value is valid when it is finite, inside its rule's range (``SampleRuleSet/rule(for:)``)
+    /// A value is valid when it is finite, inside its rule's range (``SampleRuleSet/range(for:)``)
     /// and not a 0 that means unknown (``SampleValues/Field/zeroIsUnknown``): a sample the server
     /// would refuse for one value is sent with that value unknown instead.
     func withUnknownsAsNil() -> Sample {
@@ -414,7 +414,7 @@ extension Sample {
         for field in SampleValues.Field.measurements {
             guard let value = values.measurement(field) else { continue }
             // `contains` is false for NaN.
-            let inRange = SampleRuleSet.rule(for: field).map { $0.range.contains(value) } ?? value.isFinite
+            let inRange = SampleRuleSet.range(for: field).map { $0.contains(value) } ?? value.isFinite
             if !inRange || (field.zeroIsUnknown && value == 0) { sample.values.setMeasurement(field, nil) }
         }
         return sample
