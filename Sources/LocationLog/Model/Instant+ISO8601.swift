@@ -30,29 +30,31 @@ extension Instant {
         let (year, month, day) = civil(fromDays: days)
         // The offset's minutes, its sign apart (-30 s is written -00:00).
         let offset = offsetSeconds.map { Int64(abs($0) / 60) }
-        guard (0...9999).contains(year), (offset ?? 0) < 100 * 60 else {
-            // Years of five digits or before year 0, offsets of 100 hours: never a real fix's, but
-            // written in full rather than cut.
-            var zone = "Z"
-            if let offsetSeconds, let offset {
-                zone = (offsetSeconds < 0 ? "-" : "+") + pad(offset / 60, 2) + ":" + pad(offset % 60, 2)
-            }
-            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(rest / 3_600_000, 2)):"
-                + "\(pad(rest / 60_000 % 60, 2)):\(pad(rest / 1000 % 60, 2)).\(pad(rest % 1000, 3))\(zone)"
-        }
-        return String(unsafeUninitializedCapacity: 29) { buffer in
+        // 20 characters, the year (its sign and up to 19 digits) and the offset (a sign, up to 19
+        // digits of hours and ":MM").
+        return String(unsafeUninitializedCapacity: 64) { buffer in
             var end = 0
-            func digits(_ value: Int64, _ width: Int) {
-                var rest = value
-                for place in stride(from: end + width - 1, through: end, by: -1) {
-                    buffer[place] = UInt8(truncatingIfNeeded: 48 + rest % 10)
-                    rest /= 10
-                }
-                end += width
-            }
             func byte(_ character: Unicode.Scalar) {
                 buffer[end] = UInt8(ascii: character)
                 end += 1
+            }
+            // `value` in at least `width` digits, after its sign: a year of five digits or before
+            // year 0, or an offset of 100 hours, is never a real fix's but is written in full.
+            func digits(_ value: Int64, _ width: Int) {
+                if value < 0 { byte("-") }
+                var remaining = value.magnitude
+                var count = 1
+                while remaining >= 10 {
+                    remaining /= 10
+                    count += 1
+                }
+                let places = max(width, count)
+                remaining = value.magnitude
+                for place in stride(from: end + places - 1, through: end, by: -1) {
+                    buffer[place] = UInt8(truncatingIfNeeded: 48 + remaining % 10)
+                    remaining /= 10
+                }
+                end += places
             }
             digits(year, 4)
             byte("-")
@@ -151,11 +153,4 @@ extension Instant {
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
     }
-}
-
-/// `value` in at least `width` digits, after its sign.
-private func pad(_ value: Int64, _ width: Int) -> String {
-    guard value >= 0 else { return "-" + pad(0 - value, width) }
-    let text = String(value)
-    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
 }
