@@ -28,7 +28,7 @@ extension SQLiteTrackStore {
             var points: [SampleValues] = []
             points.reserveCapacity(min(size, 4096))
             var last: TrackPageKey?
-            let idColumn = content == .record ? Self.afterRecord : 3  // after t, lat, lon
+            let idColumn = content.fields.count
             while let row = try rows.next() {
                 switch content {
                 case .record: points.append(try SampleValues(row: row, at: 0))

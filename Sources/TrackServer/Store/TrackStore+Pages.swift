@@ -26,14 +26,25 @@ public struct TrackPage: Sendable {
         /// stores read 3 columns of the record's 10, which is most of a polyline's cost.
         case positions
 
-        /// The columns a page reads, in the record's order (then the stores read `id`).
+        /// The record's fields a page reads, in the record's order.
+        public var fields: [SampleValues.Field] {
+            switch self {
+            case .record: Self.recordFields
+            case .positions: Self.positionFields
+            }
+        }
+
+        /// The columns of ``fields``, for a `SELECT` (the stores read `id` after them).
         public var columnList: String {
             switch self {
             case .record: SampleValues.Field.columnList
-            case .positions:
-                [SampleValues.Field.time, .latitude, .longitude].map(\.column).joined(separator: ", ")
+            case .positions: Self.positionColumns
             }
         }
+
+        private static let recordFields = SampleValues.Field.allCases
+        private static let positionFields: [SampleValues.Field] = [.time, .latitude, .longitude]
+        private static let positionColumns = positionFields.map(\.column).joined(separator: ", ")
     }
 
     public var points: [SampleValues]
